@@ -1,0 +1,53 @@
+# Snapclass: `make run` sets up and serves the site; `make test` sets up and runs every test.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
+WS_MAX_BYTES := 65536
+
+.PHONY: setup run test lint format typecheck messages bench clean
+
+$(BIN)/python:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+setup: $(VENV)/.installed
+
+run: setup
+	$(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	@echo "Snapclass is running at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
+	$(BIN)/daphne -b $(HOST) -p $(PORT) \
+		--websocket-max-message-size $(WS_MAX_BYTES) --websocket-max-frame-size $(WS_MAX_BYTES) \
+		classroom.asgi:application
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+typecheck: setup
+	$(BIN)/mypy classroom games
+
+# Needs GNU gettext (Debian: gettext); the compiled .mo files are committed.
+messages: setup
+	$(BIN)/python manage.py makemessages -l zh_Hant --no-obsolete --ignore=.venv --ignore=tests
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

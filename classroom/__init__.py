@@ -1,0 +1,1 @@
+"""Snapclass: the Django project package and the main app."""

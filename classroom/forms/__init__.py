@@ -1,0 +1,1 @@
+"""Forms: parsing and field-level validation. Business rules live in services."""

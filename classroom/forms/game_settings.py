@@ -1,0 +1,59 @@
+"""A settings form generated from a game's frozen Config dataclass.
+
+The dataclass holds defaults, ranges, choices and labels; this module only maps them to form
+fields, so a new setting needs no form code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+
+from games.core import GameSpec, SettingError, SettingInfo, config_settings
+
+
+def _field_for(info: SettingInfo) -> forms.Field:
+    spec = info.spec
+    common: dict[str, Any] = {
+        "label": _(spec.label),
+        "help_text": _(spec.help) if spec.help else "",
+        "initial": info.default,
+    }
+    if info.kind is bool:
+        return forms.BooleanField(required=False, **common)
+    if spec.choices:
+        choices = [(value, _(label)) for value, label in spec.choices]
+        coerce = info.kind
+        return forms.TypedChoiceField(choices=choices, coerce=coerce, **common)
+    bounds = {"min_value": spec.minimum, "max_value": spec.maximum}
+    if info.kind is int:
+        return forms.IntegerField(**bounds, **common)
+    step = spec.step
+    field = forms.FloatField(**bounds, **common)
+    if step is not None:
+        field.widget.attrs["step"] = str(step)
+    return field
+
+
+class GameSettingsForm(forms.Form):
+    spec: GameSpec
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        try:
+            self.config = self.spec.config(cleaned)
+        except SettingError as error:
+            self.add_error(error.setting if error.setting in self.fields else None, error.message)
+        return cleaned
+
+
+def game_settings_form_class(spec: GameSpec) -> type[GameSettingsForm]:
+    fields: dict[str, Any] = {
+        info.name: _field_for(info) for info in config_settings(spec.config_cls)
+    }
+    fields["spec"] = spec
+    return type(f"{spec.slug.title()}SettingsForm", (GameSettingsForm,), fields)

@@ -1,0 +1,91 @@
+"""The live parts of the console, projector and student lobby, rendered for one page.
+
+Views render the same partials inside the full page; sockets render them again whenever the
+session's lobby changes, and htmx swaps them in by id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from classroom.models import GameSession, Seat
+from classroom.selectors.sessions import session_roster, table_mates
+from games.core import game_get
+
+# WebSocket close codes a tablet should not retry (htmx reconnects only on 1006/1011-1013).
+CLOSE_NO_SEAT = 4401
+CLOSE_REMOVED = 4403
+
+
+def game_name(session: GameSession) -> str:
+    spec = game_get(session.game)
+    return _(spec.name) if spec else session.game
+
+
+def console_context(*, session: GameSession) -> dict[str, Any]:
+    roster = session_roster(session=session)
+    return {
+        "session": session,
+        "roster": roster,
+        "game_name": game_name(session),
+        "table_numbers": [entry.table.number for entry in roster.tables],
+    }
+
+
+def projector_context(*, session: GameSession) -> dict[str, Any]:
+    roster = session_roster(session=session)
+    return {"session": session, "roster": roster, "game_name": game_name(session)}
+
+
+def lobby_context(*, seat: Seat) -> dict[str, Any]:
+    session = seat.session
+    return {
+        "session": session,
+        "seat": seat,
+        "mates": [mate for mate in table_mates(seat=seat) if mate.pk != seat.pk],
+        "game_name": game_name(session),
+    }
+
+
+def console_fragment_render(*, session_id: int) -> str:
+    session = GameSession.objects.select_related("school_class").get(pk=session_id)
+    return render_to_string("classroom/session_console.html#live", console_context(session=session))
+
+
+def projector_fragment_render(*, session_id: int) -> str:
+    session = GameSession.objects.select_related("school_class").get(pk=session_id)
+    return render_to_string("classroom/projector.html#live", projector_context(session=session))
+
+
+@dataclass(frozen=True)
+class SeatFragment:
+    html: str
+    close_code: int | None = None
+
+
+def _seat_notice(message: str, close_code: int) -> SeatFragment:
+    html = render_to_string("play/lobby.html#notice", {"message": message})
+    return SeatFragment(html=html, close_code=close_code)
+
+
+def seat_fragment_render(*, session_id: int, token: str) -> SeatFragment:
+    """The lobby for the seat this token holds, or a calm notice and a close code."""
+    seat = (
+        Seat.objects.select_related("session", "table")
+        .filter(session_id=session_id, token=token)
+        .first()
+        if token
+        else None
+    )
+    if seat is None:
+        # Never seated here, or the seat was taken over by a badge on another tablet.
+        return _seat_notice(
+            _("This tablet is not in the session any more. Please join again."), CLOSE_NO_SEAT
+        )
+    if seat.is_kicked:
+        return _seat_notice(_("Your teacher removed you from this session."), CLOSE_REMOVED)
+    return SeatFragment(html=render_to_string("play/lobby.html#live", lobby_context(seat=seat)))

@@ -1,0 +1,164 @@
+"""The store: teachers (Django users), classes, students, sessions, tables and seats.
+
+Students carry a display name only; no other personal data is kept.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+
+class SchoolClass(models.Model):
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes"
+    )
+    name = models.CharField(_("Class name"), max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint("teacher", Lower("name"), name="unique_class_name_per_teacher")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Student(models.Model):
+    school_class = models.ForeignKey(SchoolClass, on_delete=models.CASCADE, related_name="students")
+    display_name = models.CharField(max_length=40)
+    # Signs the student in from their badge QR code; rotating it retires the old badge.
+    token = models.CharField(max_length=43, unique=True)
+    token_rotated_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                "school_class", Lower("display_name"), name="unique_student_name_per_class"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class GameSession(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", _("Lobby")
+        RUNNING = "running", _("Running")
+        PAUSED = "paused", _("Paused")
+        ENDED = "ended", _("Ended")
+
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_sessions"
+    )
+    # Null for a guest session: students type a nickname instead of picking from a roster.
+    school_class = models.ForeignKey(
+        SchoolClass,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="game_sessions",
+    )
+    game = models.CharField(max_length=40)
+    settings = models.JSONField(default=dict)
+    players_per_table = models.PositiveSmallIntegerField()
+    code = models.CharField(max_length=6, unique=True)
+    seed = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    lobby_locked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def is_guest(self) -> bool:
+        return self.school_class_id is None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status != self.Status.ENDED
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting")
+        RUNNING = "running", _("Playing")
+        PAUSED = "paused", _("Paused")
+        ENDED = "ended", _("Finished")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint("session", "number", name="unique_table_number")]
+
+    def __str__(self) -> str:
+        return f"{self.session.code} table {self.number}"
+
+
+class Seat(models.Model):
+    """A student's place in one session, held by a seat token on their tablet."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
+    student = models.ForeignKey(
+        Student, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
+    name = models.CharField(max_length=40)
+    # Case-folded name: two seats of one session may not share it.
+    name_key = models.CharField(max_length=80)
+    token = models.CharField(max_length=43, unique=True)
+    # Set when the teacher moves the seat by hand, so automatic balancing leaves it alone.
+    pinned = models.BooleanField(default=False)
+    kicked_at = models.DateTimeField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint("session", "name_key", name="unique_seat_name"),
+            models.UniqueConstraint(
+                "session",
+                "student",
+                condition=models.Q(student__isnull=False),
+                name="unique_seat_per_student",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_kicked(self) -> bool:
+        return self.kicked_at is not None
+
+
+class SeatConnection(models.Model):
+    """One open socket of a seat. A seat with none is shown as disconnected."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    # Which server process holds the socket; rows of a process that died are ignored.
+    process_id = models.CharField(max_length=32, db_index=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.seat} via {self.channel_name}"

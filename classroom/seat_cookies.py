@@ -1,0 +1,35 @@
+"""The seat token on a tablet: an HttpOnly cookie per session code.
+
+The lobby page also keeps a copy in localStorage, so a tablet whose cookies were cleared can
+hand the token back (see ``views.play.play_resume``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest, HttpResponse
+
+    from classroom.models import Seat
+
+
+def seat_cookie_name(code: str) -> str:
+    return f"seat_{code}"
+
+
+def seat_cookie_set(response: HttpResponse, *, seat: Seat) -> None:
+    response.set_cookie(
+        seat_cookie_name(seat.session.code),
+        seat.token,
+        max_age=settings.SEAT_COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.HTTPS,
+    )
+
+
+def seat_cookie_get(request: HttpRequest, *, code: str) -> str:
+    return request.COOKIES.get(seat_cookie_name(code), "")

@@ -1,0 +1,1 @@
+"""Read-only queries: what pages and sockets show. Nothing here writes."""

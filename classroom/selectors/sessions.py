@@ -1,0 +1,113 @@
+"""Sessions, their tables and seats, as the console, projector and lobby show them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
+
+from classroom.models import GameSession, Seat, SeatConnection, Table
+from classroom.process import PROCESS_ID
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+
+def session_list(*, teacher: AbstractBaseUser | AnonymousUser) -> QuerySet[GameSession]:
+    return GameSession.objects.filter(teacher=teacher).select_related("school_class")
+
+
+def session_get_by_code(*, code: str) -> GameSession | None:
+    return GameSession.objects.select_related("school_class").filter(code=code).first()
+
+
+def session_is_expired(*, session: GameSession) -> bool:
+    lifetime = timedelta(hours=settings.SESSION_CODE_LIFETIME_HOURS)
+    return session.status == GameSession.Status.LOBBY and timezone.now() > (
+        session.created_at + lifetime
+    )
+
+
+def session_open_for_class(*, school_class_id: int) -> GameSession | None:
+    """The newest session of a class that a badge can still join."""
+    candidates = GameSession.objects.filter(school_class_id=school_class_id).exclude(
+        status=GameSession.Status.ENDED
+    )
+    for session in candidates.order_by("-created_at", "-pk"):
+        if not session_is_expired(session=session):
+            return session
+    return None
+
+
+def _live_connections() -> QuerySet[SeatConnection]:
+    # Only this process's sockets count: rows of a process that died are stale.
+    return SeatConnection.objects.filter(seat=OuterRef("pk"), process_id=PROCESS_ID)
+
+
+def seats_with_presence(*, session: GameSession) -> QuerySet[Seat]:
+    return session.seats.annotate(connected=Exists(_live_connections())).select_related(
+        "table", "student"
+    )
+
+
+def seat_is_connected(*, seat: Seat) -> bool:
+    return SeatConnection.objects.filter(seat=seat, process_id=PROCESS_ID).exists()
+
+
+def seat_get_by_token(*, session: GameSession, token: str) -> Seat | None:
+    if not token:
+        return None
+    return session.seats.select_related("table").filter(token=token).first()
+
+
+@dataclass(frozen=True)
+class TableRoster:
+    table: Table
+    seats: list[Seat]
+
+
+@dataclass(frozen=True)
+class SessionRoster:
+    """Everyone in a session, by table, with whether their tablet is connected."""
+
+    tables: list[TableRoster]
+    unseated: list[Seat]
+    kicked: list[Seat]
+
+    @property
+    def seated(self) -> list[Seat]:
+        return [seat for roster in self.tables for seat in roster.seats] + self.unseated
+
+    @property
+    def connected_count(self) -> int:
+        return sum(1 for seat in self.seated if getattr(seat, "connected", False))
+
+
+def session_roster(*, session: GameSession) -> SessionRoster:
+    seats = list(seats_with_presence(session=session))
+    tables = [
+        TableRoster(
+            table=table,
+            seats=[seat for seat in seats if seat.table_id == table.pk and not seat.is_kicked],
+        )
+        for table in session.tables.all()
+    ]
+    return SessionRoster(
+        tables=tables,
+        unseated=[seat for seat in seats if seat.table_id is None and not seat.is_kicked],
+        kicked=[seat for seat in seats if seat.is_kicked],
+    )
+
+
+def table_mates(*, seat: Seat) -> list[Seat]:
+    if seat.table_id is None:
+        return []
+    return list(
+        Seat.objects.filter(table_id=seat.table_id, kicked_at__isnull=True).order_by(
+            "joined_at", "pk"
+        )
+    )

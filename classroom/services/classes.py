@@ -1,0 +1,108 @@
+"""Classes and their students."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classroom.models import SchoolClass, Student
+from classroom.names import display_name_clean, name_key
+from classroom.services.tokens import token_new
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from django.contrib.auth.models import User
+
+STUDENT_NAME_MAX = 30
+CLASS_NAME_MAX = 80
+STUDENTS_PER_CLASS_MAX = 60
+
+
+def student_names_parse(text: str) -> list[str]:
+    """One name per line; blank lines are ignored; any bad or repeated name is an error."""
+    names: list[str] = []
+    seen: set[str] = set()
+    errors: list[str] = []
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            name = display_name_clean(line, max_length=STUDENT_NAME_MAX)
+        except ValidationError as error:
+            errors.append(
+                _("Line %(line)d: %(problem)s")
+                % {"line": line_number, "problem": " ".join(error.messages)}
+            )
+            continue
+        if name_key(name) in seen:
+            errors.append(
+                _("Line %(line)d: %(name)s is listed twice.") % {"line": line_number, "name": name}
+            )
+            continue
+        seen.add(name_key(name))
+        names.append(name)
+    if errors:
+        raise ValidationError(errors)
+    return names
+
+
+def _class_name_clean(*, teacher: User, name: str, exclude_pk: int | None = None) -> str:
+    name = display_name_clean(name, max_length=CLASS_NAME_MAX)
+    clash = SchoolClass.objects.filter(teacher=teacher, name__iexact=name)
+    if exclude_pk is not None:
+        clash = clash.exclude(pk=exclude_pk)
+    if clash.exists():
+        raise ValidationError(_("You already have a class called %(name)s.") % {"name": name})
+    return name
+
+
+def _students_add(*, school_class: SchoolClass, names: Sequence[str]) -> list[Student]:
+    existing = {
+        name_key(name) for name in school_class.students.values_list("display_name", flat=True)
+    }
+    clashes = [name for name in names if name_key(name) in existing]
+    if clashes:
+        raise ValidationError(
+            _("Already in this class: %(names)s.") % {"names": ", ".join(clashes)}
+        )
+    if len(existing) + len(names) > STUDENTS_PER_CLASS_MAX:
+        raise ValidationError(
+            _("A class can have at most %(max)d students.") % {"max": STUDENTS_PER_CLASS_MAX}
+        )
+    return Student.objects.bulk_create(
+        Student(school_class=school_class, display_name=name, token=token_new()) for name in names
+    )
+
+
+@transaction.atomic
+def class_create(*, teacher: User, name: str, student_names: Sequence[str]) -> SchoolClass:
+    school_class = SchoolClass.objects.create(
+        teacher=teacher, name=_class_name_clean(teacher=teacher, name=name)
+    )
+    _students_add(school_class=school_class, names=student_names)
+    return school_class
+
+
+@transaction.atomic
+def class_update(
+    *, school_class: SchoolClass, name: str, new_student_names: Sequence[str]
+) -> SchoolClass:
+    school_class.name = _class_name_clean(
+        teacher=school_class.teacher, name=name, exclude_pk=school_class.pk
+    )
+    school_class.save(update_fields=["name"])
+    _students_add(school_class=school_class, names=new_student_names)
+    return school_class
+
+
+def student_token_rotate(*, student: Student) -> Student:
+    """Retire the student's badge: the old QR code stops working at once."""
+    student.token = token_new()
+    student.token_rotated_at = timezone.now()
+    student.save(update_fields=["token", "token_rotated_at"])
+    return student

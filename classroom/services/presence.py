@@ -1,0 +1,31 @@
+"""Which seats have a tablet connected right now."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from classroom.live_updates import lobby_changed
+from classroom.models import Seat, SeatConnection
+from classroom.process import PROCESS_ID
+
+
+@transaction.atomic
+def seat_connection_open(*, seat: Seat, channel_name: str) -> None:
+    SeatConnection.objects.update_or_create(
+        channel_name=channel_name, defaults={"seat": seat, "process_id": PROCESS_ID}
+    )
+    Seat.objects.filter(pk=seat.pk).update(last_seen_at=timezone.now())
+    lobby_changed(session_id=seat.session_id)
+
+
+@transaction.atomic
+def seat_connection_close(*, channel_name: str) -> None:
+    connection = (
+        SeatConnection.objects.select_related("seat").filter(channel_name=channel_name).first()
+    )
+    if connection is None:
+        return
+    connection.delete()
+    Seat.objects.filter(pk=connection.seat_id).update(last_seen_at=timezone.now())
+    lobby_changed(session_id=connection.seat.session_id)

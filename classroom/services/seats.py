@@ -1,0 +1,186 @@
+"""Students taking, keeping and losing seats in a session."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classroom.live_updates import lobby_changed
+from classroom.models import GameSession, Seat, Student
+from classroom.names import display_name_clean, name_key
+from classroom.selectors.classes import student_get_by_token
+from classroom.selectors.sessions import (
+    seat_is_connected,
+    session_is_expired,
+    session_open_for_class,
+)
+from classroom.services.tables import (
+    table_add,
+    table_for_late_joiner,
+    tables_balance,
+    tables_drop_empty,
+)
+from classroom.services.tokens import token_new
+
+NICKNAME_MAX = 20
+
+
+def session_join_check(*, session: GameSession, new_seat: bool) -> None:
+    """Raise the reason a student cannot join this session now, if there is one."""
+    if session.status == GameSession.Status.ENDED:
+        raise ValidationError(_("This session has ended. Ask your teacher for the new code."))
+    if session_is_expired(session=session):
+        raise ValidationError(_("This code has expired. Ask your teacher for the new code."))
+    if new_seat and session.lobby_locked:
+        raise ValidationError(_("The lobby is locked. Ask your teacher to let you in."))
+
+
+def _seat_place(*, session: GameSession, seat: Seat) -> None:
+    if session.status == GameSession.Status.LOBBY:
+        tables_balance(session=session)
+    else:
+        seat.table = table_for_late_joiner(session=session)
+        seat.save(update_fields=["table"])
+
+
+@transaction.atomic
+def seat_join_student(*, session: GameSession, student: Student, from_badge: bool = False) -> Seat:
+    """Seat a class student (roster tap or badge). Returns the seat with a fresh token.
+
+    A student who already has a seat gets it back on this tablet; the old token stops working.
+    From the roster that is refused while another tablet is connected to the seat, since
+    anyone can tap any name; a badge is the student's own secret, so it may take the seat over.
+    """
+    session = GameSession.objects.select_for_update().get(pk=session.pk)
+    if session.school_class_id is None or student.school_class_id != session.school_class_id:
+        raise ValidationError(_("That name is not on this session's class list."))
+    seat = session.seats.filter(student=student).first()
+    session_join_check(session=session, new_seat=seat is None)
+    if seat is not None:
+        if seat.is_kicked:
+            raise ValidationError(_("Your teacher removed you from this session."))
+        if not from_badge and seat_is_connected(seat=seat):
+            raise ValidationError(
+                _("%(name)s is already playing on another tablet. Ask your teacher for help.")
+                % {"name": seat.name}
+            )
+        seat.token = token_new()
+        seat.save(update_fields=["token"])
+    else:
+        seat = Seat.objects.create(
+            session=session,
+            student=student,
+            name=student.display_name,
+            name_key=name_key(student.display_name),
+            token=token_new(),
+        )
+        _seat_place(session=session, seat=seat)
+    lobby_changed(session_id=session.pk)
+    return seat
+
+
+def seat_join_badge(*, token: str) -> Seat:
+    student = student_get_by_token(token=token)
+    if student is None:
+        raise ValidationError(
+            _("This badge does not work any more. Ask your teacher for a new one.")
+        )
+    session = session_open_for_class(school_class_id=student.school_class_id)
+    if session is None:
+        raise ValidationError(
+            _("There is no game open for %(class)s right now.")
+            % {"class": student.school_class.name}
+        )
+    return seat_join_student(session=session, student=student, from_badge=True)
+
+
+@transaction.atomic
+def seat_join_guest(*, session: GameSession, nickname: str) -> Seat:
+    session = GameSession.objects.select_for_update().get(pk=session.pk)
+    if session.school_class_id is not None:
+        raise ValidationError(_("Tap your name in the class list."))
+    session_join_check(session=session, new_seat=True)
+    name = display_name_clean(nickname, max_length=NICKNAME_MAX)
+    if session.seats.filter(name_key=name_key(name)).exists():
+        raise ValidationError(
+            _("Someone here is already called %(name)s. Try another name.") % {"name": name}
+        )
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(
+                session=session, name=name, name_key=name_key(name), token=token_new()
+            )
+    except IntegrityError as error:
+        raise ValidationError(
+            _("Someone here is already called %(name)s. Try another name.") % {"name": name}
+        ) from error
+    _seat_place(session=session, seat=seat)
+    lobby_changed(session_id=session.pk)
+    return seat
+
+
+@transaction.atomic
+def seat_move(*, seat: Seat, table_number: int | None) -> Seat:
+    """Move a student to table ``table_number``, or to a new table when it is None."""
+    session = seat.session
+    if seat.is_kicked or session.status == GameSession.Status.ENDED:
+        raise ValidationError(_("That student cannot be moved now."))
+    if table_number is None:
+        table = table_add(session=session)
+    else:
+        table = session.tables.filter(number=table_number).first()
+        if table is None:
+            raise ValidationError(_("There is no table %(number)d.") % {"number": table_number})
+    seat.table = table
+    seat.pinned = True
+    seat.save(update_fields=["table", "pinned"])
+    tables_drop_empty(session=session)
+    lobby_changed(session_id=session.pk)
+    return seat
+
+
+@transaction.atomic
+def seat_kick(*, seat: Seat) -> Seat:
+    """Remove a student: their tablet is told at once and their token stops working."""
+    if seat.is_kicked:
+        return seat
+    seat.kicked_at = timezone.now()
+    seat.table = None
+    seat.pinned = False
+    seat.save(update_fields=["kicked_at", "table", "pinned"])
+    if seat.session.status == GameSession.Status.LOBBY:
+        tables_balance(session=seat.session)
+    lobby_changed(session_id=seat.session_id)
+    return seat
+
+
+@transaction.atomic
+def seat_readmit(*, seat: Seat) -> Seat:
+    """Let a removed student back in. The old token stays dead: they join again to sit down."""
+    if not seat.is_kicked:
+        return seat
+    if seat.student_id is None:
+        # A guest has no roster entry to tap; forgetting the seat frees the nickname instead.
+        session_id = seat.session_id
+        seat.delete()
+        lobby_changed(session_id=session_id)
+        return seat
+    seat.kicked_at = None
+    seat.token = token_new()
+    seat.save(update_fields=["kicked_at", "token"])
+    _seat_place(session=seat.session, seat=seat)
+    lobby_changed(session_id=seat.session_id)
+    return seat
+
+
+def seat_resume(*, session: GameSession, token: str) -> Seat:
+    """The seat a tablet's stored token holds, or why it no longer holds one."""
+    seat = session.seats.filter(token=token).first() if token else None
+    if seat is None:
+        raise ValidationError(_("This tablet is not in the session any more. Please join again."))
+    if seat.is_kicked:
+        raise ValidationError(_("Your teacher removed you from this session."))
+    session_join_check(session=session, new_seat=False)
+    return seat

@@ -1,0 +1,134 @@
+"""Creating a session and moving it through lobby → running ⇄ paused → ended."""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classroom.live_updates import lobby_changed
+from classroom.models import GameSession, SchoolClass, Table
+from classroom.services.join_codes import join_code_generate
+from classroom.services.tables import tables_balance
+from games.core import SettingError, config_to_values, game_get
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from django.contrib.auth.models import User
+
+Status = GameSession.Status
+
+
+def session_create(
+    *,
+    teacher: User,
+    game: str,
+    school_class: SchoolClass | None,
+    players_per_table: int,
+    settings: Mapping[str, Any],
+) -> GameSession:
+    spec = game_get(game)
+    if spec is None:
+        raise ValidationError({"game": _("Choose one of the games in the list.")})
+    if school_class is not None and school_class.teacher_id != teacher.pk:
+        raise ValidationError({"school_class": _("Choose one of your classes.")})
+    if not spec.min_players <= players_per_table <= spec.max_players:
+        raise ValidationError(
+            {
+                "players_per_table": _("%(game)s is played by %(min)d to %(max)d players.")
+                % {"game": _(spec.name), "min": spec.min_players, "max": spec.max_players}
+            }
+        )
+    try:
+        config = spec.config(settings)
+    except SettingError as error:
+        raise ValidationError({error.setting: error.message}) from error
+
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():
+                return GameSession.objects.create(
+                    teacher=teacher,
+                    game=spec.slug,
+                    school_class=school_class,
+                    players_per_table=players_per_table,
+                    settings=config_to_values(config),
+                    code=join_code_generate(),
+                    seed=secrets.randbits(63),
+                )
+        except IntegrityError:
+            continue  # a code clash: 31^6 codes make this rare, so just draw again
+    raise ValidationError(_("Could not find a free session code. Please try again."))
+
+
+def _require(session: GameSession, *allowed: str) -> None:
+    if session.status not in allowed:
+        raise ValidationError(
+            _("The session is %(status)s, so that is not possible now.")
+            % {"status": session.get_status_display().lower()}
+        )
+
+
+def _set_status(session: GameSession, status: str, table_status: str) -> None:
+    session.status = status
+    session.save(update_fields=["status", "started_at", "ended_at"])
+    session.tables.exclude(status=Table.Status.ENDED).update(status=table_status)
+    lobby_changed(session_id=session.pk)
+
+
+@transaction.atomic
+def session_start(*, session: GameSession) -> GameSession:
+    _require(session, Status.LOBBY)
+    if not session.seats.filter(kicked_at__isnull=True).exists():
+        raise ValidationError(_("Wait until at least one student has joined."))
+    tables_balance(session=session)
+    session.started_at = timezone.now()
+    _set_status(session, Status.RUNNING, Table.Status.RUNNING)
+    return session
+
+
+@transaction.atomic
+def session_pause(*, session: GameSession) -> GameSession:
+    _require(session, Status.RUNNING)
+    _set_status(session, Status.PAUSED, Table.Status.PAUSED)
+    return session
+
+
+@transaction.atomic
+def session_resume(*, session: GameSession) -> GameSession:
+    _require(session, Status.PAUSED)
+    _set_status(session, Status.RUNNING, Table.Status.RUNNING)
+    return session
+
+
+@transaction.atomic
+def session_end(*, session: GameSession) -> GameSession:
+    _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
+    session.ended_at = timezone.now()
+    _set_status(session, Status.ENDED, Table.Status.ENDED)
+    return session
+
+
+@transaction.atomic
+def session_lock(*, session: GameSession, locked: bool) -> GameSession:
+    """A locked lobby turns new students away; seated ones still come back after a reload."""
+    _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
+    session.lobby_locked = locked
+    session.save(update_fields=["lobby_locked"])
+    lobby_changed(session_id=session.pk)
+    return session
+
+
+@transaction.atomic
+def session_rebalance(*, session: GameSession) -> GameSession:
+    """Forget the teacher's hand placements and seat everyone evenly again (lobby only)."""
+    _require(session, Status.LOBBY)
+    session.seats.update(pinned=False)
+    tables_balance(session=session)
+    lobby_changed(session_id=session.pk)
+    return session

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from django.contrib.auth.views import LogoutView
+from django.urls import include, path
+
+from classroom.views import accounts, classes, home, join, play, sessions
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    # Teachers
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.RateLimitedLoginView.as_view(), name="login"),
+    path("accounts/logout/", LogoutView.as_view(), name="logout"),
+    path("classes/new/", classes.class_new, name="class_new"),
+    path("classes/<int:class_id>/", classes.class_detail, name="class_detail"),
+    path("classes/<int:class_id>/edit/", classes.class_edit, name="class_edit"),
+    path("classes/<int:class_id>/badges/", classes.class_badges, name="class_badges"),
+    path(
+        "classes/<int:class_id>/students/<int:student_id>/rotate/",
+        classes.student_rotate,
+        name="student_rotate",
+    ),
+    path("sessions/new/", sessions.session_new, name="session_new"),
+    path("sessions/new/settings/", sessions.session_settings_fields, name="session_settings"),
+    path("sessions/<int:session_id>/", sessions.session_console, name="session_console"),
+    path(
+        "sessions/<int:session_id>/projector/",
+        sessions.session_projector,
+        name="session_projector",
+    ),
+    path(
+        "sessions/<int:session_id>/<slug:action>/",
+        sessions.session_action,
+        name="session_action",
+    ),
+    path(
+        "sessions/<int:session_id>/seats/<int:seat_id>/<slug:action>/",
+        sessions.seat_action,
+        name="seat_action",
+    ),
+    # Students
+    path("join/", join.join, name="join"),
+    path("join/<str:code>/", join.join_session, name="join_session"),
+    path("b/<str:token>/", join.join_badge, name="join_badge"),
+    path("play/<str:code>/", play.play_lobby, name="play_lobby"),
+    path("play/<str:code>/resume/", play.play_resume, name="play_resume"),
+]

@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from classroom.forms.classes import ClassForm
+from classroom.models import SchoolClass, Student
+from classroom.services.classes import class_create, class_update, student_token_rotate
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest, HttpResponse
+
+    from classroom.views.http import HtmxHttpRequest
+
+
+def _own_class(request: HttpRequest, class_id: int) -> SchoolClass:
+    return get_object_or_404(SchoolClass, pk=class_id, teacher=request.user)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def class_new(request: HttpRequest) -> HttpResponse:
+    form = ClassForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            school_class = class_create(
+                teacher=request.user,  # type: ignore[arg-type]
+                name=form.cleaned_data["name"],
+                student_names=form.cleaned_data["student_names"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Class %(name)s saved.") % {"name": school_class.name})
+            return redirect("class_detail", class_id=school_class.pk)
+    return render(request, "classroom/class_form.html", {"form": form, "school_class": None})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
+    school_class = _own_class(request, class_id)
+    form = ClassForm(request.POST or None, initial={"name": school_class.name}, adding=True)
+    if request.method == "POST" and form.is_valid():
+        try:
+            class_update(
+                school_class=school_class,
+                name=form.cleaned_data["name"],
+                new_student_names=form.cleaned_data["student_names"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Class %(name)s saved.") % {"name": school_class.name})
+            return redirect("class_detail", class_id=school_class.pk)
+    return render(
+        request, "classroom/class_form.html", {"form": form, "school_class": school_class}
+    )
+
+
+@login_required
+def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
+    school_class = _own_class(request, class_id)
+    return render(
+        request,
+        "classroom/class_detail.html",
+        {"school_class": school_class, "students": school_class.students.all()},
+    )
+
+
+@login_required
+def class_badges(request: HttpRequest, class_id: int) -> HttpResponse:
+    school_class = _own_class(request, class_id)
+    badges = [
+        (student, request.build_absolute_uri(reverse("join_badge", args=[student.token])))
+        for student in school_class.students.all()
+    ]
+    return render(
+        request, "classroom/class_badges.html", {"school_class": school_class, "badges": badges}
+    )
+
+
+@login_required
+@require_POST
+def student_rotate(request: HtmxHttpRequest, class_id: int, student_id: int) -> HttpResponse:
+    school_class = _own_class(request, class_id)
+    student = get_object_or_404(Student, pk=student_id, school_class=school_class)
+    student_token_rotate(student=student)
+    notice = _("New badge for %(name)s: print it again; the old one no longer works.") % {
+        "name": student.display_name
+    }
+    if request.htmx:
+        return render(
+            request,
+            "classroom/class_detail.html#student-row",
+            {"school_class": school_class, "student": student, "notice": notice},
+        )
+    messages.success(request, notice)
+    return redirect("class_detail", class_id=school_class.pk)

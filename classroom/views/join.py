@@ -1,0 +1,147 @@
+"""How a student gets a seat: code → name (roster tap or nickname), or a badge QR."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from classroom.forms.join import JoinCodeForm, NicknameForm
+from classroom.rate_limits import (
+    join_code_guesses_exhausted,
+    join_code_miss_count,
+)
+from classroom.seat_cookies import seat_cookie_get, seat_cookie_set
+from classroom.selectors.sessions import seat_get_by_token, seats_with_presence, session_get_by_code
+from classroom.services import seats as seat_services
+from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest, HttpResponse
+
+    from classroom.models import GameSession, Seat
+
+TOO_MANY_GUESSES = 429
+
+
+def _to_lobby(seat: Seat) -> HttpResponse:
+    response = redirect("play_lobby", code=seat.session.code)
+    seat_cookie_set(response, seat=seat)
+    return response
+
+
+def _session_for_code(request: HttpRequest, code: str) -> tuple[GameSession | None, str]:
+    """The session behind a typed code, or the message to show instead."""
+    if join_code_guesses_exhausted(request):
+        return None, _("Too many wrong codes. Wait a minute, then try again.")
+    session = session_get_by_code(code=code) if join_code_is_well_formed(code) else None
+    if session is None:
+        join_code_miss_count(request)
+        return None, _(
+            "We couldn't find a game with the code %(code)s. Check the code on the board."
+        ) % {"code": code or "—"}
+    try:
+        seat_services.session_join_check(session=session, new_seat=False)
+    except ValidationError as error:
+        return None, " ".join(error.messages)
+    return session, ""
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest) -> HttpResponse:
+    form = JoinCodeForm(request.POST or None, initial={"code": request.GET.get("code", "")})
+    if request.method == "POST" and form.is_valid():
+        session, problem = _session_for_code(request, form.cleaned_data["code"])
+        if session is not None:
+            return redirect("join_session", code=session.code)
+        form.add_error("code", problem)
+        status = TOO_MANY_GUESSES if join_code_guesses_exhausted(request) else 200
+        return render(request, "play/join.html", {"form": form}, status=status)
+    return render(request, "play/join.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def join_session(request: HttpRequest, code: str) -> HttpResponse:
+    code = join_code_normalize(code)
+    session, problem = _session_for_code(request, code)
+    if session is None:
+        form = JoinCodeForm(initial={"code": code})
+        return render(request, "play/join.html", {"form": form, "problem": problem}, status=404)
+
+    existing = seat_get_by_token(session=session, token=seat_cookie_get(request, code=code))
+    if existing is not None and not existing.is_kicked:
+        return redirect("play_lobby", code=code)
+
+    nickname_form = NicknameForm(request.POST or None) if session.is_guest else None
+    problem = ""
+    if request.method == "POST":
+        try:
+            seat = _join_from_post(request, session, nickname_form)
+        except ValidationError as error:
+            problem = " ".join(error.messages)
+        else:
+            return _to_lobby(seat)
+    if nickname_form is not None and problem:
+        nickname_form.add_error("nickname", problem)
+        problem = ""
+    context = {
+        "session": session,
+        "nickname_form": nickname_form,
+        "roster": _roster(session) if not session.is_guest else [],
+        "problem": problem,
+    }
+    return render(request, "play/join_session.html", context, status=400 if problem else 200)
+
+
+def _join_from_post(
+    request: HttpRequest, session: GameSession, nickname_form: NicknameForm | None
+) -> Seat:
+    if nickname_form is not None:
+        if not nickname_form.is_valid():
+            raise ValidationError(nickname_form.errors["nickname"])
+        return seat_services.seat_join_guest(
+            session=session, nickname=nickname_form.cleaned_data["nickname"]
+        )
+    student_id = request.POST.get("student", "")
+    student = (
+        session.school_class.students.filter(pk=int(student_id)).first()
+        if session.school_class is not None and student_id.isdigit()
+        else None
+    )
+    if student is None:
+        raise ValidationError(_("Tap your name in the list."))
+    return seat_services.seat_join_student(session=session, student=student)
+
+
+def _roster(session: GameSession) -> list[dict[str, object]]:
+    """Every student of the class, marked when they are already playing or removed."""
+    assert session.school_class is not None
+    seats = {seat.student_id: seat for seat in seats_with_presence(session=session)}
+    roster = []
+    for student in session.school_class.students.all():
+        seat = seats.get(student.pk)
+        roster.append(
+            {
+                "student": student,
+                "playing": bool(seat and getattr(seat, "connected", False)),
+                "removed": bool(seat and seat.is_kicked),
+            }
+        )
+    return roster
+
+
+def join_badge(request: HttpRequest, token: str) -> HttpResponse:
+    """A badge QR code: straight into the class's open session, no code or name to type."""
+    try:
+        seat = seat_services.seat_join_badge(token=token)
+    except ValidationError as error:
+        return render(
+            request,
+            "play/join.html",
+            {"form": JoinCodeForm(), "problem": " ".join(error.messages)},
+            status=404,
+        )
+    return _to_lobby(seat)

@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from classroom import live_fragments
+from classroom.forms.game_settings import GameSettingsForm, game_settings_form_class
+from classroom.forms.sessions import SessionForm
+from classroom.models import GameSession, Seat
+from classroom.services import seats as seat_services
+from classroom.services import sessions as session_services
+from games.core import GameSpec, game_get, game_registry
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from classroom.views.http import HtmxHttpRequest
+
+SETTINGS_PREFIX = "settings"
+
+
+def _own_session(request: HttpRequest, session_id: int) -> GameSession:
+    return get_object_or_404(
+        GameSession.objects.select_related("school_class"), pk=session_id, teacher=request.user
+    )
+
+
+def _settings_form(spec: GameSpec, data: object = None) -> GameSettingsForm:
+    return game_settings_form_class(spec)(data, prefix=SETTINGS_PREFIX)  # type: ignore[arg-type]
+
+
+def _chosen_spec(request: HttpRequest) -> GameSpec:
+    slug = request.POST.get("game") or request.GET.get("game") or ""
+    return game_get(slug) or next(iter(game_registry().values()))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_new(request: HttpRequest) -> HttpResponse:
+    spec = _chosen_spec(request)
+    data = request.POST if request.method == "POST" else None
+    initial = {"school_class": request.GET.get("class")} if request.GET.get("class") else None
+    form = SessionForm(data, teacher=request.user, initial=initial)
+    settings_form = _settings_form(spec, data)
+    if request.method == "POST" and form.is_valid() and settings_form.is_valid():
+        try:
+            session = session_services.session_create(
+                teacher=request.user,  # type: ignore[arg-type]
+                game=form.cleaned_data["game"],
+                school_class=form.cleaned_data["school_class"],
+                players_per_table=form.cleaned_data["players_per_table"],
+                settings={
+                    name: value
+                    for name, value in settings_form.cleaned_data.items()
+                    if name in settings_form.fields
+                },
+            )
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                target = form if field in form.fields else settings_form
+                target.add_error(field if field in target.fields else None, problems)
+        else:
+            return redirect("session_console", session_id=session.pk)
+    return render(
+        request,
+        "classroom/session_form.html",
+        {"form": form, "settings_form": settings_form, "spec": spec},
+    )
+
+
+@login_required
+def session_settings_fields(request: HtmxHttpRequest) -> HttpResponse:
+    """The settings fieldset for the game just chosen (htmx swaps it in)."""
+    spec = _chosen_spec(request)
+    return render(
+        request,
+        "classroom/session_form.html#settings",
+        {"settings_form": _settings_form(spec), "spec": spec},
+    )
+
+
+@login_required
+def session_console(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    context = live_fragments.console_context(session=session)
+    return render(request, "classroom/session_console.html", context)
+
+
+@login_required
+def session_projector(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    context = live_fragments.projector_context(session=session)
+    context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
+    return render(request, "classroom/projector.html", context)
+
+
+def _lock(session: GameSession) -> GameSession:
+    return session_services.session_lock(session=session, locked=True)
+
+
+def _unlock(session: GameSession) -> GameSession:
+    return session_services.session_lock(session=session, locked=False)
+
+
+SESSION_ACTIONS: dict[str, Callable[[GameSession], GameSession]] = {
+    "start": lambda session: session_services.session_start(session=session),
+    "pause": lambda session: session_services.session_pause(session=session),
+    "resume": lambda session: session_services.session_resume(session=session),
+    "end": lambda session: session_services.session_end(session=session),
+    "lock": _lock,
+    "unlock": _unlock,
+    "rebalance": lambda session: session_services.session_rebalance(session=session),
+}
+
+
+def _console_after_action(
+    request: HtmxHttpRequest, session: GameSession, error: ValidationError | None
+) -> HttpResponse:
+    if request.htmx:
+        session.refresh_from_db()
+        context = live_fragments.console_context(session=session)
+        context["action_error"] = " ".join(error.messages) if error else ""
+        return render(request, "classroom/session_console.html#live", context)
+    if error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("session_console", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def session_action(request: HtmxHttpRequest, session_id: int, action: str) -> HttpResponse:
+    session = _own_session(request, session_id)
+    perform = SESSION_ACTIONS.get(action)
+    if perform is None:
+        raise Http404
+    try:
+        perform(session)
+    except ValidationError as error:
+        return _console_after_action(request, session, error)
+    return _console_after_action(request, session, None)
+
+
+@login_required
+@require_POST
+def seat_action(
+    request: HtmxHttpRequest, session_id: int, seat_id: int, action: str
+) -> HttpResponse:
+    session = _own_session(request, session_id)
+    seat = get_object_or_404(Seat, pk=seat_id, session=session)
+    error: ValidationError | None = None
+    try:
+        if action == "move":
+            raw_table = request.POST.get("table", "")
+            if raw_table == "new":
+                seat_services.seat_move(seat=seat, table_number=None)
+            elif raw_table.isdigit():
+                seat_services.seat_move(seat=seat, table_number=int(raw_table))
+            else:
+                raise ValidationError(_("Choose a table."))
+        elif action == "kick":
+            seat_services.seat_kick(seat=seat)
+        elif action == "readmit":
+            seat_services.seat_readmit(seat=seat)
+        else:
+            raise Http404
+    except ValidationError as problem:
+        error = problem
+    return _console_after_action(request, session, error)

@@ -1,0 +1,238 @@
+"""The engine contract shared by every game, game settings, and the game registry.
+
+Pure Python: no Django, no asyncio, no clock, no I/O. Time enters engines only as a
+``now_ms`` argument and randomness only from a seeded ``random.Random`` kept in the state.
+
+Settings: every game declares a frozen ``Config`` dataclass whose fields are made with
+:func:`setting`. That dataclass is the one source of truth for defaults, ranges, choices and
+labels; the site builds its settings form from it and engines validate with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+if typing.TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a label for translation without importing Django (xgettext finds the call)."""
+    return message
+
+
+# --------------------------------------------------------------------------------------------
+# Settings
+
+
+class SettingError(ValueError):
+    """A game setting is missing, of the wrong type, or out of its range."""
+
+    def __init__(self, setting: str, message: str) -> None:
+        super().__init__(f"{setting}: {message}")
+        self.setting = setting
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """How one Config field is presented and bounded."""
+
+    label: str
+    help: str = ""
+    choices: tuple[tuple[Any, str], ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    step: float | None = None
+
+
+@dataclass(frozen=True)
+class SettingInfo:
+    """A Config field as the settings form needs it."""
+
+    name: str
+    kind: type
+    default: Any
+    spec: SettingSpec
+
+
+def setting(
+    default: Any,
+    *,
+    label: str,
+    help: str = "",
+    choices: Sequence[tuple[Any, str]] = (),
+    minimum: float | None = None,
+    maximum: float | None = None,
+    step: float | None = None,
+) -> Any:
+    """Declare a Config field with its default, label and bounds."""
+    spec = SettingSpec(
+        label=label,
+        help=help,
+        choices=tuple(choices),
+        minimum=minimum,
+        maximum=maximum,
+        step=step,
+    )
+    return field(default=default, metadata={"setting": spec})
+
+
+def config_settings(config_cls: type[Any]) -> list[SettingInfo]:
+    """The declared settings of a Config dataclass, in declaration order."""
+    hints = typing.get_type_hints(config_cls)
+    infos = []
+    for config_field in dataclasses.fields(config_cls):
+        spec = config_field.metadata.get("setting")
+        if spec is None:
+            continue
+        kind = hints[config_field.name]
+        if typing.get_origin(kind) is typing.Literal:
+            kind = type(typing.get_args(kind)[0])
+        infos.append(SettingInfo(config_field.name, kind, config_field.default, spec))
+    return infos
+
+
+def _check_value(info: SettingInfo, value: Any) -> Any:
+    """Coerce and bound one value, or raise SettingError naming the setting."""
+    spec = info.spec
+    if info.kind is bool:
+        if not isinstance(value, bool):
+            raise SettingError(info.name, "must be true or false")
+        return value
+    if info.kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingError(info.name, "must be a whole number")
+    elif info.kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise SettingError(info.name, "must be a number")
+        value = float(value)
+    elif info.kind is str and not isinstance(value, str):
+        raise SettingError(info.name, "must be text")
+    if spec.choices and value not in {choice for choice, _label in spec.choices}:
+        allowed = ", ".join(str(choice) for choice, _label in spec.choices)
+        raise SettingError(info.name, f"must be one of {allowed}")
+    if spec.minimum is not None and value < spec.minimum:
+        raise SettingError(info.name, f"must be at least {spec.minimum:g}")
+    if spec.maximum is not None and value > spec.maximum:
+        raise SettingError(info.name, f"must be at most {spec.maximum:g}")
+    return value
+
+
+def validate_settings(config: Any) -> None:
+    """Check and coerce every declared field of a Config instance; call from ``__post_init__``."""
+    for info in config_settings(type(config)):
+        value = _check_value(info, getattr(config, info.name))
+        # Frozen dataclass: store the coerced value (an int given for a float setting).
+        object.__setattr__(config, info.name, value)
+
+
+ConfigT = TypeVar("ConfigT")
+
+
+def config_from_values(config_cls: type[ConfigT], values: Mapping[str, Any]) -> ConfigT:
+    """Build a Config from plain values (a form, stored JSON); unknown names are an error."""
+    known = {info.name for info in config_settings(config_cls)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise SettingError(unknown[0], "is not a setting of this game")
+    return config_cls(**values)
+
+
+def config_to_values(config: Any) -> dict[str, Any]:
+    """The plain, JSON-ready values of a Config."""
+    return {info.name: getattr(config, info.name) for info in config_settings(type(config))}
+
+
+# --------------------------------------------------------------------------------------------
+# The engine contract
+
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for animation and the teacher's feed."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One scored response opportunity of one seat, for analytics."""
+
+    seat: int
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[StateT]):
+    """The result of one input or timer: the next state, or a readable rejection.
+
+    A rejected outcome carries the *unchanged* state, so callers never need to special-case it.
+    """
+
+    state: StateT
+    events: tuple[Event, ...] = ()
+    trials: tuple[Trial, ...] = ()
+    rejected: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.rejected is None
+
+
+class Engine(Protocol[StateT]):
+    """What every game module exposes."""
+
+    def setup(self, config: Any, seats: Sequence[int], seed: int) -> StateT: ...
+
+    def act(
+        self, state: StateT, seat: int, action: Mapping[str, Any], now_ms: int
+    ) -> Outcome[StateT]: ...
+
+    def tick(self, state: StateT, now_ms: int) -> Outcome[StateT]: ...
+
+    def view(self, state: StateT, seat: int | None) -> dict[str, Any]: ...
+
+
+# --------------------------------------------------------------------------------------------
+# The registry
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the site knows it: its name, settings and table sizes."""
+
+    slug: str
+    name: str
+    tagline: str
+    config_cls: type[Any]
+    min_players: int
+    max_players: int
+    default_players: int
+    single_table: Callable[[Any], bool] = lambda _config: False
+
+    def config(self, values: Mapping[str, Any]) -> Any:
+        return config_from_values(self.config_cls, values)
+
+    def default_config(self) -> Any:
+        return self.config_cls()
+
+
+@functools.cache
+def game_registry() -> dict[str, GameSpec]:
+    """Every playable game by slug; imported lazily so games may import this module."""
+    from games.palm_strike.spec import SPEC as palm_strike
+
+    return {spec.slug: spec for spec in (palm_strike,)}
+
+
+def game_get(slug: str) -> GameSpec | None:
+    return game_registry().get(slug)

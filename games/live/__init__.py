@@ -1,0 +1,1 @@
+"""The live runtime: table hosts, their registry, and the wire protocol."""

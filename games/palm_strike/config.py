@@ -1,0 +1,123 @@
+"""Palm Strike's session settings (RULES.md §1): the single source of truth for the form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from games.core import SettingError, gettext_noop, setting, validate_settings
+
+Level = Literal["beginner", "intermediate", "advanced"]
+FlipPacing = Literal["tap", "auto"]
+SlapScope = Literal["any", "own", "others", "neighbours"]
+TeamEnd = Literal["centre_empty", "first_to_five", "all_claimed"]
+
+
+@dataclass(frozen=True)
+class Config:
+    level: Level = setting(
+        "beginner",
+        label=gettext_noop("Matching level"),
+        help=gettext_noop(
+            "Beginner: both colours of a player card appear anywhere on the public card. "
+            "Intermediate: the word and its ink are the card's two colours. "
+            "Advanced: word = picture colour and ink = background colour."
+        ),
+        choices=(
+            ("beginner", gettext_noop("Beginner")),
+            ("intermediate", gettext_noop("Intermediate")),
+            ("advanced", gettext_noop("Advanced")),
+        ),
+    )
+    cards_per_player: int = setting(
+        2,
+        label=gettext_noop("Cards per player"),
+        choices=((2, gettext_noop("2 cards")), (3, gettext_noop("3 cards"))),
+    )
+    response_window_s: float = setting(
+        2.5,
+        label=gettext_noop("Response window (seconds)"),
+        help=gettext_noop("How long a flipped card stays open for slaps."),
+        minimum=1.0,
+        maximum=5.0,
+        step=0.5,
+    )
+    flip_pacing: FlipPacing = setting(
+        "tap",
+        label=gettext_noop("Flip pacing"),
+        choices=(
+            ("tap", gettext_noop("The active player taps the deck")),
+            ("auto", gettext_noop("Auto-flip at a steady pace")),
+        ),
+    )
+    auto_flip_s: float = setting(
+        5.0,
+        label=gettext_noop("Auto-flip every (seconds)"),
+        help=gettext_noop("Used with auto-flip; must be longer than the response window."),
+        minimum=2.0,
+        maximum=15.0,
+        step=0.5,
+    )
+    slap_scope: SlapScope = setting(
+        "any",
+        label=gettext_noop("Slap scope"),
+        choices=(
+            ("any", gettext_noop("Any match on the table")),
+            ("own", gettext_noop("A: only matches with your own cards")),
+            ("others", gettext_noop("B: only matches with other players' cards")),
+            ("neighbours", gettext_noop("C: only matches with your left or right neighbour")),
+        ),
+    )
+    deck_swap: bool = setting(
+        False,
+        label=gettext_noop("Deck swap"),
+        help=gettext_noop("Orange cards become the player cards and white cards are flipped."),
+    )
+    points_target: int = setting(
+        0,
+        label=gettext_noop("Points target"),
+        help=gettext_noop(
+            "0 plays a single round. Otherwise the round winner scores the cards left in "
+            "front of everyone else, and the first to reach the target wins."
+        ),
+        minimum=0,
+        maximum=100,
+    )
+    team_mode: bool = setting(
+        False,
+        label=gettext_noop("Team mode (whole class)"),
+        help=gettext_noop(
+            "Player cards lie in the centre; the first to tap the public card and a matching "
+            "centre card claims it. The whole class plays at one table."
+        ),
+    )
+    team_end: TeamEnd = setting(
+        "centre_empty",
+        label=gettext_noop("Team mode ends"),
+        choices=(
+            ("centre_empty", gettext_noop("A: when the centre is empty (no refill)")),
+            ("first_to_five", gettext_noop("B: first to 5 cards (centre refilled)")),
+            ("all_claimed", gettext_noop("C: when all 30 cards are claimed (refilled)")),
+        ),
+    )
+    centre_cards: int = setting(
+        8,
+        label=gettext_noop("Centre cards in team mode"),
+        minimum=6,
+        maximum=10,
+    )
+    grace_ms: int = setting(
+        150,
+        label=gettext_noop("Slap grace window (ms)"),
+        help=gettext_noop(
+            "Slaps that reach the server this soon after the first one still compete on "
+            "measured reaction time, so slower Wi-Fi is not punished."
+        ),
+        minimum=0,
+        maximum=500,
+    )
+
+    def __post_init__(self) -> None:
+        validate_settings(self)
+        if self.flip_pacing == "auto" and self.auto_flip_s <= self.response_window_s:
+            raise SettingError("auto_flip_s", "must be longer than the response window")

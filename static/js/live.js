@@ -1,0 +1,90 @@
+// Snapclass live pages: the calm "reconnecting…" overlay, quick reconnects, and the seat
+// token kept in localStorage so a tablet finds its seat again after cookies are lost.
+(function () {
+  "use strict";
+
+  var RETRY_CODES = [1006, 1011, 1012, 1013];
+  var SEAT_KEY = "snapclass.seat.";
+  var sockets = [];
+
+  if (window.htmx) {
+    // Reconnect fast in a classroom (at most ~8 s apart), with jitter so thirty tablets
+    // do not all knock at once after the Wi-Fi comes back.
+    htmx.config.wsReconnectDelay = function (retryCount) {
+      var ceiling = Math.min(500 * Math.pow(2, retryCount), 8000);
+      return ceiling / 2 + Math.random() * (ceiling / 2);
+    };
+  }
+
+  function overlay(show) {
+    document.querySelectorAll("[data-reconnecting]").forEach(function (element) {
+      element.hidden = !show;
+    });
+  }
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    var wrapper = event.detail.socketWrapper;
+    if (sockets.indexOf(wrapper) < 0) sockets.push(wrapper);
+    overlay(false);
+  });
+
+  document.addEventListener("htmx:wsClose", function (event) {
+    var code = event.detail.event.code;
+    if (RETRY_CODES.indexOf(code) >= 0) {
+      overlay(true);
+      return;
+    }
+    overlay(false);
+    var lobby = document.querySelector("[data-seat-code]");
+    if (lobby && code >= 4000) {
+      // The server said this seat is gone (removed, or taken on another tablet).
+      localStorage.removeItem(SEAT_KEY + lobby.dataset.seatCode);
+    }
+  });
+
+  // JSON frames (errors, pongs) are for scripts, not for htmx to swap.
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var message = event.detail.message;
+    if (typeof message === "string" && message.charAt(0) === "{") {
+      event.preventDefault();
+    }
+  });
+
+  function reconnectNow() {
+    sockets.forEach(function (wrapper) {
+      // A sleeping tablet may hold a dead socket that never reported closing.
+      wrapper.reconnect();
+    });
+  }
+  window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && navigator.onLine) {
+      var overlayShown = document.querySelector("[data-reconnecting]:not([hidden])");
+      if (overlayShown) reconnectNow();
+    }
+  });
+
+  function rememberSeat() {
+    var lobby = document.querySelector("[data-seat-code][data-seat-token]");
+    if (lobby) {
+      localStorage.setItem(SEAT_KEY + lobby.dataset.seatCode, lobby.dataset.seatToken);
+    }
+  }
+
+  function resumeSeat() {
+    var form = document.querySelector("[data-resume-seat]");
+    if (!form) return;
+    var token = localStorage.getItem(SEAT_KEY + form.dataset.resumeSeat);
+    if (token) {
+      form.querySelector("input[name=token]").value = token;
+      form.submit();
+    } else {
+      window.location.replace(form.dataset.joinUrl);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    rememberSeat();
+    resumeSeat();
+  });
+})();

@@ -1,0 +1,140 @@
+"""Real-browser fixtures: a live Daphne on its own SQLite file, and the system Chromium."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+TABLET = {"width": 1024, "height": 768}
+LAPTOP = {"width": 1366, "height": 900}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"Daphne exited early:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310 - loopback
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"Daphne did not answer at {url}:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    workdir = tmp_path_factory.mktemp("e2e-server")
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "STATIC_ROOT": str(workdir / "static"),
+        "SECRET_KEY": "e2e-" + "x" * 60,
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SETTINGS_MODULE": "classroom.settings",
+    }
+    for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_url(server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    log = tmp_path_factory.mktemp("e2e-log") / "daphne.log"
+    with log.open("wb") as log_file:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                "--websocket-max-message-size", "65536", "classroom.asgi:application",
+            ],
+            cwd=ROOT, env=server_env, stdout=log_file, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_up(url + "/", process, log)
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the browser tests: /usr/bin/chromium is missing")
+        pytest.skip("Chromium is not installed here (Debian package: chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def new_tablet(browser: Browser, live_url: str) -> Iterator[object]:
+    """Open a fresh tablet (its own cookies and storage, touch, 1024 x 768)."""
+    contexts: list[BrowserContext] = []
+
+    def open_tablet() -> Page:
+        context = browser.new_context(
+            base_url=live_url, viewport=TABLET, has_touch=True, device_scale_factor=1
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_tablet
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def teacher_page(browser: Browser, live_url: str) -> Iterator[Page]:
+    context = browser.new_context(base_url=live_url, viewport=LAPTOP)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    yield page
+    context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
