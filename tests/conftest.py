@@ -1,0 +1,77 @@
+"""Shared fixtures: teachers, classes and sessions made through the real services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+
+from classroom.models import GameSession, SchoolClass
+from classroom.services.classes import class_create
+from classroom.services.sessions import session_create
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    # Rate-limit counters live in the cache; each test starts from zero.
+    cache.clear()
+
+
+@pytest.fixture
+def make_teacher(db: None) -> Callable[..., User]:
+    def make(username: str = "teacher") -> User:
+        return User.objects.create_user(username=username, password="tablets-and-tigers-42")
+
+    return make
+
+
+@pytest.fixture
+def teacher(make_teacher: Callable[..., User]) -> User:
+    return make_teacher("ms-lin")
+
+
+@pytest.fixture
+def other_teacher(make_teacher: Callable[..., User]) -> User:
+    return make_teacher("mr-wu")
+
+
+@pytest.fixture
+def school_class(teacher: User) -> SchoolClass:
+    return class_create(
+        teacher=teacher, name="Year 3 Otters", student_names=["Ava", "Ben", "Chen", "Dara", "Eli"]
+    )
+
+
+@pytest.fixture
+def make_session(teacher: User) -> Callable[..., GameSession]:
+    def make(
+        *,
+        owner: User | None = None,
+        school_class: SchoolClass | None = None,
+        players_per_table: int = 2,
+        settings: dict[str, Any] | None = None,
+    ) -> GameSession:
+        return session_create(
+            teacher=owner or teacher,
+            game="palm_strike",
+            school_class=school_class,
+            players_per_table=players_per_table,
+            settings=settings or {},
+        )
+
+    return make
+
+
+@pytest.fixture
+def class_session(
+    make_session: Callable[..., GameSession], school_class: SchoolClass
+) -> GameSession:
+    return make_session(school_class=school_class)
+
+
+@pytest.fixture
+def guest_session(make_session: Callable[..., GameSession]) -> GameSession:
+    return make_session()
