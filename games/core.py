@@ -30,12 +30,17 @@ def gettext_noop(message: str) -> str:
 
 
 class SettingError(ValueError):
-    """A game setting is missing, of the wrong type, or out of its range."""
+    """A game setting is missing, of the wrong type, or out of its range.
 
-    def __init__(self, setting: str, message: str) -> None:
-        super().__init__(f"{setting}: {message}")
+    ``message`` is an English template (marked for translation) filled from ``params``, so the
+    site can show it in the teacher's language.
+    """
+
+    def __init__(self, setting: str, message: str, params: Mapping[str, Any] | None = None) -> None:
         self.setting = setting
         self.message = message
+        self.params = dict(params or {})
+        super().__init__(f"{setting}: {message % self.params}")
 
 
 @dataclass(frozen=True)
@@ -102,24 +107,30 @@ def _check_value(info: SettingInfo, value: Any) -> Any:
     spec = info.spec
     if info.kind is bool:
         if not isinstance(value, bool):
-            raise SettingError(info.name, "must be true or false")
+            raise SettingError(info.name, gettext_noop("Must be true or false."))
         return value
     if info.kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SettingError(info.name, "must be a whole number")
+            raise SettingError(info.name, gettext_noop("Must be a whole number."))
     elif info.kind is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise SettingError(info.name, "must be a number")
+            raise SettingError(info.name, gettext_noop("Must be a number."))
         value = float(value)
     elif info.kind is str and not isinstance(value, str):
-        raise SettingError(info.name, "must be text")
+        raise SettingError(info.name, gettext_noop("Must be text."))
     if spec.choices and value not in {choice for choice, _label in spec.choices}:
         allowed = ", ".join(str(choice) for choice, _label in spec.choices)
-        raise SettingError(info.name, f"must be one of {allowed}")
+        raise SettingError(
+            info.name, gettext_noop("Must be one of %(allowed)s."), {"allowed": allowed}
+        )
     if spec.minimum is not None and value < spec.minimum:
-        raise SettingError(info.name, f"must be at least {spec.minimum:g}")
+        raise SettingError(
+            info.name, gettext_noop("Must be at least %(minimum)g."), {"minimum": spec.minimum}
+        )
     if spec.maximum is not None and value > spec.maximum:
-        raise SettingError(info.name, f"must be at most {spec.maximum:g}")
+        raise SettingError(
+            info.name, gettext_noop("Must be at most %(maximum)g."), {"maximum": spec.maximum}
+        )
     return value
 
 
@@ -139,7 +150,7 @@ def config_from_values(config_cls: type[ConfigT], values: Mapping[str, Any]) -> 
     known = {info.name for info in config_settings(config_cls)}
     unknown = sorted(set(values) - known)
     if unknown:
-        raise SettingError(unknown[0], "is not a setting of this game")
+        raise SettingError(unknown[0], gettext_noop("Is not a setting of this game."))
     return config_cls(**values)
 
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 
-from classroom.models import GameSession, SchoolClass
 from classroom.services.classes import class_create
 from classroom.services.sessions import session_create
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from classroom.models import GameSession, SchoolClass
 
 
 @pytest.fixture(autouse=True)

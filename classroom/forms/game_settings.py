@@ -47,7 +47,8 @@ class GameSettingsForm(forms.Form):
         try:
             self.config = self.spec.config(cleaned)
         except SettingError as error:
-            self.add_error(error.setting if error.setting in self.fields else None, error.message)
+            field = error.setting if error.setting in self.fields else None
+            self.add_error(field, _(error.message) % error.params)
         return cleaned
 
 

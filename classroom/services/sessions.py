@@ -47,7 +47,7 @@ def session_create(
     try:
         config = spec.config(settings)
     except SettingError as error:
-        raise ValidationError({error.setting: error.message}) from error
+        raise ValidationError({error.setting: _(error.message) % error.params}) from error
 
     for _attempt in range(10):
         try:

@@ -120,4 +120,6 @@ class Config:
     def __post_init__(self) -> None:
         validate_settings(self)
         if self.flip_pacing == "auto" and self.auto_flip_s <= self.response_window_s:
-            raise SettingError("auto_flip_s", "must be longer than the response window")
+            raise SettingError(
+                "auto_flip_s", gettext_noop("Must be longer than the response window.")
+            )
