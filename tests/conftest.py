@@ -18,6 +18,15 @@ if TYPE_CHECKING:
 
 
 @pytest.fixture(autouse=True)
+def _plain_static_storage(settings: Any) -> None:
+    # The manifest storage needs `collectstatic` first; unit tests render without it.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     # Rate-limit counters live in the cache; each test starts from zero.
     cache.clear()

@@ -25,15 +25,17 @@ def _field_for(info: SettingInfo) -> forms.Field:
         return forms.BooleanField(required=False, **common)
     if spec.choices:
         choices = [(value, _(label)) for value, label in spec.choices]
-        coerce = info.kind
-        return forms.TypedChoiceField(choices=choices, coerce=coerce, **common)
-    bounds = {"min_value": spec.minimum, "max_value": spec.maximum}
+        kind = info.kind
+        return forms.TypedChoiceField(choices=choices, coerce=lambda value: kind(value), **common)
     if info.kind is int:
-        return forms.IntegerField(**bounds, **common)
-    step = spec.step
-    field = forms.FloatField(**bounds, **common)
-    if step is not None:
-        field.widget.attrs["step"] = str(step)
+        return forms.IntegerField(
+            min_value=None if spec.minimum is None else int(spec.minimum),
+            max_value=None if spec.maximum is None else int(spec.maximum),
+            **common,
+        )
+    field = forms.FloatField(min_value=spec.minimum, max_value=spec.maximum, **common)
+    if spec.step is not None:
+        field.widget.attrs["step"] = str(spec.step)
     return field
 
 

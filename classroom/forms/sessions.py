@@ -10,7 +10,7 @@ from classroom.models import SchoolClass
 from games.core import game_registry
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import User
 
 
 class SessionForm(forms.Form):
@@ -23,14 +23,14 @@ class SessionForm(forms.Form):
     )
     players_per_table = forms.IntegerField(label=_("Players per table"), min_value=2, max_value=8)
 
-    def __init__(
-        self, *args: Any, teacher: AbstractBaseUser | AnonymousUser, **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, teacher: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         games = game_registry()
-        self.fields["game"].choices = [
-            (slug, gettext_now(spec.name)) for slug, spec in games.items()
-        ]
-        self.fields["school_class"].queryset = SchoolClass.objects.filter(teacher=teacher)  # type: ignore[attr-defined]
+        game_field = self.fields["game"]
+        assert isinstance(game_field, forms.ChoiceField)
+        game_field.choices = [(slug, gettext_now(spec.name)) for slug, spec in games.items()]
+        class_field = self.fields["school_class"]
+        assert isinstance(class_field, forms.ModelChoiceField)
+        class_field.queryset = SchoolClass.objects.filter(teacher=teacher)
         first = next(iter(games.values()))
         self.fields["players_per_table"].initial = first.default_players

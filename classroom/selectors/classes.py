@@ -9,10 +9,10 @@ from django.db.models import Count, QuerySet
 from classroom.models import SchoolClass, Student
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import User
 
 
-def class_list(*, teacher: AbstractBaseUser | AnonymousUser) -> QuerySet[SchoolClass]:
+def class_list(*, teacher: User) -> QuerySet[SchoolClass]:
     return SchoolClass.objects.filter(teacher=teacher).annotate(student_count=Count("students"))
 
 

@@ -14,10 +14,10 @@ from classroom.models import GameSession, Seat, SeatConnection, Table
 from classroom.process import PROCESS_ID
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import User
 
 
-def session_list(*, teacher: AbstractBaseUser | AnonymousUser) -> QuerySet[GameSession]:
+def session_list(*, teacher: User) -> QuerySet[GameSession]:
     return GameSession.objects.filter(teacher=teacher).select_related("school_class")
 
 

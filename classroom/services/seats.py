@@ -130,9 +130,10 @@ def seat_move(*, seat: Seat, table_number: int | None) -> Seat:
     if table_number is None:
         table = table_add(session=session)
     else:
-        table = session.tables.filter(number=table_number).first()
-        if table is None:
+        existing = session.tables.filter(number=table_number).first()
+        if existing is None:
             raise ValidationError(_("There is no table %(number)d.") % {"number": table_number})
+        table = existing
     seat.table = table
     seat.pinned = True
     seat.save(update_fields=["table", "pinned"])

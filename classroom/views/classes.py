@@ -15,23 +15,23 @@ from classroom.models import SchoolClass, Student
 from classroom.services.classes import class_create, class_update, student_token_rotate
 
 if TYPE_CHECKING:
-    from django.http import HttpRequest, HttpResponse
+    from django.http import HttpResponse
 
-    from classroom.views.http import HtmxHttpRequest
+    from classroom.views.http import TeacherRequest
 
 
-def _own_class(request: HttpRequest, class_id: int) -> SchoolClass:
+def _own_class(request: TeacherRequest, class_id: int) -> SchoolClass:
     return get_object_or_404(SchoolClass, pk=class_id, teacher=request.user)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def class_new(request: HttpRequest) -> HttpResponse:
+def class_new(request: TeacherRequest) -> HttpResponse:
     form = ClassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             school_class = class_create(
-                teacher=request.user,  # type: ignore[arg-type]
+                teacher=request.user,
                 name=form.cleaned_data["name"],
                 student_names=form.cleaned_data["student_names"],
             )
@@ -45,7 +45,7 @@ def class_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
+def class_edit(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = _own_class(request, class_id)
     form = ClassForm(request.POST or None, initial={"name": school_class.name}, adding=True)
     if request.method == "POST" and form.is_valid():
@@ -66,7 +66,7 @@ def class_edit(request: HttpRequest, class_id: int) -> HttpResponse:
 
 
 @login_required
-def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
+def class_detail(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = _own_class(request, class_id)
     return render(
         request,
@@ -76,7 +76,7 @@ def class_detail(request: HttpRequest, class_id: int) -> HttpResponse:
 
 
 @login_required
-def class_badges(request: HttpRequest, class_id: int) -> HttpResponse:
+def class_badges(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = _own_class(request, class_id)
     badges = [
         (student, request.build_absolute_uri(reverse("join_badge", args=[student.token])))
@@ -89,7 +89,7 @@ def class_badges(request: HttpRequest, class_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def student_rotate(request: HtmxHttpRequest, class_id: int, student_id: int) -> HttpResponse:
+def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
     school_class = _own_class(request, class_id)
     student = get_object_or_404(Student, pk=student_id, school_class=school_class)
     student_token_rotate(student=student)

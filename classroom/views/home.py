@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.contrib.auth.models import User
 from django.shortcuts import render
 
 from classroom.selectors.classes import class_list
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_authenticated:
+    if not isinstance(request.user, User):
         return render(request, "classroom/welcome.html")
     context = {
         "classes": class_list(teacher=request.user),

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from django.http import HttpRequest
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
     from django_htmx.middleware import HtmxDetails
 
 
@@ -14,3 +15,9 @@ class HtmxHttpRequest(HttpRequest):
     """A request that went through django-htmx's middleware."""
 
     htmx: HtmxDetails
+
+
+class TeacherRequest(HtmxHttpRequest):
+    """A request to a ``login_required`` teacher view: ``user`` is a signed-in teacher."""
+
+    user: User

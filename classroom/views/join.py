@@ -101,7 +101,7 @@ def _join_from_post(
 ) -> Seat:
     if nickname_form is not None:
         if not nickname_form.is_valid():
-            raise ValidationError(nickname_form.errors["nickname"])
+            raise ValidationError(list(nickname_form.errors["nickname"]))
         return seat_services.seat_join_guest(
             session=session, nickname=nickname_form.cleaned_data["nickname"]
         )

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -22,29 +22,31 @@ from games.core import GameSpec, game_get, game_registry
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from classroom.views.http import HtmxHttpRequest
+    from django.http import QueryDict
+
+    from classroom.views.http import TeacherRequest
 
 SETTINGS_PREFIX = "settings"
 
 
-def _own_session(request: HttpRequest, session_id: int) -> GameSession:
+def _own_session(request: TeacherRequest, session_id: int) -> GameSession:
     return get_object_or_404(
         GameSession.objects.select_related("school_class"), pk=session_id, teacher=request.user
     )
 
 
-def _settings_form(spec: GameSpec, data: object = None) -> GameSettingsForm:
-    return game_settings_form_class(spec)(data, prefix=SETTINGS_PREFIX)  # type: ignore[arg-type]
+def _settings_form(spec: GameSpec, data: QueryDict | None = None) -> GameSettingsForm:
+    return game_settings_form_class(spec)(data, prefix=SETTINGS_PREFIX)
 
 
-def _chosen_spec(request: HttpRequest) -> GameSpec:
+def _chosen_spec(request: TeacherRequest) -> GameSpec:
     slug = request.POST.get("game") or request.GET.get("game") or ""
     return game_get(slug) or next(iter(game_registry().values()))
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def session_new(request: HttpRequest) -> HttpResponse:
+def session_new(request: TeacherRequest) -> HttpResponse:
     spec = _chosen_spec(request)
     data = request.POST if request.method == "POST" else None
     initial = {"school_class": request.GET.get("class")} if request.GET.get("class") else None
@@ -53,7 +55,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and settings_form.is_valid():
         try:
             session = session_services.session_create(
-                teacher=request.user,  # type: ignore[arg-type]
+                teacher=request.user,
                 game=form.cleaned_data["game"],
                 school_class=form.cleaned_data["school_class"],
                 players_per_table=form.cleaned_data["players_per_table"],
@@ -77,7 +79,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def session_settings_fields(request: HtmxHttpRequest) -> HttpResponse:
+def session_settings_fields(request: TeacherRequest) -> HttpResponse:
     """The settings fieldset for the game just chosen (htmx swaps it in)."""
     spec = _chosen_spec(request)
     return render(
@@ -88,14 +90,14 @@ def session_settings_fields(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
-def session_console(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     context = live_fragments.console_context(session=session)
     return render(request, "classroom/session_console.html", context)
 
 
 @login_required
-def session_projector(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     context = live_fragments.projector_context(session=session)
     context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
@@ -122,7 +124,7 @@ SESSION_ACTIONS: dict[str, Callable[[GameSession], GameSession]] = {
 
 
 def _console_after_action(
-    request: HtmxHttpRequest, session: GameSession, error: ValidationError | None
+    request: TeacherRequest, session: GameSession, error: ValidationError | None
 ) -> HttpResponse:
     if request.htmx:
         session.refresh_from_db()
@@ -136,7 +138,7 @@ def _console_after_action(
 
 @login_required
 @require_POST
-def session_action(request: HtmxHttpRequest, session_id: int, action: str) -> HttpResponse:
+def session_action(request: TeacherRequest, session_id: int, action: str) -> HttpResponse:
     session = _own_session(request, session_id)
     perform = SESSION_ACTIONS.get(action)
     if perform is None:
@@ -151,7 +153,7 @@ def session_action(request: HtmxHttpRequest, session_id: int, action: str) -> Ht
 @login_required
 @require_POST
 def seat_action(
-    request: HtmxHttpRequest, session_id: int, seat_id: int, action: str
+    request: TeacherRequest, session_id: int, seat_id: int, action: str
 ) -> HttpResponse:
     session = _own_session(request, session_id)
     seat = get_object_or_404(Seat, pk=seat_id, session=session)
