@@ -53,6 +53,8 @@ class SettingSpec:
     minimum: float | None = None
     maximum: float | None = None
     step: float | None = None
+    # (other setting, value): this setting only matters when that one has that value.
+    shown_when: tuple[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ def setting(
     minimum: float | None = None,
     maximum: float | None = None,
     step: float | None = None,
+    shown_when: tuple[str, Any] | None = None,
 ) -> Any:
     """Declare a Config field with its default, label and bounds."""
     spec = SettingSpec(
@@ -83,6 +86,7 @@ def setting(
         minimum=minimum,
         maximum=maximum,
         step=step,
+        shown_when=shown_when,
     )
     return field(default=default, metadata={"setting": spec})
 

@@ -21,6 +21,17 @@ def _field_for(info: SettingInfo) -> forms.Field:
         "help_text": _(spec.help) if spec.help else "",
         "initial": info.default,
     }
+    field = _input_field(info, common)
+    if spec.shown_when is not None:
+        # The page hides this field unless the other setting has that value (static/js/live.js).
+        other, value = spec.shown_when
+        field.widget.attrs["data-shown-when"] = other
+        field.widget.attrs["data-shown-value"] = str(value).lower()
+    return field
+
+
+def _input_field(info: SettingInfo, common: dict[str, Any]) -> forms.Field:
+    spec = info.spec
     if info.kind is bool:
         return forms.BooleanField(required=False, **common)
     if spec.choices:

@@ -54,6 +54,7 @@ class Config:
         5.0,
         label=gettext_noop("Auto-flip every (seconds)"),
         help=gettext_noop("Used with auto-flip; must be longer than the response window."),
+        shown_when=("flip_pacing", "auto"),
         minimum=2.0,
         maximum=15.0,
         step=0.5,
@@ -94,6 +95,7 @@ class Config:
     team_end: TeamEnd = setting(
         "centre_empty",
         label=gettext_noop("Team mode ends"),
+        shown_when=("team_mode", True),
         choices=(
             ("centre_empty", gettext_noop("A: when the centre is empty (no refill)")),
             ("first_to_five", gettext_noop("B: first to 5 cards (centre refilled)")),
@@ -103,6 +105,7 @@ class Config:
     centre_cards: int = setting(
         8,
         label=gettext_noop("Centre cards in team mode"),
+        shown_when=("team_mode", True),
         minimum=6,
         maximum=10,
     )

@@ -116,3 +116,21 @@ def test_three_tablets_join_live_and_a_reload_keeps_the_seat(
     expect(tablets[0].get_by_text("Palm Strike is on!")).to_be_visible(timeout=2000)
     expect(projector.get_by_role("heading", name="Playing!")).to_be_visible(timeout=2000)
     assert teacher.url == console_url
+
+
+def test_settings_show_only_what_matters(teacher_page: Page) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "mr-chen")
+    teacher.goto("/sessions/new/")
+    auto_flip = teacher.get_by_label("Auto-flip every (seconds)")
+    team_end = teacher.get_by_label("Team mode ends")
+    expect(auto_flip).to_be_hidden()
+    expect(team_end).to_be_hidden()
+    teacher.get_by_label("Flip pacing").select_option("auto")
+    expect(auto_flip).to_be_visible()
+    teacher.get_by_label("Team mode (whole class)").check()
+    expect(team_end).to_be_visible()
+    expect(teacher.get_by_label("Centre cards in team mode")).to_be_visible()
+    # A guest session in team mode: created, and the console shows it.
+    teacher.get_by_role("button", name="Create session").click()
+    expect(teacher.get_by_label("Session code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
