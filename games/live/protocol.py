@@ -45,6 +45,13 @@ class ProtocolError(Exception):
         return ErrorFrame(code=self.code, message=self.message)
 
 
+class _Envelope(msgspec.Struct):
+    """Just the tag: msgspec treats the tag of a lone tagged Struct as optional."""
+
+    type: str
+
+
+_envelope_decoder: Final = msgspec.json.Decoder(_Envelope)
 _decoder: Final = msgspec.json.Decoder(ClientFrame)
 _encoder: Final = msgspec.json.Encoder()
 
@@ -53,10 +60,14 @@ def client_frame_decode(raw: str | bytes | None) -> ClientFrame:
     """Parse one client frame or raise :class:`ProtocolError` saying what is wrong."""
     if raw is None:
         raise ProtocolError("empty", "Empty frame.")
-    data = raw.encode() if isinstance(raw, str) else raw
+    try:
+        data = raw.encode() if isinstance(raw, str) else raw
+    except UnicodeEncodeError as error:
+        raise ProtocolError("malformed", "Frames must be UTF-8 text.") from error
     if len(data) > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
     try:
+        _envelope_decoder.decode(data)
         return _decoder.decode(data)
     except msgspec.ValidationError as error:
         raise ProtocolError("invalid", f"Invalid frame: {error}") from error

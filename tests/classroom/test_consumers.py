@@ -1,0 +1,589 @@
+"""The live lobby sockets, driven through the full ASGI stack (origin check, auth, routing)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
+
+from classroom import live_fragments
+from classroom.asgi import application
+from classroom.languages import language_from_scope
+from classroom.live_fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
+from classroom.models import Seat, SeatConnection
+from classroom.seat_cookies import seat_cookie_name
+from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
+from games.live.protocol import MAX_FRAME_BYTES
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from django.contrib.auth.models import User
+
+    from classroom.models import GameSession
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HOST = (b"host", b"127.0.0.1")
+ORIGIN = (b"origin", b"http://127.0.0.1")
+TIMEOUT = 3
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+def _socket(
+    path: str,
+    *,
+    cookies: dict[str, str] | None = None,
+    origin: bytes | None = b"http://127.0.0.1",
+    extra_headers: list[tuple[bytes, bytes]] | None = None,
+) -> WebsocketCommunicator:
+    headers = [HOST]
+    if origin is not None:
+        headers.append((b"origin", origin))
+    if cookies:
+        cookie = "; ".join(f"{name}={value}" for name, value in cookies.items())
+        headers.append((b"cookie", cookie.encode()))
+    headers += extra_headers or []
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+def _seat_socket(
+    seat: Seat, *, extra_cookies: dict[str, str] | None = None, **kwargs: Any
+) -> WebsocketCommunicator:
+    code = seat.session.code
+    cookies = {seat_cookie_name(code): seat.token, **(extra_cookies or {})}
+    return _socket(f"/ws/play/{code}/", cookies=cookies, **kwargs)
+
+
+def _console_socket(session: GameSession, **kwargs: Any) -> WebsocketCommunicator:
+    return _socket(f"/ws/sessions/{session.pk}/console/", **kwargs)
+
+
+async def _receive_until(
+    socket: WebsocketCommunicator, predicate: Callable[[str], bool], *, frames: int = 5
+) -> str:
+    """The first text frame matching ``predicate``; pushes may be coalesced or repeated."""
+    seen: list[str] = []
+    for _attempt in range(frames):
+        text = await socket.receive_from(timeout=TIMEOUT)
+        assert isinstance(text, str)
+        if predicate(text):
+            return text
+        seen.append(text)
+    raise AssertionError(f"no matching frame in {len(seen)} frames: {seen!r}")
+
+
+async def _expect_close(socket: WebsocketCommunicator, code: int) -> None:
+    message = await socket.receive_output(timeout=TIMEOUT)
+    assert message == {"type": "websocket.close", "code": code}
+
+
+@sync_to_async
+def _connection_count(seat: Seat) -> int:
+    return SeatConnection.objects.filter(seat=seat).count()
+
+
+@sync_to_async
+def _seat_state(seat: Seat) -> tuple[Any, ...]:
+    fresh = Seat.objects.get(pk=seat.pk)
+    return (fresh.name, fresh.token, fresh.table_id, fresh.kicked_at, fresh.pinned)
+
+
+@sync_to_async
+def _join(session: GameSession, nickname: str) -> Seat:
+    return seat_join_guest(session=session, nickname=nickname)
+
+
+def _login_cookie(user: User) -> dict[str, str]:
+    client = Client()
+    client.force_login(user)
+    return {settings.SESSION_COOKIE_NAME: client.cookies[settings.SESSION_COOKIE_NAME].value}
+
+
+# --------------------------------------------------------------------------------------------
+# Fixtures
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    # The in-memory layer keeps groups and queues bound to one event loop: one per test.
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def seat(guest_session: GameSession) -> Seat:
+    return seat_join_guest(session=guest_session, nickname="Mika")
+
+
+@pytest.fixture
+def teacher_cookies(teacher: User) -> dict[str, str]:
+    return _login_cookie(teacher)
+
+
+# --------------------------------------------------------------------------------------------
+# Seat sockets
+
+
+async def test_seat_socket_gets_its_lobby_and_is_marked_connected(seat: Seat) -> None:
+    assert await _connection_count(seat) == 0
+    socket = _seat_socket(seat)
+    connected, _subprotocol = await socket.connect(timeout=TIMEOUT)
+    assert connected
+
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert 'id="lobby-live"' in html
+    assert "Mika" in html
+    assert 'role="alert"' not in html
+    assert await _connection_count(seat) == 1
+
+    await socket.disconnect()
+    assert await _connection_count(seat) == 0
+
+
+async def test_two_tablets_on_one_seat_count_separately(seat: Seat) -> None:
+    first, second = _seat_socket(seat), _seat_socket(seat)
+    assert (await first.connect(timeout=TIMEOUT))[0]
+    await first.receive_from(timeout=TIMEOUT)
+    assert (await second.connect(timeout=TIMEOUT))[0]
+    await second.receive_from(timeout=TIMEOUT)
+    assert await _connection_count(seat) == 2
+
+    await first.disconnect()
+    assert await _connection_count(seat) == 1
+    await second.disconnect()
+    assert await _connection_count(seat) == 0
+
+
+async def test_seat_lobby_shows_table_mates_as_they_join(seat: Seat) -> None:
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert "Noor" not in await socket.receive_from(timeout=TIMEOUT)
+
+    # Two players per table: the second guest sits with Mika.
+    await _join(seat.session, "Noor")
+    html = await _receive_until(socket, lambda text: "Noor" in text)
+    assert 'id="lobby-live"' in html
+    assert "Mika" in html
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("token", [None, "", "not-a-real-token"], ids=["none", "empty", "unknown"])
+async def test_seat_socket_without_a_valid_token_is_told_and_closed(
+    seat: Seat, token: str | None
+) -> None:
+    code = seat.session.code
+    cookies = None if token is None else {seat_cookie_name(code): token}
+    socket = _socket(f"/ws/play/{code}/", cookies=cookies)
+    connected, _subprotocol = await socket.connect(timeout=TIMEOUT)
+    assert connected  # accepted only to explain why it is closed
+
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert 'id="lobby-live"' in html
+    assert 'role="alert"' in html
+    assert "not in the session any more" in html
+    assert "Mika" not in html
+    await _expect_close(socket, CLOSE_NO_SEAT)
+    assert await SeatConnection.objects.acount() == 0
+    await socket.disconnect()
+
+
+async def test_token_of_another_session_does_not_open_this_one(
+    seat: Seat, make_session: Callable[..., GameSession]
+) -> None:
+    other = await sync_to_async(make_session)()
+    socket = _socket(f"/ws/play/{other.code}/", cookies={seat_cookie_name(other.code): seat.token})
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert "Mika" not in html
+    assert "not in the session any more" in html
+    await _expect_close(socket, CLOSE_NO_SEAT)
+    assert await _connection_count(seat) == 0
+    await socket.disconnect()
+
+
+async def test_cookie_for_another_code_is_ignored(
+    seat: Seat, make_session: Callable[..., GameSession]
+) -> None:
+    # The token is only read from the cookie named after the code in the URL.
+    other = await sync_to_async(make_session)()
+    socket = _socket(
+        f"/ws/play/{seat.session.code}/", cookies={seat_cookie_name(other.code): seat.token}
+    )
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert "not in the session any more" in await socket.receive_from(timeout=TIMEOUT)
+    await _expect_close(socket, CLOSE_NO_SEAT)
+    await socket.disconnect()
+
+
+async def test_unknown_session_code_is_refused(seat: Seat) -> None:
+    socket = _socket("/ws/play/ZZZZZZ/", cookies={seat_cookie_name("ZZZZZZ"): seat.token})
+    connected, close_code = await socket.connect(timeout=TIMEOUT)
+    assert not connected
+    assert close_code == CLOSE_NO_SEAT
+    assert await _connection_count(seat) == 0
+
+
+async def test_kicked_seat_is_told_and_closed(seat: Seat) -> None:
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert "Mika" in await socket.receive_from(timeout=TIMEOUT)
+
+    await sync_to_async(seat_kick)(seat=seat)
+
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert 'id="lobby-live"' in html
+    assert 'role="alert"' in html
+    assert "Your teacher removed you from this session." in html
+    await _expect_close(socket, CLOSE_REMOVED)
+    await socket.disconnect()
+    assert await _connection_count(seat) == 0
+
+
+async def test_kicked_seat_cannot_reconnect(seat: Seat) -> None:
+    await sync_to_async(seat_kick)(seat=seat)
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert "Your teacher removed you from this session." in html
+    await _expect_close(socket, CLOSE_REMOVED)
+    assert await _connection_count(seat) == 0
+    await socket.disconnect()
+
+
+async def test_badge_takeover_closes_the_old_tablet(class_session: GameSession) -> None:
+    assert class_session.school_class is not None
+    student = await class_session.school_class.students.aget(display_name="Ava")
+    seat = await sync_to_async(seat_join_student)(session=class_session, student=student)
+    old_tablet = _seat_socket(seat)
+    assert (await old_tablet.connect(timeout=TIMEOUT))[0]
+    assert "Ava" in await old_tablet.receive_from(timeout=TIMEOUT)
+
+    # The badge on another tablet takes the seat over with a fresh token.
+    new_seat = await sync_to_async(seat_join_student)(
+        session=class_session, student=student, from_badge=True
+    )
+    assert new_seat.pk == seat.pk
+    assert new_seat.token != seat.token
+    html = await old_tablet.receive_from(timeout=TIMEOUT)
+    assert "not in the session any more" in html
+    await _expect_close(old_tablet, CLOSE_NO_SEAT)
+    await old_tablet.disconnect()
+
+    new_tablet = _seat_socket(new_seat)
+    assert (await new_tablet.connect(timeout=TIMEOUT))[0]
+    assert "Ava" in await new_tablet.receive_from(timeout=TIMEOUT)
+    assert await _connection_count(seat) == 1
+    await new_tablet.disconnect()
+
+
+# --------------------------------------------------------------------------------------------
+# Console sockets
+
+
+async def test_console_of_the_owner_gets_its_fragment_and_updates(
+    guest_session: GameSession, teacher_cookies: dict[str, str]
+) -> None:
+    socket = _console_socket(guest_session, cookies=teacher_cookies)
+    connected, _subprotocol = await socket.connect(timeout=TIMEOUT)
+    assert connected
+
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert 'id="console-live"' in html
+    assert "Nobody has joined yet" in html
+    assert "Noor" not in html
+
+    await _join(guest_session, "Noor")
+    html = await _receive_until(socket, lambda text: "Noor" in text)
+    assert 'id="console-live"' in html
+    assert "Nobody has joined yet" not in html
+    await socket.disconnect()
+
+
+async def test_console_shows_tablets_connecting_and_leaving(
+    seat: Seat, teacher_cookies: dict[str, str]
+) -> None:
+    console = _console_socket(seat.session, cookies=teacher_cookies)
+    assert (await console.connect(timeout=TIMEOUT))[0]
+    assert "0 connected" in await console.receive_from(timeout=TIMEOUT)
+
+    tablet = _seat_socket(seat)
+    assert (await tablet.connect(timeout=TIMEOUT))[0]
+    await tablet.receive_from(timeout=TIMEOUT)
+    await _receive_until(console, lambda text: "1 connected" in text)
+
+    await tablet.disconnect()
+    await _receive_until(console, lambda text: "0 connected" in text)
+    await console.disconnect()
+
+
+async def test_projector_of_the_owner_gets_updates(
+    guest_session: GameSession, teacher_cookies: dict[str, str]
+) -> None:
+    socket = _socket(f"/ws/sessions/{guest_session.pk}/projector/", cookies=teacher_cookies)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert "Noor" not in await socket.receive_from(timeout=TIMEOUT)
+    await _join(guest_session, "Noor")
+    await _receive_until(socket, lambda text: "Noor" in text)
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("page", ["console", "projector"])
+async def test_another_teachers_socket_is_refused(
+    guest_session: GameSession, other_teacher: User, page: str
+) -> None:
+    cookies = await sync_to_async(_login_cookie)(other_teacher)
+    socket = _socket(f"/ws/sessions/{guest_session.pk}/{page}/", cookies=cookies)
+    connected, close_code = await socket.connect(timeout=TIMEOUT)
+    assert not connected
+    assert close_code == 4403
+
+
+@pytest.mark.parametrize("page", ["console", "projector"])
+async def test_anonymous_socket_is_refused(guest_session: GameSession, page: str) -> None:
+    socket = _socket(f"/ws/sessions/{guest_session.pk}/{page}/")
+    connected, close_code = await socket.connect(timeout=TIMEOUT)
+    assert not connected
+    assert close_code == 4403
+
+
+async def test_console_of_a_missing_session_is_refused(teacher_cookies: dict[str, str]) -> None:
+    socket = _socket("/ws/sessions/999999/console/", cookies=teacher_cookies)
+    connected, _close_code = await socket.connect(timeout=TIMEOUT)
+    assert not connected
+
+
+async def test_a_seat_token_does_not_open_the_console(seat: Seat) -> None:
+    socket = _socket(
+        f"/ws/sessions/{seat.session_id}/console/",
+        cookies={seat_cookie_name(seat.session.code): seat.token},
+    )
+    connected, _close_code = await socket.connect(timeout=TIMEOUT)
+    assert not connected
+
+
+# --------------------------------------------------------------------------------------------
+# Origin check
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [b"http://evil.example", b"http://127.0.0.1.evil.example", b"null", None],
+    ids=["other-site", "lookalike", "null", "missing"],
+)
+async def test_wrong_origin_is_refused(seat: Seat, origin: bytes | None) -> None:
+    socket = _seat_socket(seat, origin=origin)
+    connected, _close_code = await socket.connect(timeout=TIMEOUT)
+    assert not connected
+    assert await _connection_count(seat) == 0
+
+
+async def test_wrong_origin_is_refused_for_the_owner_console(
+    guest_session: GameSession, teacher_cookies: dict[str, str]
+) -> None:
+    socket = _console_socket(guest_session, cookies=teacher_cookies, origin=b"http://evil.example")
+    connected, _close_code = await socket.connect(timeout=TIMEOUT)
+    assert not connected
+
+
+# --------------------------------------------------------------------------------------------
+# Client frames
+
+
+async def test_ping_gets_pong(seat: Seat) -> None:
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await socket.receive_from(timeout=TIMEOUT)
+
+    await socket.send_to(text_data=json.dumps({"type": "ping", "seq": 7}))
+    assert await socket.receive_json_from(timeout=TIMEOUT) == {"type": "pong", "seq": 7}
+    await socket.send_to(bytes_data=b'{"type":"ping","seq":8}')
+    assert await socket.receive_json_from(timeout=TIMEOUT) == {"type": "pong", "seq": 8}
+    await socket.disconnect()
+
+
+async def test_console_answers_ping(
+    guest_session: GameSession, teacher_cookies: dict[str, str]
+) -> None:
+    socket = _console_socket(guest_session, cookies=teacher_cookies)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await socket.receive_from(timeout=TIMEOUT)
+    await socket.send_json_to({"type": "ping", "seq": 0})
+    assert await socket.receive_json_from(timeout=TIMEOUT) == {"type": "pong", "seq": 0}
+    await socket.disconnect()
+
+
+BAD_FRAMES = [
+    pytest.param("{not json", "malformed", id="malformed-json"),
+    pytest.param('{"type":"slap","seq":1}', "invalid", id="unknown-type"),
+    pytest.param('{"type":"ping","seq":"7"}', "invalid", id="seq-as-string"),
+    pytest.param('{"type":"ping","seq":1.5}', "invalid", id="seq-as-float"),
+    pytest.param('{"type":"ping"}', "invalid", id="missing-seq"),
+    pytest.param('{"type":"ping","seq":1,"seat":2}', "invalid", id="extra-field"),
+    pytest.param('[{"type":"ping","seq":1}]', "invalid", id="json-array"),
+    pytest.param('{"seq":1}', "invalid", id="missing-type"),
+    pytest.param(
+        json.dumps({"type": "ping", "seq": 1, "pad": "x" * MAX_FRAME_BYTES}),
+        "too_large",
+        id="over-4096-bytes",
+    ),
+    pytest.param(
+        json.dumps({"type": "ping", "seq": 1, "pad": "猫" * 1400}, ensure_ascii=False),
+        "too_large",
+        id="over-4096-utf8-bytes",
+    ),
+]
+
+
+@pytest.mark.parametrize(("frame", "code"), BAD_FRAMES)
+async def test_bad_frame_gets_an_error_and_changes_nothing(
+    seat: Seat, frame: str, code: str
+) -> None:
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await socket.receive_from(timeout=TIMEOUT)
+    before = await _seat_state(seat)
+
+    await socket.send_to(text_data=frame)
+    error = await socket.receive_json_from(timeout=TIMEOUT)
+    assert error["type"] == "error"
+    assert error["code"] == code
+    assert isinstance(error["message"], str)
+    assert error["message"]
+    assert set(error) <= {"type", "code", "message", "seq"}
+
+    # Nothing else is sent (no close, no lobby push) and nothing changed.
+    assert await socket.receive_nothing(timeout=0.2)
+    assert await _seat_state(seat) == before
+    assert await _connection_count(seat) == 1
+
+    # Still open and answering.
+    await socket.send_json_to({"type": "ping", "seq": 9})
+    assert await socket.receive_json_from(timeout=TIMEOUT) == {"type": "pong", "seq": 9}
+    await socket.disconnect()
+    assert await _connection_count(seat) == 0
+
+
+async def test_bad_binary_frame_gets_an_error(seat: Seat) -> None:
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await socket.receive_from(timeout=TIMEOUT)
+    await socket.send_to(bytes_data=b"\xff\x00\xfe")
+    error = await socket.receive_json_from(timeout=TIMEOUT)
+    assert (error["type"], error["code"]) == ("error", "malformed")
+    await socket.send_json_to({"type": "ping", "seq": 1})
+    assert await socket.receive_json_from(timeout=TIMEOUT) == {"type": "pong", "seq": 1}
+    await socket.disconnect()
+
+
+# --------------------------------------------------------------------------------------------
+# Language
+
+
+@pytest.mark.parametrize(
+    ("cookies", "accept_language", "expected"),
+    [
+        pytest.param({"django_language": "zh-hant"}, None, "zh-hant", id="cookie"),
+        pytest.param({}, b"zh-TW,zh;q=0.9", "zh-hant", id="accept-zh-TW"),
+        pytest.param({}, b"zh-Hant", "zh-hant", id="accept-zh-Hant"),
+        pytest.param({}, b"fr", "en", id="accept-unsupported"),
+        pytest.param({}, b"fr-CA,fr;q=0.9,zh-TW;q=0.5", "zh-hant", id="accept-fallthrough"),
+        pytest.param({}, b"*", "en", id="accept-star"),
+        pytest.param({}, None, "en", id="nothing"),
+        pytest.param({"django_language": "en"}, b"zh-TW", "en", id="cookie-beats-header"),
+        pytest.param({"django_language": "klingon"}, b"zh-TW", "zh-hant", id="bad-cookie"),
+        pytest.param({"django_language": "fr"}, None, "en", id="unsupported-cookie"),
+    ],
+)
+def test_language_from_scope(
+    cookies: dict[str, str], accept_language: bytes | None, expected: str
+) -> None:
+    headers = [HOST, ORIGIN]
+    if accept_language is not None:
+        headers.append((b"accept-language", accept_language))
+    scope = {"type": "websocket", "cookies": cookies, "headers": headers}
+    assert language_from_scope(scope) == expected
+
+
+def test_language_cookie_name_is_the_default() -> None:
+    # The WebSocket tests below set the cookie by this name.
+    assert settings.LANGUAGE_COOKIE_NAME == "django_language"
+
+
+@pytest.mark.parametrize(
+    ("extra_cookies", "extra_headers"),
+    [
+        pytest.param({"django_language": "zh-hant"}, [], id="cookie"),
+        pytest.param({}, [(b"accept-language", b"zh-TW,zh;q=0.9")], id="accept-language"),
+    ],
+)
+async def test_seat_lobby_is_rendered_in_the_tablets_language(
+    seat: Seat,
+    monkeypatch: pytest.MonkeyPatch,
+    extra_cookies: dict[str, str],
+    extra_headers: list[tuple[bytes, bytes]],
+) -> None:
+    languages: list[str | None] = []
+    render = live_fragments.seat_fragment_render
+
+    def spy(**kwargs: Any) -> live_fragments.SeatFragment:
+        languages.append(translation.get_language())
+        return render(**kwargs)
+
+    monkeypatch.setattr(live_fragments, "seat_fragment_render", spy)
+    english = "Get ready! Your teacher will start the game."
+    with translation.override("zh-hant"):
+        chinese = gettext(english)
+    assert chinese != english, "the zh-hant catalogue translates the lobby status"
+
+    socket = _seat_socket(seat, extra_cookies=extra_cookies, extra_headers=extra_headers)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert languages == ["zh-hant"]
+    assert chinese in html
+    assert english not in html
+    assert "Mika" in html
+    await socket.disconnect()
+
+
+async def test_seat_lobby_defaults_to_english(seat: Seat) -> None:
+    socket = _seat_socket(seat, extra_headers=[(b"accept-language", b"fr")])
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert "Get ready! Your teacher will start the game." in html
+    await socket.disconnect()
+
+
+async def test_each_socket_keeps_its_own_language(
+    seat: Seat, teacher_cookies: dict[str, str]
+) -> None:
+    # One push to the session's group: the console renders in English, the tablet in Chinese.
+    with translation.override("zh-hant"):
+        hello = gettext("Hi, %(name)s!") % {"name": "Mika"}
+        table_in_chinese = gettext("Table %(number)s") % {"number": 1}
+    assert table_in_chinese != "Table 1"
+    console = _console_socket(seat.session, cookies=teacher_cookies)
+    assert (await console.connect(timeout=TIMEOUT))[0]
+    assert "0 connected" in await console.receive_from(timeout=TIMEOUT)
+
+    tablet = _seat_socket(seat, extra_cookies={"django_language": "zh-hant"})
+    assert (await tablet.connect(timeout=TIMEOUT))[0]
+    assert hello in await tablet.receive_from(timeout=TIMEOUT)
+
+    html = await _receive_until(console, lambda text: "1 connected" in text)
+    assert "Table 1" in html
+    assert table_in_chinese not in html
+    await tablet.disconnect()
+    await console.disconnect()

@@ -1,0 +1,248 @@
+"""The WebSocket wire schema: strict decoding of client frames, stable error codes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.live.protocol import (
+    MAX_FRAME_BYTES,
+    ErrorFrame,
+    Ping,
+    Pong,
+    ProtocolError,
+    client_frame_decode,
+    server_frame_encode,
+)
+
+FUZZ = settings(
+    max_examples=300,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+ERROR_CODES = {"empty", "too_large", "malformed", "invalid"}
+
+
+def _padded_ping(total_bytes: int, seq: int = 7) -> str:
+    """A valid ping padded with trailing JSON whitespace to exactly ``total_bytes``."""
+    frame = json.dumps({"type": "ping", "seq": seq}, separators=(",", ":"))
+    return frame + " " * (total_bytes - len(frame.encode()))
+
+
+# --------------------------------------------------------------------------------------------
+# Accepted frames
+
+
+@pytest.mark.parametrize("raw", ['{"type":"ping","seq":7}', b'{"type":"ping","seq":7}'])
+def test_ping_is_accepted_as_text_or_bytes(raw: str | bytes) -> None:
+    frame = client_frame_decode(raw)
+    assert isinstance(frame, Ping)
+    assert frame.seq == 7
+
+
+def test_ping_with_whitespace_and_reordered_keys_is_accepted() -> None:
+    frame = client_frame_decode(' { "seq" : 0 , "type" : "ping" } \n')
+    assert frame == Ping(seq=0)
+
+
+def test_frame_of_exactly_the_limit_is_accepted() -> None:
+    raw = _padded_ping(MAX_FRAME_BYTES)
+    assert len(raw.encode()) == MAX_FRAME_BYTES
+    assert client_frame_decode(raw) == Ping(seq=7)
+
+
+# --------------------------------------------------------------------------------------------
+# Rejected frames
+
+
+def _code_of(raw: str | bytes | None) -> str:
+    with pytest.raises(ProtocolError) as caught:
+        client_frame_decode(raw)
+    assert caught.value.message, "a ProtocolError always carries a readable message"
+    return caught.value.code
+
+
+def test_one_byte_over_the_limit_is_too_large() -> None:
+    raw = _padded_ping(MAX_FRAME_BYTES + 1)
+    assert _code_of(raw) == "too_large"
+    assert _code_of(raw.encode()) == "too_large"
+
+
+def test_limit_counts_utf8_bytes_not_characters() -> None:
+    # 2,000 three-byte characters: well under 4096 characters, well over 4096 bytes.
+    raw = json.dumps({"type": "ping", "seq": 1, "pad": "猫" * 2000}, ensure_ascii=False)
+    assert len(raw) < MAX_FRAME_BYTES < len(raw.encode())
+    assert _code_of(raw) == "too_large"
+
+
+def test_multibyte_frame_under_the_byte_limit_is_judged_on_content() -> None:
+    raw = json.dumps({"type": "ping", "seq": 1, "pad": "猫" * 100}, ensure_ascii=False)
+    assert len(raw.encode()) < MAX_FRAME_BYTES
+    # Small enough to be parsed, so it fails on the unknown field instead of on size.
+    assert _code_of(raw) == "invalid"
+
+
+def test_none_is_empty() -> None:
+    assert _code_of(None) == "empty"
+
+
+@pytest.mark.parametrize("raw", ["", b""])
+def test_empty_text_or_bytes_is_rejected(raw: str | bytes) -> None:
+    assert _code_of(raw) in {"empty", "malformed"}
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        pytest.param("hello", "malformed", id="not-json"),
+        pytest.param('{"type":"ping","seq":7', "malformed", id="truncated-json"),
+        pytest.param('{"type":"ping","seq":7} x', "malformed", id="trailing-garbage"),
+        pytest.param(b"\xff\xfe\x00", "malformed", id="invalid-utf8-bytes"),
+        pytest.param("[]", "invalid", id="json-array"),
+        pytest.param('[{"type":"ping","seq":7}]', "invalid", id="ping-in-array"),
+        pytest.param("null", "invalid", id="json-null"),
+        pytest.param('"ping"', "invalid", id="json-string"),
+        pytest.param("7", "invalid", id="json-number"),
+        pytest.param('{"type":"nope","seq":1}', "invalid", id="unknown-type"),
+        pytest.param('{"type":"pong","seq":1}', "invalid", id="server-only-type"),
+        pytest.param('{"type":"ping"}', "invalid", id="missing-seq"),
+        pytest.param('{"type":"ping","seq":"7"}', "invalid", id="seq-as-string"),
+        pytest.param('{"type":"ping","seq":7.5}', "invalid", id="seq-as-float"),
+        pytest.param('{"type":"ping","seq":true}', "invalid", id="seq-as-bool"),
+        pytest.param('{"type":"ping","seq":null}', "invalid", id="seq-null"),
+        pytest.param('{"type":"ping","seq":7,"extra":1}', "invalid", id="extra-field"),
+        pytest.param('{"type":7,"seq":7}', "invalid", id="type-not-a-string"),
+    ],
+)
+def test_bad_frames_have_stable_codes(raw: str | bytes, code: str) -> None:
+    assert _code_of(raw) == code
+
+
+def test_frame_without_type_is_rejected() -> None:
+    assert _code_of('{"seq":7}') == "invalid"
+
+
+def test_protocol_error_becomes_an_error_frame() -> None:
+    error = ProtocolError("invalid", "Invalid frame.")
+    assert error.frame() == ErrorFrame(code="invalid", message="Invalid frame.")
+    assert str(error) == "Invalid frame."
+
+
+# --------------------------------------------------------------------------------------------
+# Server frames
+
+
+def test_error_frame_encoding() -> None:
+    encoded = server_frame_encode(ErrorFrame(code="too_large", message="Too big."))
+    assert json.loads(encoded) == {
+        "type": "error",
+        "code": "too_large",
+        "message": "Too big.",
+        "seq": None,
+    }
+    assert encoded == '{"type":"error","code":"too_large","message":"Too big.","seq":null}'
+
+
+def test_error_frame_encoding_with_seq() -> None:
+    encoded = server_frame_encode(ErrorFrame(code="invalid", message="No.", seq=3))
+    assert json.loads(encoded) == {"type": "error", "code": "invalid", "message": "No.", "seq": 3}
+
+
+def test_pong_encoding() -> None:
+    assert server_frame_encode(Pong(seq=7)) == '{"type":"pong","seq":7}'
+
+
+def test_encode_returns_text() -> None:
+    assert isinstance(server_frame_encode(Pong(seq=1)), str)
+
+
+# --------------------------------------------------------------------------------------------
+# Fuzzing: whatever a client sends, the only failure is a ProtocolError
+
+
+def _decode_or_protocol_error(raw: str | bytes) -> Ping | None:
+    """The decoded frame, or None after checking the error is a well-formed ProtocolError."""
+    error: ProtocolError | None = None
+    try:
+        return client_frame_decode(raw)
+    except ProtocolError as caught:
+        error = caught
+    assert error is not None
+    assert error.code in ERROR_CODES
+    assert isinstance(error.message, str)
+    assert error.message
+    return None
+
+
+# A WebSocket text frame is valid UTF-8, so it never holds a lone surrogate.
+_frame_text = st.text(st.characters(codec="utf-8"), max_size=MAX_FRAME_BYTES + 64)
+
+_json_value = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+_frameish = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(["ping", "pong", "error", ""]) | st.text(max_size=6),
+        "seq": st.integers() | _json_value,
+        "extra": _json_value,
+    },
+)
+
+
+@FUZZ
+@given(raw=_frame_text)
+def test_fuzz_text_only_raises_protocol_error(raw: str) -> None:
+    frame = _decode_or_protocol_error(raw)
+    if len(raw.encode()) > MAX_FRAME_BYTES:
+        assert frame is None
+
+
+@FUZZ
+@given(raw=st.binary(max_size=MAX_FRAME_BYTES + 64))
+def test_fuzz_bytes_only_raise_protocol_error(raw: bytes) -> None:
+    frame = _decode_or_protocol_error(raw)
+    if len(raw) > MAX_FRAME_BYTES:
+        assert frame is None
+
+
+@FUZZ
+@given(value=_json_value | _frameish)
+def test_fuzz_json_values_only_raise_protocol_error(value: Any) -> None:
+    raw = json.dumps(value)
+    frame = _decode_or_protocol_error(raw)
+    if frame is not None:
+        # Whatever is accepted is a well-formed ping carrying the client's integer seq.
+        assert isinstance(value, dict)
+        assert isinstance(value["seq"], int)
+        assert not isinstance(value["seq"], bool)
+        assert set(value) <= {"type", "seq"}
+        assert frame == Ping(seq=value["seq"])
+        # And its answer can always be encoded.
+        assert json.loads(server_frame_encode(Pong(seq=frame.seq))) == {
+            "type": "pong",
+            "seq": value["seq"],
+        }
+
+
+@FUZZ
+@given(seq=st.integers())
+def test_any_integer_seq_round_trips_through_ping_and_pong(seq: int) -> None:
+    frame = client_frame_decode(msgspec.json.encode({"type": "ping", "seq": seq}))
+    assert frame == Ping(seq=seq)
+    assert msgspec.json.decode(server_frame_encode(Pong(seq=seq))) == {"type": "pong", "seq": seq}
+
+
+def test_lone_surrogate_is_a_protocol_error() -> None:
+    assert _code_of('{"type":"ping","seq":"\ud800"}') == "malformed"
