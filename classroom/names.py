@@ -32,6 +32,8 @@ def display_name_clean(raw: str, *, max_length: int) -> str:
             raise ValidationError(
                 _("Names can only use letters, numbers, spaces and emoji."), code="control"
             )
+    # Zero-width spaces, soft hyphens and the like would let "Mi\u200ba" pose as "Mia".
+    name = "".join(char for char in name if char in _JOINERS or unicodedata.category(char) != "Cf")
     name = " ".join(name.split())
     length = visible_length(name)
     if length == 0:

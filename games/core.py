@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -120,6 +121,8 @@ def _check_value(info: SettingInfo, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise SettingError(info.name, gettext_noop("Must be a number."))
         value = float(value)
+        if not math.isfinite(value):
+            raise SettingError(info.name, gettext_noop("Must be a number."))
     elif info.kind is str and not isinstance(value, str):
         raise SettingError(info.name, gettext_noop("Must be text."))
     if spec.choices and value not in {choice for choice, _label in spec.choices}:

@@ -27,6 +27,12 @@ def _plain_static_storage(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    # The real hasher takes ~0.25 s per teacher; these tests are not about hashing.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     # Rate-limit counters live in the cache; each test starts from zero.
     cache.clear()

@@ -65,14 +65,18 @@ def _students_add(*, school_class: SchoolClass, names: Sequence[str]) -> list[St
     existing = {
         name_key(name) for name in school_class.students.values_list("display_name", flat=True)
     }
-    clashes = [name for name in names if name_key(name) in existing]
-    if clashes:
-        raise ValidationError(
-            _("Already in this class: %(names)s.") % {"names": ", ".join(clashes)}
-        )
     if len(existing) + len(names) > STUDENTS_PER_CLASS_MAX:
         raise ValidationError(
             _("A class can have at most %(max)d students.") % {"max": STUDENTS_PER_CLASS_MAX}
+        )
+    clashes = []
+    for name in names:  # against the class and against each other
+        if name_key(name) in existing:
+            clashes.append(name)
+        existing.add(name_key(name))
+    if clashes:
+        raise ValidationError(
+            _("Already in this class: %(names)s.") % {"names": ", ".join(clashes)}
         )
     return Student.objects.bulk_create(
         Student(school_class=school_class, display_name=name, token=token_new()) for name in names

@@ -124,7 +124,7 @@ def seat_join_guest(*, session: GameSession, nickname: str) -> Seat:
 @transaction.atomic
 def seat_move(*, seat: Seat, table_number: int | None) -> Seat:
     """Move a student to table ``table_number``, or to a new table when it is None."""
-    session = seat.session
+    session = GameSession.objects.get(pk=seat.session_id)  # fresh: the caller's may be stale
     if seat.is_kicked or session.status == GameSession.Status.ENDED:
         raise ValidationError(_("That student cannot be moved now."))
     if table_number is None:
@@ -151,8 +151,9 @@ def seat_kick(*, seat: Seat) -> Seat:
     seat.table = None
     seat.pinned = False
     seat.save(update_fields=["kicked_at", "table", "pinned"])
-    if seat.session.status == GameSession.Status.LOBBY:
-        tables_balance(session=seat.session)
+    session = GameSession.objects.get(pk=seat.session_id)
+    if session.status == GameSession.Status.LOBBY:
+        tables_balance(session=session)
     lobby_changed(session_id=seat.session_id)
     return seat
 
@@ -171,7 +172,7 @@ def seat_readmit(*, seat: Seat) -> Seat:
     seat.kicked_at = None
     seat.token = token_new()
     seat.save(update_fields=["kicked_at", "token"])
-    _seat_place(session=seat.session, seat=seat)
+    _seat_place(session=GameSession.objects.get(pk=seat.session_id), seat=seat)
     lobby_changed(session_id=seat.session_id)
     return seat
 

@@ -51,8 +51,15 @@ def tables_balance(*, session: GameSession) -> None:
         if seat.table_id in tables:
             members[seat.table_id].append(seat)
 
-    # Keep the tables with most members (fewest moves); lowest numbers win ties.
-    ranked = sorted(tables.values(), key=lambda table: (-len(members[table.pk]), table.number))
+    # A table holding a seat the teacher placed stays; then those with most members.
+    def holds_pin(table: Table) -> bool:
+        return any(seat.pinned for seat in members[table.pk])
+
+    ranked = sorted(
+        tables.values(),
+        key=lambda table: (not holds_pin(table), -len(members[table.pk]), table.number),
+    )
+    table_count = max(table_count, sum(1 for table in ranked if holds_pin(table)))
     kept = ranked[:table_count]
     dropped = ranked[table_count:]
     while len(kept) < table_count:

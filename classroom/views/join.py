@@ -69,7 +69,8 @@ def join_session(request: HttpRequest, code: str) -> HttpResponse:
     session, problem = _session_for_code(request, code)
     if session is None:
         form = JoinCodeForm(initial={"code": code})
-        return render(request, "play/join.html", {"form": form, "problem": problem}, status=404)
+        status = TOO_MANY_GUESSES if join_code_guesses_exhausted(request) else 404
+        return render(request, "play/join.html", {"form": form, "problem": problem}, status=status)
 
     existing = seat_get_by_token(session=session, token=seat_cookie_get(request, code=code))
     if existing is not None and not existing.is_kicked:
@@ -85,7 +86,9 @@ def join_session(request: HttpRequest, code: str) -> HttpResponse:
         else:
             return _to_lobby(seat)
     if nickname_form is not None and problem:
-        nickname_form.add_error("nickname", problem)
+        # A form error is already on the form; a refusal from the service is not yet.
+        if nickname_form.is_valid():
+            nickname_form.add_error("nickname", problem)
         problem = ""
     context = {
         "session": session,

@@ -1,0 +1,290 @@
+"""Every teacher URL belongs to its teacher: others get 404 and change nothing.
+
+The walker reads ``classroom.urls.urlpatterns`` itself, so a new teacher URL is checked as soon
+as it exists, and the walker fails loudly if it does not know how to fill the URL's arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, reverse
+
+from classroom.models import GameSession, SchoolClass, Seat, Student, Table
+from classroom.services.classes import class_create
+from classroom.services.seats import seat_join_student, seat_kick
+from classroom.services.sessions import session_create
+from classroom.urls import urlpatterns
+from classroom.views.sessions import SESSION_ACTIONS
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.db.models import Model
+
+# URLs anyone may open (students, sign-up), and teacher URLs that name no object.
+PUBLIC = {
+    "home",
+    "signup",
+    "login",
+    "logout",
+    "join",
+    "join_session",
+    "join_badge",
+    "play_lobby",
+    "play_resume",
+}
+TEACHER_WITHOUT_OBJECTS = {"session_new", "session_settings", "class_new"}
+PUBLIC_INCLUDES = {"i18n/"}
+
+# What the walker can put in a URL.
+ACTIONS: dict[str, list[str]] = {
+    "session_action": sorted(SESSION_ACTIONS),
+    "seat_action": ["move", "kick", "readmit"],
+}
+KNOWN_KWARGS = {"class_id", "student_id", "session_id", "seat_id", "action"}
+# Everything a hostile form could carry, so a view never refuses for lack of data.
+POST_DATA = {"name": "Hijacked", "student_names": "Mallory", "table": "new", "token": "x"}
+
+
+def _route_patterns() -> tuple[list[URLPattern], list[str]]:
+    """Named URL patterns, and the problems the walker has with the rest."""
+    patterns: list[URLPattern] = []
+    problems: list[str] = []
+    for entry in urlpatterns:
+        if isinstance(entry, URLResolver):
+            if str(entry.pattern) not in PUBLIC_INCLUDES:
+                problems.append(f"unknown include {entry.pattern}")
+        elif not isinstance(entry, URLPattern):
+            problems.append(f"unknown URL entry {entry!r}")
+        elif entry.name is None:
+            problems.append(f"unnamed URL {entry.pattern}")
+        else:
+            patterns.append(entry)
+    return patterns, problems
+
+
+def _kwarg_names(pattern: URLPattern) -> set[str]:
+    return set(pattern.pattern.converters)
+
+
+def _teacher_patterns() -> list[URLPattern]:
+    patterns, _problems = _route_patterns()
+    return [
+        pattern
+        for pattern in patterns
+        if pattern.name not in PUBLIC and pattern.name not in TEACHER_WITHOUT_OBJECTS
+    ]
+
+
+def _cases() -> list[tuple[str, str | None]]:
+    cases: list[tuple[str, str | None]] = []
+    for pattern in _teacher_patterns():
+        assert pattern.name is not None
+        if "action" in _kwarg_names(pattern):
+            cases.extend((pattern.name, action) for action in ACTIONS.get(pattern.name, []))
+        else:
+            cases.append((pattern.name, None))
+    return cases
+
+
+CASES = _cases()
+CASE_IDS = [f"{name}-{action}" if action else name for name, action in CASES]
+
+
+def test_walker_knows_every_teacher_url() -> None:
+    patterns, problems = _route_patterns()
+    for pattern in patterns:
+        name = pattern.name
+        kwargs = _kwarg_names(pattern)
+        if name in PUBLIC or name in TEACHER_WITHOUT_OBJECTS:
+            continue
+        if not kwargs:
+            problems.append(f"{name}: a teacher URL without object ids; classify it")
+        unknown = kwargs - KNOWN_KWARGS
+        if unknown:
+            problems.append(f"{name}: cannot fill {sorted(unknown)}")
+        if "action" in kwargs and not ACTIONS.get(str(name)):
+            problems.append(f"{name}: no list of actions to try")
+    assert not problems, "Teach the authorization walker these URLs:\n" + "\n".join(problems)
+    # Sanity: the walker really walks the console and class URLs.
+    walked = {name for name, _action in CASES}
+    assert {"class_detail", "class_edit", "student_rotate", "session_console"} <= walked
+    assert {"session_action", "seat_action", "class_badges", "session_projector"} <= walked
+    assert len(CASES) >= 6 + len(SESSION_ACTIONS) + 3 - 2
+
+
+@dataclass
+class World:
+    owner: User
+    intruder: User
+    school_class: SchoolClass
+    student: Student
+    session: GameSession
+    seat: Seat
+    kicked_seat: Seat
+    # The intruder's own objects, for URLs mixing their ids with the owner's.
+    intruder_class: SchoolClass
+    intruder_session: GameSession
+
+
+@pytest.fixture
+def world(teacher: User, other_teacher: User, school_class: SchoolClass) -> World:
+    session = session_create(
+        teacher=teacher,
+        game="palm_strike",
+        school_class=school_class,
+        players_per_table=2,
+        settings={},
+    )
+    ava = school_class.students.get(display_name="Ava")
+    ben = school_class.students.get(display_name="Ben")
+    seat = seat_join_student(session=session, student=ava)
+    kicked = seat_join_student(session=session, student=ben)
+    seat_join_student(session=session, student=school_class.students.get(display_name="Chen"))
+    seat_kick(seat=Seat.objects.get(pk=kicked.pk))
+    intruder_class = class_create(teacher=other_teacher, name="Year 3 Otters", student_names=[])
+    intruder_session = session_create(
+        teacher=other_teacher,
+        game="palm_strike",
+        school_class=intruder_class,
+        players_per_table=2,
+        settings={},
+    )
+    return World(
+        owner=teacher,
+        intruder=other_teacher,
+        school_class=school_class,
+        student=ava,
+        session=session,
+        seat=Seat.objects.get(pk=seat.pk),
+        kicked_seat=Seat.objects.get(pk=kicked.pk),
+        intruder_class=intruder_class,
+        intruder_session=intruder_session,
+    )
+
+
+def _kwargs(world: World, name: str, action: str | None) -> dict[str, Any]:
+    pattern = next(pattern for pattern in _teacher_patterns() if pattern.name == name)
+    kwargs: dict[str, Any] = {}
+    for kwarg in _kwarg_names(pattern):
+        if kwarg == "class_id":
+            kwargs[kwarg] = world.school_class.pk
+        elif kwarg == "student_id":
+            kwargs[kwarg] = world.student.pk
+        elif kwarg == "session_id":
+            kwargs[kwarg] = world.session.pk
+        elif kwarg == "seat_id":
+            kwargs[kwarg] = world.kicked_seat.pk if action == "readmit" else world.seat.pk
+        elif kwarg == "action":
+            kwargs[kwarg] = action
+        else:
+            pytest.fail(f"the walker cannot fill {kwarg!r} of {name}")
+    return kwargs
+
+
+def _mixed_kwargs(world: World, kwargs: dict[str, Any]) -> dict[str, Any] | None:
+    """The intruder's own parent object with the owner's child object, if the URL has both."""
+    if "student_id" in kwargs:
+        return {**kwargs, "class_id": world.intruder_class.pk}
+    if "seat_id" in kwargs:
+        return {**kwargs, "session_id": world.intruder_session.pk}
+    return None
+
+
+def _missing_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    return {key: (value if key == "action" else 999_999) for key, value in kwargs.items()}
+
+
+def _snapshot() -> dict[str, list[dict[str, Any]]]:
+    """Every row a teacher URL could touch, column by column."""
+    models: tuple[type[Model], ...] = (SchoolClass, Student, GameSession, Table, Seat)
+    return {
+        model.__name__: [dict(row) for row in model._default_manager.order_by("pk").values()]
+        for model in models
+    }
+
+
+def _client_for(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _is_post_only(client: Client, url: str) -> bool:
+    return client.get(url).status_code == 405
+
+
+@pytest.mark.parametrize(("name", "action"), CASES, ids=CASE_IDS)
+def test_another_teacher_gets_404_and_changes_nothing(
+    world: World, name: str, action: str | None
+) -> None:
+    kwargs = _kwargs(world, name, action)
+    url = reverse(name, kwargs=kwargs)
+    intruder = _client_for(world.intruder)
+    before = _snapshot()
+
+    post = intruder.post(url, POST_DATA)
+    htmx_post = intruder.post(url, POST_DATA, headers={"HX-Request": "true"})
+    get = intruder.get(url)
+
+    assert post.status_code == 404, url
+    assert htmx_post.status_code == 404, url
+    missing_url = reverse(name, kwargs=_missing_kwargs(kwargs))
+    if get.status_code == 405:
+        # A POST-only view refuses GET before looking anything up, for any id at all, so the
+        # answer tells nothing about the owner's objects.
+        assert intruder.get(missing_url).status_code == 405
+        assert _client_for(world.owner).get(url).status_code == 405
+    else:
+        assert get.status_code == 404, url
+    assert intruder.post(missing_url, POST_DATA).status_code == 404
+
+    mixed = _mixed_kwargs(world, kwargs)
+    if mixed is not None:
+        assert intruder.post(reverse(name, kwargs=mixed), POST_DATA).status_code == 404
+
+    assert _snapshot() == before
+    # Spot checks of what an intruder would most like to change.
+    world.session.refresh_from_db()
+    assert world.session.status == GameSession.Status.LOBBY
+    assert not world.session.lobby_locked
+    assert Seat.objects.get(pk=world.seat.pk).kicked_at is None
+    assert Seat.objects.get(pk=world.kicked_seat.pk).kicked_at is not None
+    assert Student.objects.get(pk=world.student.pk).token == world.student.token
+    assert not Student.objects.filter(display_name="Mallory").exists()
+
+
+@pytest.mark.parametrize(("name", "action"), CASES, ids=CASE_IDS)
+def test_the_owner_reaches_every_teacher_url(world: World, name: str, action: str | None) -> None:
+    # Control for the test above: the very same URLs work for their owner, so the 404s are
+    # about ownership and not about a badly filled URL.
+    owner = _client_for(world.owner)
+    url = reverse(name, kwargs=_kwargs(world, name, action))
+    if _is_post_only(owner, url):
+        assert owner.post(url, POST_DATA).status_code in {200, 302}
+    else:
+        assert owner.get(url).status_code == 200
+
+
+def _anonymous_cases() -> list[tuple[str, str | None]]:
+    return [*CASES, *((name, None) for name in sorted(TEACHER_WITHOUT_OBJECTS))]
+
+
+@pytest.mark.parametrize(
+    ("name", "action"),
+    _anonymous_cases(),
+    ids=[f"{n}-{a}" if a else n for n, a in _anonymous_cases()],
+)
+def test_anonymous_users_are_sent_to_log_in(world: World, name: str, action: str | None) -> None:
+    kwargs = _kwargs(world, name, action) if name not in TEACHER_WITHOUT_OBJECTS else {}
+    url = reverse(name, kwargs=kwargs)
+    anonymous = Client()
+    before = _snapshot()
+    for response in (anonymous.get(url), anonymous.post(url, POST_DATA)):
+        assert response.status_code == 302, url
+        assert response["Location"] == f"{reverse('login')}?next={quote(url)}"
+    assert _snapshot() == before

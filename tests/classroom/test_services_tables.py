@@ -1,0 +1,223 @@
+"""Seating: balanced tables, hand-placed seats, team mode and late joiners."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import pytest
+
+from classroom.models import GameSession, Seat, Table
+from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick, seat_move
+from classroom.services.sessions import session_pause, session_rebalance, session_start
+from classroom.services.tables import table_capacity
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from classroom.models import SchoolClass
+
+    MakeSession = Callable[..., GameSession]
+
+
+def _layout(session: GameSession) -> dict[int, list[str]]:
+    """Table number → names of the (not removed) seats at it, in joining order."""
+    return {
+        table.number: list(
+            table.seats.filter(kicked_at__isnull=True)
+            .order_by("joined_at", "pk")
+            .values_list("name", flat=True)
+        )
+        for table in Table.objects.filter(session=session).order_by("number")
+    }
+
+
+def _table_of(seat: Seat) -> int:
+    seat.refresh_from_db()
+    assert seat.table is not None
+    return seat.table.number
+
+
+def _join(session: GameSession, *names: str) -> list[Seat]:
+    # Fresh from the database, as the console views load them (seat.session is current).
+    return [
+        Seat.objects.get(pk=seat_join_guest(session=session, nickname=name).pk) for name in names
+    ]
+
+
+@pytest.mark.parametrize("players_per_table", [2, 3, 4, 5])
+@pytest.mark.parametrize("students", [1, 2, 4, 7, 10, 13])
+def test_tables_stay_balanced_as_students_join_one_by_one(
+    make_session: MakeSession, players_per_table: int, students: int
+) -> None:
+    session = make_session(players_per_table=players_per_table)
+    for joined in range(1, students + 1):
+        seat_join_guest(session=session, nickname=f"Kid {joined}")
+        sizes = [len(names) for names in _layout(session).values()]
+        assert sum(sizes) == joined, "every student has a table"
+        assert not Seat.objects.filter(session=session, table__isnull=True).exists()
+        assert max(sizes) <= players_per_table, sizes
+        assert max(sizes) - min(sizes) <= 1, sizes
+        # The fewest tables that fit everyone, numbered from 1 without gaps.
+        assert len(sizes) == math.ceil(joined / players_per_table)
+        assert sorted(_layout(session)) == list(range(1, len(sizes) + 1))
+
+
+def test_balancing_moves_the_latest_joiners_not_the_earliest(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=3)
+    _join(session, "A", "B", "C")
+    assert _layout(session) == {1: ["A", "B", "C"]}
+    _join(session, "D")
+    # Four at tables of three: two tables of two, and the newest joiner of table 1 moved.
+    assert _layout(session) == {1: ["A", "B"], 2: ["C", "D"]}
+
+
+def test_pinned_seat_stays_where_the_teacher_put_it(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=2)
+    a, _b, _c, _d = _join(session, "A", "B", "C", "D")
+    assert _layout(session) == {1: ["A", "B"], 2: ["C", "D"]}
+
+    seat_move(seat=a, table_number=2)
+    a.refresh_from_db()
+    assert a.pinned
+    assert _table_of(a) == 2
+
+    for name in ["E", "F", "G"]:
+        _join(session, name)
+        assert _table_of(a) == 2, _layout(session)
+    assert "A" in _layout(session)[2]
+
+
+def test_pinned_seat_stays_through_a_removal(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=3)
+    *_others, e, f = _join(session, "A", "B", "C", "D", "E", "F")
+    seat_move(seat=f, table_number=1)
+    assert _table_of(f) == 1
+    seat_kick(seat=e)
+    assert _table_of(f) == 1
+    sizes = [len(names) for names in _layout(session).values()]
+    assert sum(sizes) == 5
+
+
+def test_a_full_table_of_pinned_seats_is_not_broken_up(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=2)
+    a, b, _c = _join(session, "A", "B", "C")
+    # The teacher puts three together at table 2 (beyond the size, on purpose).
+    seat_move(seat=a, table_number=2)
+    seat_move(seat=b, table_number=2)
+    assert _layout(session) == {2: ["A", "B", "C"]}
+    _join(session, "D")
+    layout = _layout(session)
+    assert {"A", "B"} <= set(layout[2])
+    assert "D" in [name for names in layout.values() for name in names]
+
+
+def test_rebalance_forgets_hand_placements(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=2)
+    *_others, c = _join(session, "A", "B", "C")
+    seat_move(seat=c, table_number=1)
+    assert _layout(session) == {1: ["A", "B", "C"]}
+    session_rebalance(session=session)
+    assert not Seat.objects.filter(session=session, pinned=True).exists()
+    sizes = sorted(len(names) for names in _layout(session).values())
+    assert sizes == [1, 2]
+
+
+def test_pinned_seat_on_a_table_beyond_the_minimum_count_stays(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=4)
+    _a, _b, c = _join(session, "A", "B", "C")
+    seat_move(seat=c, table_number=None)  # the teacher gives C a table of its own
+    assert _layout(session) == {1: ["A", "B"], 2: ["C"]}
+    _join(session, "D")
+    assert _table_of(c) == 2
+
+
+def test_team_mode_seats_everyone_at_one_table(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=2, settings={"team_mode": True})
+    assert table_capacity(session=session) is None
+    names = [f"Kid {number}" for number in range(1, 14)]
+    for joined, name in enumerate(names, start=1):
+        _join(session, name)
+        layout = _layout(session)
+        assert list(layout) == [1]
+        assert len(layout[1]) == joined
+
+
+def test_team_mode_late_joiner_sits_at_the_one_table(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=2, settings={"team_mode": True})
+    _join(session, "A", "B", "C")
+    session_start(session=session)
+    _join(session, "D", "E")
+    assert _layout(session) == {1: ["A", "B", "C", "D", "E"]}
+
+
+def test_without_team_mode_capacity_is_players_per_table(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=3)
+    assert table_capacity(session=session) == 3
+
+
+def test_late_joiners_go_to_the_emptiest_table_and_nobody_moves(
+    make_session: MakeSession,
+) -> None:
+    session = make_session(players_per_table=3)
+    seats = _join(session, "A", "B", "C", "D", "E")
+    session_start(session=session)
+    layout = _layout(session)
+    assert sorted(len(names) for names in layout.values()) == [2, 3]
+    emptiest = min(layout, key=lambda number: len(layout[number]))
+    fullest = max(layout, key=lambda number: len(layout[number]))
+    before = {seat.pk: _table_of(seat) for seat in seats}
+
+    _join(session, "F")
+    assert _layout(session) == {fullest: layout[fullest], emptiest: [*layout[emptiest], "F"]}
+
+    # Both tables full: a new table, already running like the others.
+    _join(session, "G")
+    assert _layout(session)[3] == ["G"]
+    assert set(Table.objects.filter(session=session).values_list("status", flat=True)) == {
+        Table.Status.RUNNING
+    }
+    _join(session, "H")
+    assert _layout(session)[3] == ["G", "H"]
+    assert {seat.pk: _table_of(seat) for seat in seats} == before
+
+
+def test_late_joiner_fills_the_emptiest_table_after_a_removal(
+    make_session: MakeSession,
+) -> None:
+    session = make_session(players_per_table=3)
+    seats = {seat.name: seat for seat in _join(session, "A", "B", "C", "D", "E", "F")}
+    session_start(session=session)
+    layout = _layout(session)
+    assert [len(names) for names in layout.values()] == [3, 3]
+    first, second = layout[1], layout[2]
+    seat_kick(seat=seats[first[1]])
+    seat_kick(seat=seats[first[2]])
+    # After the start a removal does not reseat anyone.
+    assert _layout(session) == {1: [first[0]], 2: second}
+    _join(session, "G")
+    assert _layout(session) == {1: [first[0], "G"], 2: second}
+    _join(session, "H")
+    assert _layout(session) == {1: [first[0], "G", "H"], 2: second}
+
+
+def test_late_joiner_while_paused_gets_a_paused_table(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=2)
+    _join(session, "A", "B")
+    session_start(session=session)
+    session_pause(session=session)
+    (late,) = _join(session, "C")
+    late.refresh_from_db()
+    assert late.table is not None
+    assert late.table.number == 2
+    assert late.table.status == Table.Status.PAUSED
+
+
+def test_class_students_are_balanced_like_guests(
+    make_session: MakeSession, school_class: SchoolClass
+) -> None:
+    session = make_session(school_class=school_class, players_per_table=2)
+    for student in school_class.students.order_by("display_name"):
+        seat_join_student(session=session, student=student)
+    sizes = sorted(len(names) for names in _layout(session).values())
+    assert sizes == [1, 2, 2]
