@@ -40,6 +40,12 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self.lobby_changed({})
 
+    async def refuse(self, code: int) -> None:
+        # Accept first: a refused handshake reaches the browser as 1006, which htmx retries
+        # forever; an application close code tells the page to stop.
+        await self.accept()
+        await self.close(code=code)
+
     async def disconnect(self, code: int) -> None:
         if getattr(self, "session_id", None) is not None:
             await self.channel_layer.group_discard(
@@ -84,7 +90,7 @@ class _TeacherConsumer(_LobbyConsumer):
     async def connect(self) -> None:
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         if not await database_sync_to_async(self._owns_session)(session_id):
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.refuse(CLOSE_FORBIDDEN)
             return
         await self.join_session(session_id)
 
@@ -116,7 +122,7 @@ class SeatConsumer(_LobbyConsumer):
         self.token = self.scope.get("cookies", {}).get(seat_cookie_name(code), "")
         session_id, self.seat_id = await database_sync_to_async(self._open)(code)
         if session_id is None:
-            await self.close(code=live_fragments.CLOSE_NO_SEAT)
+            await self.refuse(live_fragments.CLOSE_NO_SEAT)
             return
         await self.join_session(session_id)
 
