@@ -7,24 +7,87 @@ nothing.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Annotated, Any, Final
 
 import msgspec
 
 MAX_FRAME_BYTES: Final = 4096
 
+Seq = Annotated[int, msgspec.Meta(ge=0, le=2**31)]
+FlipNumber = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
+CardIndex = Annotated[int, msgspec.Meta(ge=0, le=63)]
+ReactionMs = Annotated[int, msgspec.Meta(ge=0, le=60_000)]
+RoundTripMs = Annotated[int, msgspec.Meta(ge=0, le=10_000)]
 
-class Ping(msgspec.Struct, tag="ping", tag_field="type", forbid_unknown_fields=True):
+
+class _Frame(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class Ping(_Frame, tag="ping"):
     """Keep-alive and round-trip probe; answered with :class:`Pong`."""
 
-    seq: int
+    seq: Seq
 
 
-ClientFrame = Ping
+class Sync(_Frame, tag="sync"):
+    """ "I missed frames": answered with a fresh view of the table."""
+
+    seq: Seq
+
+
+# Game actions travel inside an ``act`` frame, tagged by ``kind``.
+class _Action(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True):
+    pass
+
+
+class FlipAction(_Action, tag="flip"):
+    pass
+
+
+class SlapAction(_Action, tag="slap"):
+    flip: FlipNumber
+    rt_ms: ReactionMs
+    rtt_ms: RoundTripMs = 0
+
+
+class ChooseAction(_Action, tag="choose"):
+    card: CardIndex
+
+
+class ClaimAction(_Action, tag="claim"):
+    flip: FlipNumber
+    card: CardIndex
+    rt_ms: ReactionMs
+    rtt_ms: RoundTripMs = 0
+
+
+Action = FlipAction | SlapAction | ChooseAction | ClaimAction
+
+
+class Act(_Frame, tag="act"):
+    seq: Seq
+    action: Action
+
+
+ClientFrame = Ping | Sync | Act
 
 
 class Pong(msgspec.Struct, tag="pong", tag_field="type"):
     seq: int
+
+
+class Ack(msgspec.Struct, tag="ack", tag_field="type"):
+    seq: int
+    version: int
+
+
+class StateFrame(msgspec.Struct, tag="state", tag_field="type"):
+    """A seat's whole view of its table at ``version`` (one per accepted change)."""
+
+    version: int
+    view: dict[str, Any]
+    events: list[dict[str, Any]] = msgspec.field(default_factory=list)
 
 
 class ErrorFrame(msgspec.Struct, tag="error", tag_field="type"):
@@ -53,6 +116,14 @@ class _Envelope(msgspec.Struct):
 
 _envelope_decoder: Final = msgspec.json.Decoder(_Envelope)
 _decoder: Final = msgspec.json.Decoder(ClientFrame)
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """The engine's plain form of a validated action (``kind`` plus its fields)."""
+    result: dict[str, Any] = msgspec.to_builtins(action)
+    return result
+
+
 _encoder: Final = msgspec.json.Encoder()
 
 

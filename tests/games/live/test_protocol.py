@@ -237,11 +237,17 @@ def test_fuzz_json_values_only_raise_protocol_error(value: Any) -> None:
 
 
 @FUZZ
-@given(seq=st.integers())
-def test_any_integer_seq_round_trips_through_ping_and_pong(seq: int) -> None:
+@given(seq=st.integers(min_value=0, max_value=2**31))
+def test_any_valid_seq_round_trips_through_ping_and_pong(seq: int) -> None:
     frame = client_frame_decode(msgspec.json.encode({"type": "ping", "seq": seq}))
     assert frame == Ping(seq=seq)
     assert msgspec.json.decode(server_frame_encode(Pong(seq=seq))) == {"type": "pong", "seq": seq}
+
+
+@FUZZ
+@given(seq=st.one_of(st.integers(max_value=-1), st.integers(min_value=2**31 + 1)))
+def test_seq_out_of_range_is_invalid(seq: int) -> None:
+    assert _code_of(msgspec.json.encode({"type": "ping", "seq": seq})) == "invalid"
 
 
 def test_lone_surrogate_is_a_protocol_error() -> None:

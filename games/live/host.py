@@ -1,0 +1,363 @@
+"""The table host: one asyncio task per live table, the only owner of its game state.
+
+It takes inputs from a single inbox in arrival order, fires the engine's timers, writes every
+accepted input and every state-changing timer to the action log *before* anyone hears of it,
+and sends each listening socket its own view. Storage and the wall clock are injected, so the
+host runs the same in tests (with fakes) as under Daphne (with the Django store).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
+
+from games.live.protocol import Ack, ErrorFrame, StateFrame, server_frame_encode
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from games.core import Outcome, Trial
+
+logger = logging.getLogger(__name__)
+
+RECENT_TRIALS_PER_SEAT = 5
+
+
+# --------------------------------------------------------------------------------------------
+# What the host needs from the outside world
+
+
+class GameModule(Protocol):
+    """The engine functions a host drives (see games/core.py)."""
+
+    def act(
+        self, state: Any, seat: int, action: Mapping[str, Any], now_ms: int
+    ) -> Outcome[Any]: ...
+
+    def tick(self, state: Any, now_ms: int) -> Outcome[Any]: ...
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
+
+    def next_deadline(self, state: Any) -> int | None: ...
+
+    def replay(
+        self,
+        config: Any,
+        seats: Sequence[int],
+        seed: int,
+        bots: Mapping[int, Any],
+        log: Sequence[tuple[str, int | None, Mapping[str, Any] | None, int]],
+    ) -> Any: ...
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One accepted input (``act``) or state-changing timer (``tick``), at game time."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    action: Mapping[str, Any] | None
+    now_ms: int
+
+    def as_replay(self) -> tuple[str, int | None, Mapping[str, Any] | None, int]:
+        return (self.kind, self.seat, self.action, self.now_ms)
+
+
+class TableStore(Protocol):
+    """Durable storage of a table's action log and trials."""
+
+    async def append(self, entry: LogEntry, trials: Sequence[Trial]) -> None:
+        """Write the entry and its trials in one transaction, or raise."""
+        ...
+
+
+class Listener(Protocol):
+    """A socket of this table in this process: a seat's tablet, or a teacher page (None)."""
+
+    seat: int | None
+
+    async def deliver(self, frame: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    table_id: int
+    config: Any
+    seats: tuple[int, ...]
+    seed: int
+    bots: Mapping[int, Any] = field(default_factory=dict)
+
+
+def wall_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+class GameClock:
+    """Game time in ms: wall time that stands still while the table is paused.
+
+    A host rebuilt from the log continues from the last logged time, so timers that were
+    running when the process stopped resume where they were.
+    """
+
+    def __init__(self, *, start_ms: int = 0, wall: Callable[[], int] = wall_ms) -> None:
+        self._wall = wall
+        self._offset = start_ms - wall()
+        self._paused_at: int | None = None
+
+    def now(self) -> int:
+        reference = self._paused_at if self._paused_at is not None else self._wall()
+        return reference + self._offset
+
+    def pause(self) -> None:
+        if self._paused_at is None:
+            self._paused_at = self._wall()
+
+    def resume(self) -> None:
+        if self._paused_at is not None:
+            self._offset -= self._wall() - self._paused_at
+            self._paused_at = None
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+
+# --------------------------------------------------------------------------------------------
+# Inbox items
+
+
+@dataclass(frozen=True)
+class _Act:
+    listener: Listener
+    seq: int
+    action: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class _Sync:
+    listener: Listener
+
+
+@dataclass(frozen=True)
+class _Control:
+    command: str  # "pause" | "resume" | "end"
+
+
+_Item = _Act | _Sync | _Control
+
+
+class TableHost:
+    """Owns one table's state; everything that changes it goes through :meth:`_run`."""
+
+    def __init__(
+        self,
+        *,
+        setup: TableSetup,
+        engine: GameModule,
+        store: TableStore,
+        log: Sequence[LogEntry] = (),
+        paused: bool = False,
+        wall: Callable[[], int] = wall_ms,
+        on_change: Callable[[TableHost], None] | None = None,
+    ) -> None:
+        self.setup = setup
+        self.engine = engine
+        self.store = store
+        self.state = engine.replay(
+            setup.config, setup.seats, setup.seed, setup.bots, [e.as_replay() for e in log]
+        )
+        self.next_seq = (log[-1].seq + 1) if log else 1
+        self.version = len(log)
+        self.clock = GameClock(start_ms=log[-1].now_ms if log else 0, wall=wall)
+        if paused:
+            self.clock.pause()
+        self.ended = False
+        self.recent_trials: dict[int, deque[dict[str, Any]]] = {}
+        self._listeners: set[Listener] = set()
+        self._inbox: asyncio.Queue[_Item] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._on_change = on_change
+
+    # -- the outside world's side ------------------------------------------------------------
+
+    @property
+    def table_id(self) -> int:
+        return self.setup.table_id
+
+    @property
+    def paused(self) -> bool:
+        return self.clock.paused
+
+    def start(self) -> asyncio.Task[None]:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
+        return self._task
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    @property
+    def listener_count(self) -> int:
+        return len(self._listeners)
+
+    def seats_listening(self) -> set[int]:
+        return {listener.seat for listener in self._listeners if listener.seat is not None}
+
+    async def join(self, listener: Listener) -> None:
+        """Attach a socket; it gets its view at once (through the inbox, so in order)."""
+        self._listeners.add(listener)
+        self._inbox.put_nowait(_Sync(listener))
+
+    def leave(self, listener: Listener) -> None:
+        self._listeners.discard(listener)
+
+    def submit(self, listener: Listener, seq: int, action: Mapping[str, Any]) -> None:
+        self._inbox.put_nowait(_Act(listener, seq, action))
+
+    def resync(self, listener: Listener) -> None:
+        self._inbox.put_nowait(_Sync(listener))
+
+    def control(self, command: str) -> None:
+        self._inbox.put_nowait(_Control(command))
+
+    def teacher_view(self) -> dict[str, Any]:
+        """What the teacher's console shows: the public view plus recent trials per seat."""
+        view = self.engine.view(self.state, None)
+        view["recent_trials"] = {
+            str(seat): list(trials) for seat, trials in self.recent_trials.items()
+        }
+        view["paused"] = self.paused
+        return view
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        pending: asyncio.Task[_Item] | None = None
+        try:
+            while not self.ended:
+                if pending is None:
+                    pending = asyncio.ensure_future(self._inbox.get())
+                deadline = None if self.paused else self.engine.next_deadline(self.state)
+                timeout = None if deadline is None else max(0, deadline - self.clock.now()) / 1000
+                done, _ = await asyncio.wait({pending}, timeout=timeout)
+                if done:
+                    item = pending.result()
+                    pending = None
+                    await self._handle(item)
+                else:
+                    await self._tick()
+        finally:
+            if pending is not None:
+                pending.cancel()
+
+    async def _handle(self, item: _Item) -> None:
+        if isinstance(item, _Sync):
+            await self._send_state(item.listener, events=[])
+        elif isinstance(item, _Control):
+            await self._control(item.command)
+        else:
+            await self._act(item)
+
+    async def _control(self, command: str) -> None:
+        if command == "pause":
+            self.clock.pause()
+        elif command == "resume":
+            self.clock.resume()
+        elif command == "end":
+            self.ended = True
+        await self._broadcast(events=[{"kind": command}])
+
+    async def _act(self, item: _Act) -> None:
+        if self.ended:
+            await self._reply_error(item, "ended", "This game has finished.")
+            return
+        if self.paused:
+            await self._reply_error(item, "paused", "The game is paused. Eyes on your teacher!")
+            return
+        if item.listener.seat is None:
+            await self._reply_error(item, "not_a_player", "Only players can play.")
+            return
+        now = self.clock.now()
+        outcome = self.engine.act(self.state, item.listener.seat, item.action, now)
+        if outcome.rejected is not None:
+            await self._reply_error(item, "rejected", outcome.rejected)
+            return
+        entry = LogEntry(self.next_seq, "act", item.listener.seat, dict(item.action), now)
+        if not await self._commit(entry, outcome):
+            await self._reply_error(item, "not_saved", "That did not reach the server. Try again.")
+            return
+        await item.listener.deliver(server_frame_encode(Ack(seq=item.seq, version=self.version)))
+        await self._broadcast(events=_events(outcome))
+
+    async def _tick(self) -> None:
+        now = self.clock.now()
+        outcome = self.engine.tick(self.state, now)
+        if outcome.state is self.state and not outcome.events and not outcome.trials:
+            return
+        entry = LogEntry(self.next_seq, "tick", None, None, now)
+        if await self._commit(entry, outcome):
+            await self._broadcast(events=_events(outcome))
+        else:
+            # Storage is down: wait a moment rather than spin on the same deadline.
+            await asyncio.sleep(0.5)
+
+    async def _commit(self, entry: LogEntry, outcome: Outcome[Any]) -> bool:
+        """Persist first; only a stored change becomes the table's state."""
+        try:
+            await self.store.append(entry, outcome.trials)
+        except Exception:
+            logger.exception("table %s: could not store log entry %s", self.table_id, entry.seq)
+            return False
+        self.state = outcome.state
+        self.next_seq = entry.seq + 1
+        self.version += 1
+        for trial in outcome.trials:
+            recent = self.recent_trials.setdefault(trial.seat, deque(maxlen=RECENT_TRIALS_PER_SEAT))
+            recent.append(dict(trial.data))
+        if self._on_change is not None:
+            self._on_change(self)
+        return True
+
+    # -- sending -----------------------------------------------------------------------------
+
+    async def _reply_error(self, item: _Act, code: str, message: str) -> None:
+        frame = ErrorFrame(code=code, message=message, seq=item.seq)
+        await item.listener.deliver(server_frame_encode(frame))
+
+    def _frame_for(self, seat: int | None, events: list[dict[str, Any]]) -> str:
+        view = self.engine.view(self.state, seat)
+        view["paused"] = self.paused
+        view["ended"] = self.ended
+        return server_frame_encode(StateFrame(version=self.version, view=view, events=events))
+
+    async def _send_state(self, listener: Listener, events: list[dict[str, Any]]) -> None:
+        await listener.deliver(self._frame_for(listener.seat, events))
+
+    async def _broadcast(self, events: list[dict[str, Any]]) -> None:
+        # One view and one serialization per distinct seat, shared by its sockets.
+        frames: dict[int | None, str] = {}
+        for listener in list(self._listeners):
+            if listener.seat not in frames:
+                frames[listener.seat] = self._frame_for(listener.seat, events)
+            try:
+                await listener.deliver(frames[listener.seat])
+            except Exception:  # a socket that went away must not stop the table
+                logger.debug("table %s: dropping a listener", self.table_id, exc_info=True)
+                self._listeners.discard(listener)
+
+
+def _events(outcome: Outcome[Any]) -> list[dict[str, Any]]:
+    return [
+        {"kind": event.kind, **msgspec.to_builtins(dict(event.data))} for event in outcome.events
+    ]

@@ -1,0 +1,81 @@
+"""Which table hosts run in this process: start on demand, stop when ended or idle."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+
+from games.live.host import TableHost
+
+HostLoader = Callable[[int], Awaitable[TableHost | None]]
+
+# A table nobody has listened to for this long stops; its log brings it back on demand.
+IDLE_STOP_S = 120.0
+
+
+class HostRegistry:
+    """Maps table id → running host. One per process; hosts own all game state."""
+
+    def __init__(self, loader: HostLoader, *, idle_stop_s: float = IDLE_STOP_S) -> None:
+        self._loader = loader
+        self._idle_stop_s = idle_stop_s
+        self._hosts: dict[int, TableHost] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._reapers: dict[int, asyncio.Task[None]] = {}
+
+    def running(self, table_id: int) -> TableHost | None:
+        host = self._hosts.get(table_id)
+        return host if host is not None and not host.ended else None
+
+    async def host_for(self, table_id: int) -> TableHost | None:
+        """The running host of a table, started (from its log) if needed; None if not live."""
+        host = self.running(table_id)
+        if host is not None:
+            return host
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            host = self.running(table_id)
+            if host is None:
+                host = await self._loader(table_id)
+                if host is None:
+                    return None
+                self._hosts[table_id] = host
+                task = host.start()
+                task.add_done_callback(lambda _task: self._forget(table_id, host))
+            return host
+
+    def _forget(self, table_id: int, host: TableHost) -> None:
+        if self._hosts.get(table_id) is host:
+            del self._hosts[table_id]
+
+    def control(self, table_ids: list[int], command: str) -> None:
+        """Pause, resume or end the given tables if they run here (must run in the loop)."""
+        for table_id in table_ids:
+            host = self.running(table_id)
+            if host is not None:
+                host.control(command)
+
+    def listener_left(self, host: TableHost) -> None:
+        """Stop a host nobody listens to, after a grace period (a reload must not stop it)."""
+        if host.listener_count:
+            return
+        previous = self._reapers.pop(host.table_id, None)
+        if previous is not None:
+            previous.cancel()
+        self._reapers[host.table_id] = asyncio.create_task(self._reap_when_idle(host))
+
+    async def _reap_when_idle(self, host: TableHost) -> None:
+        await asyncio.sleep(self._idle_stop_s)
+        if host.listener_count == 0:
+            self._forget(host.table_id, host)
+            await host.stop()
+
+    async def stop_all(self) -> None:
+        for host in list(self._hosts.values()):
+            await host.stop()
+        for reaper in self._reapers.values():
+            reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reaper
+        self._hosts.clear()

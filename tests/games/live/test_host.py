@@ -1,0 +1,287 @@
+"""The table host, driven with a tiny fake engine and an in-memory store."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from games.core import Event, Outcome, Trial
+from games.live.host import GameClock, LogEntry, TableHost, TableSetup
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+TICK_EVERY_MS = 30
+
+
+@dataclasses.dataclass(frozen=True)
+class TallyState:
+    total: int = 0
+    last_tick_ms: int = 0
+    adds: tuple[tuple[int, int], ...] = ()
+
+
+class Tally:
+    """A counter game: players add 1-3; every TICK_EVERY_MS of game time the table adds 10."""
+
+    @staticmethod
+    def act(state: TallyState, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[Any]:
+        amount = action.get("n")
+        if action.get("kind") != "add" or not isinstance(amount, int) or not 1 <= amount <= 3:
+            return Outcome(state=state, rejected="Add 1, 2 or 3.")
+        new = dataclasses.replace(
+            state, total=state.total + amount, adds=(*state.adds, (seat, amount))
+        )
+        trial = Trial(seat=seat, kind="tally.add", data={"n": amount})
+        return Outcome(state=new, events=(Event("added", {"n": amount}),), trials=(trial,))
+
+    @staticmethod
+    def tick(state: TallyState, now_ms: int) -> Outcome[Any]:
+        if now_ms < state.last_tick_ms + TICK_EVERY_MS:
+            return Outcome(state=state)
+        return Outcome(
+            state=dataclasses.replace(state, total=state.total + 10, last_tick_ms=now_ms)
+        )
+
+    @staticmethod
+    def next_deadline(state: TallyState) -> int | None:
+        return state.last_tick_ms + TICK_EVERY_MS
+
+    @staticmethod
+    def view(state: TallyState, seat: int | None) -> dict[str, Any]:
+        return {"total": state.total, "you": seat, "adds": [list(a) for a in state.adds]}
+
+    @classmethod
+    def replay(
+        cls,
+        config: Any,
+        seats: Sequence[int],
+        seed: int,
+        bots: Mapping[int, Any],
+        log: Sequence[tuple[str, int | None, Mapping[str, Any] | None, int]],
+    ) -> TallyState:
+        state = TallyState()
+        for kind, seat, action, now_ms in log:
+            if kind == "act":
+                assert seat is not None
+                assert action is not None
+                state = cls.act(state, seat, action, now_ms).state
+            else:
+                state = cls.tick(state, now_ms).state
+        return state
+
+
+class NoTicks(Tally):
+    @staticmethod
+    def next_deadline(state: TallyState) -> int | None:
+        return None
+
+
+class MemoryStore:
+    def __init__(self, listeners: list[FakeSocket] | None = None) -> None:
+        self.entries: list[LogEntry] = []
+        self.trials: list[Trial] = []
+        self.fail = False
+        self.listeners = listeners or []
+        self.frames_seen_at_append: list[int] = []
+
+    async def append(self, entry: LogEntry, trials: Sequence[Trial]) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        self.frames_seen_at_append.append(sum(len(s.frames) for s in self.listeners))
+        self.entries.append(entry)
+        self.trials.extend(trials)
+
+
+class FakeSocket:
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.frames: list[dict[str, Any]] = []
+
+    async def deliver(self, frame: str) -> None:
+        self.frames.append(json.loads(frame))
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [frame for frame in self.frames if frame["type"] == kind]
+
+
+SETUP = TableSetup(table_id=7, config=None, seats=(0, 1), seed=1)
+
+
+async def _settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def _host(
+    engine: Any = NoTicks, store: MemoryStore | None = None, log: Sequence[LogEntry] = ()
+) -> TableHost:
+    host = TableHost(setup=SETUP, engine=engine, store=store or MemoryStore(), log=log)
+    host.start()
+    await _settle()
+    return host
+
+
+async def test_an_accepted_input_is_stored_before_anyone_sees_it() -> None:
+    alice, bob = FakeSocket(0), FakeSocket(1)
+    store = MemoryStore([alice, bob])
+    host = await _host(store=store)
+    await host.join(alice)
+    await host.join(bob)
+    await _settle()
+    frames_before = len(alice.frames) + len(bob.frames)
+    host.submit(alice, 1, {"kind": "add", "n": 2})
+    await _settle()
+    assert store.frames_seen_at_append == [frames_before]
+    assert [entry.action for entry in store.entries] == [{"kind": "add", "n": 2}]
+    assert [trial.data for trial in store.trials] == [{"n": 2}]
+    assert alice.of_type("ack") == [{"type": "ack", "seq": 1, "version": 1}]
+    assert bob.of_type("state")[-1]["view"]["total"] == 2
+    assert bob.of_type("state")[-1]["events"] == [{"kind": "added", "n": 2}]
+    assert bob.of_type("ack") == []
+    await host.stop()
+
+
+async def test_a_rejected_input_answers_only_its_sender_and_changes_nothing() -> None:
+    alice, bob = FakeSocket(0), FakeSocket(1)
+    store = MemoryStore()
+    host = await _host(store=store)
+    await host.join(alice)
+    await host.join(bob)
+    await _settle()
+    state_before, bob_frames = host.state, len(bob.frames)
+    host.submit(alice, 5, {"kind": "add", "n": 9})
+    await _settle()
+    assert alice.frames[-1] == {
+        "type": "error",
+        "code": "rejected",
+        "message": "Add 1, 2 or 3.",
+        "seq": 5,
+    }
+    assert host.state is state_before
+    assert store.entries == []
+    assert len(bob.frames) == bob_frames
+    await host.stop()
+
+
+async def test_inputs_are_applied_in_arrival_order() -> None:
+    sockets = [FakeSocket(seat) for seat in (0, 1)]
+    store = MemoryStore()
+    host = await _host(store=store)
+    for index in range(30):
+        host.submit(sockets[index % 2], index, {"kind": "add", "n": index % 3 + 1})
+    await _settle()
+    await asyncio.sleep(0.05)
+    assert [entry.seq for entry in store.entries] == list(range(1, 31))
+    assert host.state.adds == tuple((index % 2, index % 3 + 1) for index in range(30))
+    await host.stop()
+
+
+async def test_a_new_host_rebuilt_from_the_log_shows_the_same_views() -> None:
+    store = MemoryStore()
+    host = await _host(engine=Tally, store=store)
+    alice = FakeSocket(0)
+    for index in range(5):
+        host.submit(alice, index, {"kind": "add", "n": 1})
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.1)
+    await host.stop()  # the process dies here
+    assert any(entry.kind == "tick" for entry in store.entries)
+
+    revived = TableHost(setup=SETUP, engine=Tally, store=MemoryStore(), log=store.entries)
+    assert revived.state == host.state
+    assert Tally.view(revived.state, 0) == Tally.view(host.state, 0)
+    assert revived.version == host.version
+    assert revived.next_seq == store.entries[-1].seq + 1
+    assert revived.clock.now() >= store.entries[-1].now_ms
+
+
+async def test_pause_stops_timers_and_inputs_until_resume() -> None:
+    store = MemoryStore()
+    host = await _host(engine=Tally, store=store)
+    alice = FakeSocket(0)
+    await host.join(alice)
+    host.control("pause")
+    await _settle()
+    ticks_at_pause = sum(1 for entry in store.entries if entry.kind == "tick")
+    host.submit(alice, 1, {"kind": "add", "n": 1})
+    await asyncio.sleep(TICK_EVERY_MS * 4 / 1000)
+    assert alice.of_type("error")[-1]["code"] == "paused"
+    assert sum(1 for entry in store.entries if entry.kind == "tick") == ticks_at_pause
+    assert alice.of_type("state")[-1]["view"]["paused"] is True
+    host.control("resume")
+    await asyncio.sleep(TICK_EVERY_MS * 4 / 1000)
+    assert sum(1 for entry in store.entries if entry.kind == "tick") > ticks_at_pause
+    assert alice.of_type("state")[-1]["view"]["paused"] is False
+    await host.stop()
+
+
+async def test_a_store_failure_keeps_the_old_state_and_says_so() -> None:
+    store = MemoryStore()
+    store.fail = True
+    host = await _host(store=store)
+    alice = FakeSocket(0)
+    state_before = host.state
+    host.submit(alice, 3, {"kind": "add", "n": 1})
+    await _settle()
+    assert alice.frames[-1]["code"] == "not_saved"
+    assert host.state is state_before
+    assert host.version == 0
+    await host.stop()
+
+
+async def test_teacher_pages_watch_but_cannot_play() -> None:
+    teacher = FakeSocket(None)
+    host = await _host()
+    await host.join(teacher)
+    host.submit(teacher, 1, {"kind": "add", "n": 1})
+    await _settle()
+    assert teacher.of_type("state")[0]["view"]["you"] is None
+    assert teacher.frames[-1]["code"] == "not_a_player"
+    assert host.state.total == 0
+    await host.stop()
+
+
+async def test_a_broken_socket_is_dropped_and_the_table_goes_on() -> None:
+    class Broken(FakeSocket):
+        async def deliver(self, frame: str) -> None:
+            raise ConnectionError("gone")
+
+    alice, broken = FakeSocket(0), Broken(1)
+    host = await _host()
+    await host.join(alice)
+    host._listeners.add(broken)
+    host.submit(alice, 1, {"kind": "add", "n": 3})
+    await _settle()
+    assert alice.of_type("state")[-1]["view"]["total"] == 3
+    assert host.listener_count == 1
+    await host.stop()
+
+
+async def test_end_stops_the_host_and_refuses_inputs() -> None:
+    alice = FakeSocket(0)
+    host = await _host()
+    await host.join(alice)
+    host.control("end")
+    await _settle()
+    assert host.ended
+    assert alice.of_type("state")[-1]["view"]["ended"] is True
+    assert alice.of_type("state")[-1]["events"] == [{"kind": "end"}]
+
+
+@pytest.mark.parametrize("paused_for", [0, 500])
+def test_game_clock_stands_still_while_paused(paused_for: int) -> None:
+    wall = [1000]
+    clock = GameClock(start_ms=200, wall=lambda: wall[0])
+    wall[0] += 100
+    assert clock.now() == 300
+    clock.pause()
+    wall[0] += paused_for
+    assert clock.now() == 300
+    clock.resume()
+    wall[0] += 50
+    assert clock.now() == 350
