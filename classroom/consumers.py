@@ -13,14 +13,27 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 
-from classroom import live_fragments
+from classroom import live_fragments, live_tables
 from classroom.languages import language_from_scope
 from classroom.live_updates import session_group
-from classroom.models import GameSession
+from classroom.models import GameSession, Seat
 from classroom.seat_cookies import seat_cookie_name
 from classroom.services.presence import seat_connection_close, seat_connection_open
-from games.live.protocol import Ping, Pong, ProtocolError, client_frame_decode, server_frame_encode
+from games.live.flood import TokenBucket
+from games.live.host import TableHost, wall_ms
+from games.live.protocol import (
+    Act,
+    ErrorFrame,
+    Ping,
+    Pong,
+    ProtocolError,
+    Sync,
+    action_to_dict,
+    client_frame_decode,
+    server_frame_encode,
+)
 
 CLOSE_FORBIDDEN = 4403
 
@@ -30,6 +43,7 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
 
     session_id: int
     language: str
+    views: dict[int, dict[str, Any]]
     _push_task: asyncio.Task[None] | None = None
     _dirty = False
 
@@ -69,9 +83,14 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
         if self._push_task is None or self._push_task.done():
             self._push_task = asyncio.create_task(self._push_while_dirty())
 
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.lobby_changed(event)
+
     async def _push_while_dirty(self) -> None:
         while self._dirty:
             self._dirty = False
+            # Game state lives in the hosts (this event loop); read it here, render in a thread.
+            self.views = live_tables.registry.teacher_views()
             html, close_code = await database_sync_to_async(self._render_in_language)()
             await self.send(text_data=html)
             if close_code is not None:
@@ -103,12 +122,16 @@ class _TeacherConsumer(_LobbyConsumer):
 
 class ConsoleConsumer(_TeacherConsumer):
     def render(self) -> tuple[str, int | None]:
-        return live_fragments.console_fragment_render(session_id=self.session_id), None
+        html = live_fragments.console_fragment_render(session_id=self.session_id, views=self.views)
+        return html, None
 
 
 class ProjectorConsumer(_TeacherConsumer):
     def render(self) -> tuple[str, int | None]:
-        return live_fragments.projector_fragment_render(session_id=self.session_id), None
+        html = live_fragments.projector_fragment_render(
+            session_id=self.session_id, views=self.views
+        )
+        return html, None
 
 
 class SeatConsumer(_LobbyConsumer):
@@ -141,6 +164,141 @@ class SeatConsumer(_LobbyConsumer):
             await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
         await super().disconnect(code)
 
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        """The lobby does not show game state; the game page has its own socket."""
+
     def render(self) -> tuple[str, int | None]:
         fragment = live_fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
         return fragment.html, fragment.close_code
+
+
+# Sustained flooding (this many refused frames on one socket) closes it with 1008.
+FLOOD_STRIKES_TO_CLOSE = 40
+CLOSE_POLICY = 1008
+CLOSE_NOT_PLAYING = 4404
+NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
+NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
+REMOVED = gettext_lazy("Your teacher removed you from this session.")
+
+
+class _SocketListener:
+    """How a table host reaches one socket of its table in this process."""
+
+    def __init__(self, seat: int, consumer: TableConsumer) -> None:
+        self.seat: int | None = seat
+        self._consumer = consumer
+
+    async def deliver(self, frame: str) -> None:
+        await self._consumer.send(text_data=frame)
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """A tablet at a playing table: JSON frames to and from the table host."""
+
+    host: TableHost | None = None
+    listener: _SocketListener | None = None
+    seat_id: int | None = None
+    session_id: int | None = None
+
+    async def connect(self) -> None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        token = self.scope.get("cookies", {}).get(seat_cookie_name(code), "")
+        self.bucket = TokenBucket()
+        found = await database_sync_to_async(_playing_seat)(code, token)
+        await self.accept()
+        if found is None:
+            await self._refuse(
+                "no_seat", "Please join the session again.", live_fragments.CLOSE_NO_SEAT
+            )
+            return
+        self.session_id, self.seat_id, table_id, seat_index = found
+        host = await live_tables.registry.host_for(table_id)
+        if host is None:
+            await self._refuse(
+                "not_playing", "Your table is not playing right now.", CLOSE_NOT_PLAYING
+            )
+            return
+        self.host = host
+        self.listener = _SocketListener(seat_index, self)
+        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        await database_sync_to_async(_seat_connected)(self.seat_id, self.channel_name)
+        await host.join(self.listener)
+
+    async def _refuse(self, code: str, message: str, close_code: int) -> None:
+        with translation.override(language_from_scope(self.scope)):
+            frame = ErrorFrame(code=code, message=str(message))
+        await self.send(text_data=server_frame_encode(frame))
+        await self.close(code=close_code)
+
+    async def disconnect(self, code: int) -> None:
+        if self.host is not None and self.listener is not None:
+            self.host.leave(self.listener)
+            live_tables.registry.listener_left(self.host)
+        if self.session_id is not None:
+            await self.channel_layer.group_discard(
+                session_group(self.session_id), self.channel_name
+            )
+        if self.seat_id is not None:
+            await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.take(wall_ms()):
+            if self.bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
+                await self.close(code=CLOSE_POLICY)
+                return
+            frame = ErrorFrame(code="slow_down", message="Too many messages. Slow down a little.")
+            await self.send(text_data=server_frame_encode(frame))
+            return
+        try:
+            decoded = client_frame_decode(text_data if text_data is not None else bytes_data)
+        except ProtocolError as error:
+            await self.send(text_data=server_frame_encode(error.frame()))
+            return
+        if isinstance(decoded, Ping):
+            await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
+        elif self.host is None or self.listener is None:
+            return
+        elif isinstance(decoded, Sync):
+            self.host.resync(self.listener)
+        elif isinstance(decoded, Act):
+            self.host.submit(self.listener, decoded.seq, action_to_dict(decoded.action))
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        # Removed by the teacher (or the seat taken over on another tablet): stop at once.
+        if self.seat_id is not None and not await database_sync_to_async(_seat_still_valid)(
+            self.seat_id, self.scope
+        ):
+            await self._refuse(
+                "removed", "Your teacher removed you from this session.", CLOSE_FORBIDDEN
+            )
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        """Teacher pages re-render on this; a tablet already got its own view."""
+
+
+def _playing_seat(code: str, token: str) -> tuple[int, int, int, int] | None:
+    """(session, seat, table, engine seat index) of a token at a playing table, or None."""
+    seat = (
+        Seat.objects.select_related("session", "table")
+        .filter(session__code=code, token=token, kicked_at__isnull=True)
+        .first()
+        if token
+        else None
+    )
+    if seat is None or seat.table is None:
+        return None
+    for index, entry in enumerate(seat.table.roster):
+        if entry.get("seat_id") == seat.pk:
+            return seat.session_id, seat.pk, seat.table.pk, index
+    return None
+
+
+def _seat_connected(seat_id: int, channel_name: str) -> None:
+    seat = Seat.objects.get(pk=seat_id)
+    seat_connection_open(seat=seat, channel_name=channel_name)
+
+
+def _seat_still_valid(seat_id: int, scope: dict[str, Any]) -> bool:
+    code = scope["url_route"]["kwargs"]["code"]
+    token = scope.get("cookies", {}).get(seat_cookie_name(code), "")
+    return Seat.objects.filter(pk=seat_id, token=token, kicked_at__isnull=True).exists()

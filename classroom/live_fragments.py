@@ -7,14 +7,18 @@ session's lobby changes, and htmx swaps them in by id.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from classroom.models import GameSession, Seat
 from classroom.selectors.sessions import session_roster, table_mates
+from classroom.table_tiles import TableTile, table_tile
 from games.core import game_get
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 # WebSocket close codes a tablet should not retry (htmx reconnects only on 1006/1011-1013).
 CLOSE_NO_SEAT = 4401
@@ -26,39 +30,73 @@ def game_name(session: GameSession) -> str:
     return _(spec.name) if spec else session.game
 
 
-def console_context(*, session: GameSession) -> dict[str, Any]:
+def _tiles(
+    session: GameSession, views: Mapping[int, dict[str, Any]] | None
+) -> dict[int, TableTile]:
+    if session.status == GameSession.Status.LOBBY:
+        return {}
+    return {
+        table.pk: table_tile(table=table, view=(views or {}).get(table.pk))
+        for table in session.tables.all()
+        if table.roster
+    }
+
+
+def console_context(
+    *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
+) -> dict[str, Any]:
     roster = session_roster(session=session)
     return {
         "session": session,
         "roster": roster,
         "game_name": game_name(session),
         "table_numbers": [entry.table.number for entry in roster.tables],
+        "tiles": _tiles(session, views),
     }
 
 
-def projector_context(*, session: GameSession) -> dict[str, Any]:
+def projector_context(
+    *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
+) -> dict[str, Any]:
     roster = session_roster(session=session)
-    return {"session": session, "roster": roster, "game_name": game_name(session)}
+    return {
+        "session": session,
+        "roster": roster,
+        "game_name": game_name(session),
+        "tiles": _tiles(session, views),
+    }
 
 
 def lobby_context(*, seat: Seat) -> dict[str, Any]:
     session = seat.session
+    plays = (
+        session.status != GameSession.Status.LOBBY
+        and seat.table is not None
+        and any(entry.get("seat_id") == seat.pk for entry in seat.table.roster)
+    )
     return {
         "session": session,
         "seat": seat,
         "mates": [mate for mate in table_mates(seat=seat) if mate.pk != seat.pk],
         "game_name": game_name(session),
+        "plays": plays and session.status != GameSession.Status.ENDED,
     }
 
 
-def console_fragment_render(*, session_id: int) -> str:
+def console_fragment_render(
+    *, session_id: int, views: Mapping[int, dict[str, Any]] | None = None
+) -> str:
     session = GameSession.objects.select_related("school_class").get(pk=session_id)
-    return render_to_string("classroom/session_console.html#live", console_context(session=session))
+    context = console_context(session=session, views=views)
+    return render_to_string("classroom/session_console.html#live", context)
 
 
-def projector_fragment_render(*, session_id: int) -> str:
+def projector_fragment_render(
+    *, session_id: int, views: Mapping[int, dict[str, Any]] | None = None
+) -> str:
     session = GameSession.objects.select_related("school_class").get(pk=session_id)
-    return render_to_string("classroom/projector.html#live", projector_context(session=session))
+    context = projector_context(session=session, views=views)
+    return render_to_string("classroom/projector.html#live", context)
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,10 @@ class Table(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    # Fixed when play starts: the engine's seats in clockwise order, each
+    # {"seat_id": <Seat pk>, "name": ...} or {"bot": <level>, "name": ...}, and the game seed.
+    roster = models.JSONField(default=list, blank=True)
+    seed = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -162,3 +166,52 @@ class SeatConnection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} via {self.channel_name}"
+
+
+class ActionLogEntry(models.Model):
+    """One accepted input or state-changing timer of a table; replaying them rebuilds it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="log_entries")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8)  # "act" or "tick"
+    seat_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    payload = models.JSONField(null=True, blank=True)
+    server_ms = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [models.UniqueConstraint("table", "seq", name="unique_log_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.seq} {self.kind}"
+
+
+class Trial(models.Model):
+    """One response opportunity of one student (a flip, a catch …), for analytics."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="trials")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="trials")
+    seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, related_name="trials")
+    student = models.ForeignKey(
+        Student, on_delete=models.SET_NULL, null=True, blank=True, related_name="trials"
+    )
+    log_seq = models.PositiveIntegerField()
+    game = models.CharField(max_length=40)
+    kind = models.CharField(max_length=40)
+    level = models.CharField(max_length=20, blank=True)
+    rt_ms = models.PositiveIntegerField(null=True, blank=True)
+    correct = models.BooleanField(null=True)
+    plausible = models.BooleanField(default=True)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [
+            models.Index(fields=["student", "created_at"]),
+            models.Index(fields=["session", "seat"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.seat_id} {self.rt_ms}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import math
 import typing
 from dataclasses import dataclass, field
@@ -235,6 +236,10 @@ class GameSpec:
     min_players: int
     max_players: int
     default_players: int
+    # Dotted path of the module with setup/act/tick/view/next_deadline/replay.
+    engine_path: str
+    # A bot of the named skill level ("steady" …), as the engine's ``bots`` argument wants it.
+    make_bot: Callable[[str], Any]
     single_table: Callable[[Any], bool] = lambda _config: False
 
     def config(self, values: Mapping[str, Any]) -> Any:
@@ -242,6 +247,9 @@ class GameSpec:
 
     def default_config(self) -> Any:
         return self.config_cls()
+
+    def engine(self) -> Any:
+        return importlib.import_module(self.engine_path)
 
 
 @functools.cache

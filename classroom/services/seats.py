@@ -16,6 +16,7 @@ from classroom.selectors.sessions import (
     session_is_expired,
     session_open_for_class,
 )
+from classroom.services.live_tables import table_roster_fix
 from classroom.services.tables import (
     table_add,
     table_for_late_joiner,
@@ -40,9 +41,14 @@ def session_join_check(*, session: GameSession, new_seat: bool) -> None:
 def _seat_place(*, session: GameSession, seat: Seat) -> None:
     if session.status == GameSession.Status.LOBBY:
         tables_balance(session=session)
-    else:
-        seat.table = table_for_late_joiner(session=session)
-        seat.save(update_fields=["table"])
+        return
+    # Games are under way and their seats are fixed: a latecomer gets a table of their own
+    # (with a bot), or in a whole-class game watches the one table.
+    table = table_for_late_joiner(session=session)
+    seat.table = table
+    seat.save(update_fields=["table"])
+    if not table.roster:
+        table_roster_fix(session=session, table=table)
 
 
 @transaction.atomic
@@ -127,6 +133,8 @@ def seat_move(*, seat: Seat, table_number: int | None) -> Seat:
     session = GameSession.objects.get(pk=seat.session_id)  # fresh: the caller's may be stale
     if seat.is_kicked or session.status == GameSession.Status.ENDED:
         raise ValidationError(_("That student cannot be moved now."))
+    if session.status != GameSession.Status.LOBBY:
+        raise ValidationError(_("The tables are playing. Move students before you press Start."))
     if table_number is None:
         table = table_add(session=session)
     else:

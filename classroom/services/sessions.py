@@ -10,9 +10,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classroom.live_tables import tables_control
 from classroom.live_updates import lobby_changed
 from classroom.models import GameSession, SchoolClass, Table
 from classroom.services.join_codes import join_code_generate
+from classroom.services.live_tables import tables_roster_fix
 from classroom.services.tables import tables_balance
 from games.core import SettingError, config_to_values, game_get
 
@@ -87,6 +89,7 @@ def session_start(*, session: GameSession) -> GameSession:
     if not session.seats.filter(kicked_at__isnull=True).exists():
         raise ValidationError(_("Wait until at least one student has joined."))
     tables_balance(session=session)
+    tables_roster_fix(session=session)
     session.started_at = timezone.now()
     _set_status(session, Status.RUNNING, Table.Status.RUNNING)
     return session
@@ -96,6 +99,7 @@ def session_start(*, session: GameSession) -> GameSession:
 def session_pause(*, session: GameSession) -> GameSession:
     _require(session, Status.RUNNING)
     _set_status(session, Status.PAUSED, Table.Status.PAUSED)
+    tables_control(session_id=session.pk, command="pause")
     return session
 
 
@@ -103,6 +107,7 @@ def session_pause(*, session: GameSession) -> GameSession:
 def session_resume(*, session: GameSession) -> GameSession:
     _require(session, Status.PAUSED)
     _set_status(session, Status.RUNNING, Table.Status.RUNNING)
+    tables_control(session_id=session.pk, command="resume")
     return session
 
 
@@ -111,6 +116,7 @@ def session_end(*, session: GameSession) -> GameSession:
     _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
     session.ended_at = timezone.now()
     _set_status(session, Status.ENDED, Table.Status.ENDED)
+    tables_control(session_id=session.pk, command="end")
     return session
 
 

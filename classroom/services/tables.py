@@ -91,16 +91,12 @@ def tables_balance(*, session: GameSession) -> None:
 
 
 def table_for_late_joiner(*, session: GameSession) -> Table:
-    """After the start nobody is moved: a newcomer takes the emptiest table with room."""
-    capacity = table_capacity(session=session)
-    tables = sorted(
-        session.tables.all(),
-        key=lambda table: (table.seats.filter(kicked_at__isnull=True).count(), table.number),
-    )
-    for table in tables:
-        size = table.seats.filter(kicked_at__isnull=True).count()
-        if capacity is None or size < capacity:
-            return table
+    """After the start nobody is moved and games have fixed seats: a newcomer gets a new
+    table, except in a whole-class game, where they join the one table to watch."""
+    if table_capacity(session=session) is None:
+        existing = session.tables.order_by("number").first()
+        if existing is not None:
+            return existing
     return table_add(session=session)
 
 

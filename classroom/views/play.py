@@ -9,6 +9,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from classroom import live_fragments
+from classroom.game_labels import palm_strike_labels
+from classroom.models import GameSession, Seat
 from classroom.seat_cookies import seat_cookie_get, seat_cookie_set
 from classroom.selectors.sessions import session_get_by_code
 from classroom.services.join_codes import join_code_normalize
@@ -36,7 +38,21 @@ def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
             {"session": session, "message": " ".join(error.messages)},
             status=403,
         )
+    if _plays_at_its_table(seat):
+        context = {
+            "session": session,
+            "seat": seat,
+            "labels": palm_strike_labels(seat=seat, settings=session.settings),
+        }
+        return render(request, f"play/{session.game}.html", context)
     return render(request, "play/lobby.html", live_fragments.lobby_context(seat=seat))
+
+
+def _plays_at_its_table(seat: Seat) -> bool:
+    """Play has started and this seat is one of its table's players."""
+    if seat.session.status == GameSession.Status.LOBBY or seat.table is None:
+        return False
+    return any(entry.get("seat_id") == seat.pk for entry in seat.table.roster)
 
 
 @require_POST

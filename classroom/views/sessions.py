@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import live_fragments
+from classroom import live_fragments, live_tables
 from classroom.forms.game_settings import GameSettingsForm, game_settings_form_class
 from classroom.forms.sessions import SessionForm
 from classroom.models import GameSession, Seat
@@ -92,14 +92,16 @@ def session_settings_fields(request: TeacherRequest) -> HttpResponse:
 @login_required
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    context = live_fragments.console_context(session=session)
+    views = live_tables.registry.teacher_views()
+    context = live_fragments.console_context(session=session, views=views)
     return render(request, "classroom/session_console.html", context)
 
 
 @login_required
 def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    context = live_fragments.projector_context(session=session)
+    views = live_tables.registry.teacher_views()
+    context = live_fragments.projector_context(session=session, views=views)
     context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
     return render(request, "classroom/projector.html", context)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from games.live.host import TableHost
 
@@ -48,6 +49,10 @@ class HostRegistry:
     def _forget(self, table_id: int, host: TableHost) -> None:
         if self._hosts.get(table_id) is host:
             del self._hosts[table_id]
+
+    def teacher_views(self) -> dict[int, dict[str, Any]]:
+        """The teacher view of every table running here, by table id."""
+        return {table_id: host.teacher_view() for table_id, host in list(self._hosts.items())}
 
     def control(self, table_ids: list[int], command: str) -> None:
         """Pause, resume or end the given tables if they run here (must run in the loop)."""

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.core import GameSpec, gettext_noop
 from games.palm_strike.config import Config
+
+
+def _make_bot(level: str) -> Any:
+    from games.palm_strike.bots import BOT_LEVELS
+
+    return BOT_LEVELS.get(level, BOT_LEVELS["steady"])
 
 
 def _single_table(config: Config) -> bool:
@@ -19,5 +27,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=8,
     default_players=4,
+    engine_path="games.palm_strike.rules",
+    make_bot=_make_bot,
     single_table=_single_table,
 )

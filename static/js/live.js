@@ -42,6 +42,12 @@
     }
   });
 
+  // The lobby says the game has started: go to it.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var go = document.querySelector("[data-go]");
+    if (go) window.location.replace(go.dataset.go);
+  });
+
   // JSON frames (errors, pongs) are for scripts, not for htmx to swap.
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     var message = event.detail.message;

@@ -520,14 +520,16 @@ def test_move_cannot_use_a_table_of_another_session(make_session: MakeSession) -
     assert _fresh(a).table_id == a.table_id
 
 
-def test_move_after_start_keeps_the_emptied_table(guest_session: GameSession) -> None:
-    a, _b, c = _three_guests(guest_session)
+def test_move_after_start_is_refused_because_games_have_fixed_seats(
+    guest_session: GameSession,
+) -> None:
+    _a, _b, c = _three_guests(guest_session)
     session_start(session=GameSession.objects.get(pk=guest_session.pk))
-    seat_move(seat=_fresh(c), table_number=1)
-    assert list(guest_session.tables.values_list("number", flat=True)) == [1, 2]
-    new = seat_move(seat=_fresh(a), table_number=None)
-    assert new.table is not None
-    assert new.table.status == Table.Status.RUNNING
+    table_before = _fresh(c).table_id
+    with pytest.raises(ValidationError, match="Move students before you press Start"):
+        seat_move(seat=_fresh(c), table_number=1)
+    assert _fresh(c).table_id == table_before
+    assert not _fresh(c).pinned
 
 
 def test_kicked_seat_cannot_be_moved(guest_session: GameSession) -> None:

@@ -156,49 +156,33 @@ def test_without_team_mode_capacity_is_players_per_table(make_session: MakeSessi
     assert table_capacity(session=session) == 3
 
 
-def test_late_joiners_go_to_the_emptiest_table_and_nobody_moves(
+def test_late_joiners_get_a_table_of_their_own_and_nobody_moves(
     make_session: MakeSession,
 ) -> None:
     session = make_session(players_per_table=3)
     seats = _join(session, "A", "B", "C", "D", "E")
     session_start(session=session)
     layout = _layout(session)
-    assert sorted(len(names) for names in layout.values()) == [2, 3]
-    emptiest = min(layout, key=lambda number: len(layout[number]))
-    fullest = max(layout, key=lambda number: len(layout[number]))
     before = {seat.pk: _table_of(seat) for seat in seats}
 
-    _join(session, "F")
-    assert _layout(session) == {fullest: layout[fullest], emptiest: [*layout[emptiest], "F"]}
-
-    # Both tables full: a new table, already running like the others.
-    _join(session, "G")
-    assert _layout(session)[3] == ["G"]
-    assert set(Table.objects.filter(session=session).values_list("status", flat=True)) == {
-        Table.Status.RUNNING
-    }
-    _join(session, "H")
-    assert _layout(session)[3] == ["G", "H"]
+    # Games started with fixed seats, so a latecomer plays at a new table, with a bot.
+    (late,) = _join(session, "F")
+    assert _layout(session) == {**layout, 3: ["F"]}
+    table = Table.objects.get(session=session, number=3)
+    assert table.status == Table.Status.RUNNING
+    assert [entry.get("seat_id") for entry in table.roster] == [late.pk, None]
+    assert "bot" in table.roster[1]
     assert {seat.pk: _table_of(seat) for seat in seats} == before
 
 
-def test_late_joiner_fills_the_emptiest_table_after_a_removal(
-    make_session: MakeSession,
-) -> None:
+def test_a_removal_after_the_start_reseats_nobody(make_session: MakeSession) -> None:
     session = make_session(players_per_table=3)
     seats = {seat.name: seat for seat in _join(session, "A", "B", "C", "D", "E", "F")}
     session_start(session=session)
     layout = _layout(session)
-    assert [len(names) for names in layout.values()] == [3, 3]
     first, second = layout[1], layout[2]
     seat_kick(seat=seats[first[1]])
-    seat_kick(seat=seats[first[2]])
-    # After the start a removal does not reseat anyone.
-    assert _layout(session) == {1: [first[0]], 2: second}
-    _join(session, "G")
-    assert _layout(session) == {1: [first[0], "G"], 2: second}
-    _join(session, "H")
-    assert _layout(session) == {1: [first[0], "G", "H"], 2: second}
+    assert _layout(session) == {1: [first[0], first[2]], 2: second}
 
 
 def test_late_joiner_while_paused_gets_a_paused_table(make_session: MakeSession) -> None:

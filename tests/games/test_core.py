@@ -312,6 +312,8 @@ def test_default_single_table_is_false() -> None:
         min_players=1,
         max_players=2,
         default_players=2,
+        engine_path="games.palm_strike.rules",
+        make_bot=lambda level: level,
     )
     assert spec.single_table(spec.default_config()) is False
     assert spec.config({"rounds": 4}) == Demo(rounds=4)

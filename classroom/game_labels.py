@@ -1,0 +1,86 @@
+"""Words a game page needs in the child's language (colour words are the Stroop stimulus)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+if TYPE_CHECKING:
+    from classroom.models import Seat
+
+
+def _colour_words() -> dict[str, str]:
+    # The word printed on a public card: short, heavy, in the language the child reads.
+    return {
+        "red": pgettext("colour word on a card", "RED"),
+        "yellow": pgettext("colour word on a card", "YELLOW"),
+        "blue": pgettext("colour word on a card", "BLUE"),
+        "green": pgettext("colour word on a card", "GREEN"),
+        "purple": pgettext("colour word on a card", "PURPLE"),
+    }
+
+
+def _colour_names() -> dict[str, str]:
+    return {
+        "red": _("red"),
+        "yellow": _("yellow"),
+        "blue": _("blue"),
+        "green": _("green"),
+        "purple": _("purple"),
+    }
+
+
+def _motif_names() -> dict[str, str]:
+    return {
+        "cat": _("cat"),
+        "fish": _("fish"),
+        "bird": _("bird"),
+        "apple": _("apple"),
+        "star": _("star"),
+        "leaf": _("leaf"),
+    }
+
+
+def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
+    assert seat.table is not None
+    return {
+        "names": {
+            str(index): entry.get("name", "") for index, entry in enumerate(seat.table.roster)
+        },
+        "pacing": settings.get("flip_pacing", "tap"),
+        "word": _colour_words(),
+        "colour": _colour_names(),
+        "motif": _motif_names(),
+        "level": {
+            "beginner": _("Beginner"),
+            "intermediate": _("Intermediate"),
+            "advanced": _("Advanced"),
+        },
+        "player_card": _("%(pic)s %(motif)s on %(bg)s"),
+        "public_card": _("the word %(word)s in %(ink)s on %(bg)s"),
+        "claim": _("Claim %(card)s"),
+        "slap": _("Slap"),
+        "deck_count": _("%(n)s cards left"),
+        "player_n": _("Player %(n)s"),
+        "no_cards": _("No cards left!"),
+        "open": _("Match? Slap it!"),
+        "open_team": _("Find a match in the middle and tap it!"),
+        "your_flip": _("Your turn: tap Flip!"),
+        "their_flip": _("%(name)s flips next"),
+        "get_ready": _("Get ready…"),
+        "waiting_choice": _("Waiting for a card to be chosen…"),
+        "choose_give": _("Tap one of your cards to give to %(name)s"),
+        "choose_return": _("Tap one of your cards to put back"),
+        "first": _("First! Well spotted!"),
+        "claimed": _("You got it!"),
+        "too_slow": _("A match, but %(name)s was faster"),
+        "false_slap": _("No match this time: +1 card"),
+        "paused": _("Paused: eyes on your teacher."),
+        "ended": _("The game has ended."),
+        "you_win": _("You win! 🏆"),
+        "winner_is": _("%(name)s wins!"),
+        "well_played": _("Well played, everyone!"),
+        "left_title": _("This tablet left the game."),
+    }

@@ -1,0 +1,93 @@
+"""Tables that play: fixing who sits where when play starts, and writing what happens."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+
+from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
+from games.core import game_get
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from games.core import Trial as EngineTrial
+    from games.live.host import LogEntry
+
+BOT_LEVEL = "steady"
+BOT_NAMES = ("Robo Rita", "Beep Bo", "Tin Tam", "Dot Bot", "Zip Zap", "Cog Coco", "Nano Nia")
+
+
+def _table_seed(session: GameSession, table: Table) -> int:
+    # Each table of a session plays its own deal, reproducible from the session's seed.
+    return random.Random(session.seed * 1009 + table.number).getrandbits(63)
+
+
+def table_roster_fix(*, session: GameSession, table: Table) -> Table:
+    """Freeze the table's seats in join order, topped up with bots to the game's minimum."""
+    spec = game_get(session.game)
+    humans = list(table.seats.filter(kicked_at__isnull=True).order_by("joined_at", "pk"))
+    roster: list[dict[str, Any]] = [{"seat_id": seat.pk, "name": seat.name} for seat in humans]
+    minimum = spec.min_players if spec is not None else 2
+    for bot_number in range(max(0, minimum - len(roster))):
+        roster.append({"bot": BOT_LEVEL, "name": BOT_NAMES[bot_number % len(BOT_NAMES)]})
+    table.roster = roster
+    table.seed = _table_seed(session, table)
+    table.save(update_fields=["roster", "seed"])
+    return table
+
+
+def tables_roster_fix(*, session: GameSession) -> None:
+    for table in session.tables.all():
+        if table.seats.filter(kicked_at__isnull=True).exists():
+            table_roster_fix(session=session, table=table)
+
+
+def roster_seat_ids(roster: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Engine seat index → Seat pk, for the human seats."""
+    return {index: entry["seat_id"] for index, entry in enumerate(roster) if "seat_id" in entry}
+
+
+@transaction.atomic
+def action_log_append(
+    *,
+    table: Table,
+    entry: LogEntry,
+    trials: Sequence[EngineTrial],
+) -> None:
+    """Store one log entry and the trials it closed, together or not at all."""
+    ActionLogEntry.objects.create(
+        table=table,
+        seq=entry.seq,
+        kind=entry.kind,
+        seat_index=entry.seat,
+        payload=dict(entry.action) if entry.action is not None else None,
+        server_ms=entry.now_ms,
+    )
+    seat_ids = roster_seat_ids(table.roster)
+    students = dict(Seat.objects.filter(pk__in=seat_ids.values()).values_list("pk", "student_id"))
+    rows = []
+    for trial in trials:
+        seat_id = seat_ids.get(trial.seat)
+        if seat_id is None:
+            continue  # a bot's response is part of the game, not of anyone's progress
+        data = dict(trial.data)
+        rows.append(
+            Trial(
+                session_id=table.session_id,
+                table=table,
+                seat_id=seat_id,
+                student_id=students.get(seat_id),
+                log_seq=entry.seq,
+                game=table.session.game,
+                kind=trial.kind,
+                level=str(data.get("level", "")),
+                rt_ms=data.get("rt_ms"),
+                correct=data.get("correct"),
+                plausible=bool(data.get("plausible", True)),
+                data=data,
+            )
+        )
+    Trial.objects.bulk_create(rows)

@@ -1,0 +1,70 @@
+"""A playing table as the teacher's console and the projector show it (from the host's view)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from classroom.models import Table
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    name: str
+    bot: bool
+    card_count: int
+    score: int
+    active: bool
+    winner: bool
+    recent: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TableTile:
+    table: Table
+    live: bool
+    phase: str
+    flip: int
+    players: list[PlayerLine]
+    paused: bool
+    claims: dict[str, int] = field(default_factory=dict)
+    centre_count: int = 0
+
+
+def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
+    """Names from the table's roster, numbers from the host's teacher view (if it runs)."""
+    roster = table.roster or []
+    if view is None:
+        players = [
+            PlayerLine(entry.get("name", "?"), "bot" in entry, 0, 0, False, False)
+            for entry in roster
+        ]
+        return TableTile(table=table, live=False, phase="", flip=0, players=players, paused=False)
+    winners = set(view.get("winners") or [])
+    recent = view.get("recent_trials", {})
+    by_seat = {player["seat"]: player for player in view.get("players", [])}
+    players = []
+    for index, entry in enumerate(roster):
+        player = by_seat.get(index, {})
+        players.append(
+            PlayerLine(
+                name=entry.get("name", "?"),
+                bot="bot" in entry,
+                card_count=int(player.get("card_count", 0)),
+                score=int(player.get("score", 0)),
+                active=view.get("active_seat") == index,
+                winner=index in winners,
+                recent=list(recent.get(str(index), []))[::-1],
+            )
+        )
+    return TableTile(
+        table=table,
+        live=True,
+        phase=str(view.get("phase", "")),
+        flip=int(view.get("flip") or 0),
+        players=players,
+        paused=bool(view.get("paused")),
+        claims={str(k): int(v) for k, v in (view.get("claims") or {}).items()},
+        centre_count=len(view.get("centre") or []),
+    )

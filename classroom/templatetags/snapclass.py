@@ -1,0 +1,20 @@
+"""Small template helpers used across pages."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import template
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+register = template.Library()
+
+
+@register.filter
+def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
+    """``{{ tiles|get_item:table.pk }}``: look a key up in a dict."""
+    if not mapping:
+        return None
+    return mapping.get(key)

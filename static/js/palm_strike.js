@@ -1,0 +1,381 @@
+// Palm Strike on a tablet: draws the table from the server's view and measures reaction time.
+//
+// Reaction time: onset is the first animation frame after the flipped card is in the DOM
+// (two requestAnimationFrame callbacks: the first runs before that frame is painted, the
+// second at the start of the next, after the paint); the response is the pointerdown event's
+// timeStamp, on the same clock as performance.now(). Only the measured RT travels; the server
+// checks it is plausible and decides who was first.
+(function () {
+  "use strict";
+
+  var root = document.querySelector("[data-table-socket]");
+  if (!root) return;
+  var L = JSON.parse(document.getElementById("ps-labels").textContent);
+  var STOP_CODES = [1008, 4401, 4403, 4404];
+  var SEAT_KEY = "snapclass.seat.";
+
+  var el = {
+    status: root.querySelector("[data-status]"),
+    level: root.querySelector("[data-level]"),
+    others: root.querySelector("[data-others]"),
+    slot: root.querySelector("[data-public-slot]"),
+    centre: root.querySelector("[data-centre]"),
+    hand: root.querySelector("[data-hand]"),
+    prompt: root.querySelector("[data-prompt]"),
+    flip: root.querySelector("[data-flip-button]"),
+    deckCount: root.querySelector("[data-deck-count]"),
+    feedback: root.querySelector("[data-feedback]"),
+    over: root.querySelector("[data-over]"),
+    overTitle: root.querySelector("[data-over-title]"),
+    overText: root.querySelector("[data-over-text]"),
+    reconnecting: document.querySelector("[data-reconnecting]"),
+  };
+
+  var socket = null;
+  var seq = 0;
+  var version = -1;
+  var view = null;
+  var shownFlip = 0;
+  var onset = null;
+  var respondedFlip = 0;
+  var lastFeedbackFlip = 0;
+  var rttMs = 0;
+  var pings = {};
+  var retries = 0;
+  var stopped = false;
+  var lastError = "";
+  var feedbackTimer = null;
+
+  localStorage.setItem(SEAT_KEY + root.dataset.seatCode, root.dataset.seatToken);
+
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_match, key) {
+      return values[key] === undefined ? "" : values[key];
+    });
+  }
+
+  function send(frame) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+  }
+
+  function act(action) {
+    seq += 1;
+    send({ type: "act", seq: seq, action: action });
+  }
+
+  // ---- the socket ------------------------------------------------------------------------
+
+  function connect() {
+    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.tableSocket;
+    socket = new WebSocket(url);
+    socket.onopen = function () {
+      retries = 0;
+      el.reconnecting.hidden = true;
+      ping();
+    };
+    socket.onmessage = function (message) {
+      var frame = JSON.parse(message.data);
+      if (frame.type === "state") onState(frame);
+      else if (frame.type === "pong") onPong(frame);
+      else if (frame.type === "error") onError(frame);
+    };
+    socket.onclose = function (event) {
+      if (STOP_CODES.indexOf(event.code) >= 0) {
+        stopped = true;
+        if (event.code === 4401 || event.code === 4403) localStorage.removeItem(SEAT_KEY + root.dataset.seatCode);
+        showOver(lastError || L.left_title, "");
+        return;
+      }
+      if (stopped) return;
+      el.reconnecting.hidden = false;
+      var ceiling = Math.min(500 * Math.pow(2, retries), 8000);
+      retries += 1;
+      setTimeout(connect, ceiling / 2 + Math.random() * (ceiling / 2));
+    };
+  }
+
+  function ping() {
+    seq += 1;
+    pings[seq] = performance.now();
+    send({ type: "ping", seq: seq });
+  }
+  setInterval(ping, 4000);
+
+  function onPong(frame) {
+    var sentAt = pings[frame.seq];
+    delete pings[frame.seq];
+    if (sentAt !== undefined) rttMs = Math.round(performance.now() - sentAt);
+  }
+
+  function onError(frame) {
+    lastError = frame.message;
+    if (frame.code === "rejected" || frame.code === "paused" || frame.code === "slow_down") {
+      showFeedback(frame.message, "gentle");
+    }
+  }
+
+  function onState(frame) {
+    if (frame.version < version) return;
+    if (version >= 0 && frame.version > version + 1 && frame.events.length) {
+      // Missed a frame: this one is complete anyway (views are whole), so just carry on.
+    }
+    version = frame.version;
+    view = frame.view;
+    render();
+  }
+
+  window.addEventListener("online", function () {
+    if (!socket || socket.readyState === WebSocket.CLOSED) connect();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && socket && socket.readyState === WebSocket.OPEN) {
+      send({ type: "sync", seq: ++seq });
+    }
+  });
+
+  // ---- drawing cards -----------------------------------------------------------------------
+
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function playerCard(card, extraClass) {
+    var box = document.createElement("div");
+    box.className = "card card-player " + (extraClass || "");
+    box.style.setProperty("--card-bg", "var(--c-" + card.bg + ")");
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 100 100");
+    svg.setAttribute("aria-hidden", "true");
+    var use = document.createElementNS(SVG, "use");
+    var motif = document.getElementById("m-" + card.motif) ? card.motif : "dot";
+    use.setAttribute("href", "#m-" + motif);
+    use.setAttribute("fill", "var(--c-" + card.pic + ")");
+    svg.appendChild(use);
+    box.appendChild(svg);
+    box.setAttribute("aria-label", fmt(L.player_card, { pic: L.colour[card.pic], motif: L.motif[card.motif] || card.motif, bg: L.colour[card.bg] }));
+    return box;
+  }
+
+  function publicCard(card, extraClass) {
+    var box = document.createElement("div");
+    box.className = "card card-public " + (extraClass || "");
+    box.style.setProperty("--card-bg", "var(--c-" + card.bg + ")");
+    var word = document.createElement("span");
+    word.className = "card-word";
+    word.textContent = L.word[card.word];
+    word.style.color = "var(--c-" + card.ink + ")";
+    box.appendChild(word);
+    box.setAttribute("aria-label", fmt(L.public_card, { word: L.word[card.word], ink: L.colour[card.ink], bg: L.colour[card.bg] }));
+    return box;
+  }
+
+  function drawCard(card, extraClass) {
+    return card.type === "public" ? publicCard(card, extraClass) : playerCard(card, extraClass);
+  }
+
+  // ---- the table -----------------------------------------------------------------------------
+
+  function render() {
+    var you = view.you;
+    el.level.textContent = L.level[view.level] || "";
+    el.deckCount.textContent = fmt(L.deck_count, { n: view.deck_count });
+    renderOthers(you);
+    renderHand(you);
+    renderPublic();
+    renderCentre();
+    renderStatus(you);
+    renderLast(you);
+    renderOver(you);
+  }
+
+  function seatName(seat) {
+    return L.names[String(seat)] || fmt(L.player_n, { n: seat + 1 });
+  }
+
+  function renderOthers(you) {
+    el.others.textContent = "";
+    view.players.forEach(function (player) {
+      if (player.seat === you) return;
+      var box = document.createElement("div");
+      box.className = "opponent" + (player.seat === view.active_seat ? " is-active" : "");
+      var label = document.createElement("p");
+      label.className = "opponent-name";
+      label.textContent = seatName(player.seat) + (view.target ? " · " + player.score : "");
+      box.appendChild(label);
+      var row = document.createElement("div");
+      row.className = "opponent-cards";
+      player.cards.forEach(function (card) { row.appendChild(drawCard(card, "card-small")); });
+      box.appendChild(row);
+      el.others.appendChild(box);
+    });
+  }
+
+  function renderHand(you) {
+    el.hand.textContent = "";
+    var me = view.players.find(function (p) { return p.seat === you; });
+    var choosing = view.choice && view.phase === "choosing";
+    el.prompt.hidden = !choosing;
+    if (choosing) {
+      el.prompt.textContent = view.choice.reason === "give"
+        ? fmt(L.choose_give, { name: seatName(view.choice.to_seat) })
+        : L.choose_return;
+    }
+    if (!me) return;
+    me.cards.forEach(function (card, index) {
+      var node = drawCard(card, "card-mine");
+      if (choosing) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "card-choice";
+        button.setAttribute("aria-label", node.getAttribute("aria-label"));
+        button.appendChild(node);
+        button.addEventListener("pointerdown", function () {
+          button.classList.add("is-pressed");
+          act({ kind: "choose", card: index });
+        });
+        el.hand.appendChild(button);
+      } else {
+        el.hand.appendChild(node);
+      }
+    });
+    if (!me.cards.length) {
+      var empty = document.createElement("p");
+      empty.className = "hand-empty";
+      empty.textContent = L.no_cards;
+      el.hand.appendChild(empty);
+    }
+  }
+
+  function renderPublic() {
+    var flip = view.flip || 0;
+    if (!view.public) {
+      el.slot.textContent = "";
+      shownFlip = 0;
+      return;
+    }
+    if (flip === shownFlip) {
+      var current = el.slot.querySelector("[data-flip]");
+      if (current) current.classList.toggle("is-closed", view.phase !== "open");
+      return;
+    }
+    // A fresh element for every flip: its first painted frame is the stimulus onset.
+    shownFlip = flip;
+    onset = null;
+    var target = document.createElement("button");
+    target.type = "button";
+    target.className = "slap-target";
+    target.dataset.flip = String(flip);
+    target.setAttribute("aria-label", L.slap);
+    target.appendChild(drawCard(view.public, "card-big"));
+    target.addEventListener("pointerdown", function (event) { slap(event, flip, target); });
+    el.slot.textContent = "";
+    el.slot.appendChild(target);
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () {
+        if (shownFlip === flip) onset = performance.now();
+      });
+    });
+  }
+
+  function reactionTime(event) {
+    if (onset === null) return null;
+    return Math.max(0, Math.round(event.timeStamp - onset));
+  }
+
+  function slap(event, flip, target) {
+    event.preventDefault();
+    if (view.team_mode || view.phase !== "open" || respondedFlip === flip) return;
+    var rt = reactionTime(event);
+    if (rt === null) return;
+    respondedFlip = flip;
+    target.classList.add("is-pressed");
+    act({ kind: "slap", flip: flip, rt_ms: rt, rtt_ms: Math.min(rttMs, 10000) });
+  }
+
+  function renderCentre() {
+    el.centre.hidden = !view.team_mode;
+    if (!view.team_mode) return;
+    el.centre.textContent = "";
+    view.centre.forEach(function (card, index) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "centre-card";
+      var node = drawCard(card, "card-small");
+      button.setAttribute("aria-label", fmt(L.claim, { card: node.getAttribute("aria-label") }));
+      button.appendChild(node);
+      button.addEventListener("pointerdown", function (event) {
+        event.preventDefault();
+        if (view.phase !== "open" || respondedFlip === view.flip) return;
+        var rt = reactionTime(event);
+        if (rt === null) return;
+        respondedFlip = view.flip;
+        button.classList.add("is-pressed");
+        act({ kind: "claim", flip: view.flip, card: index, rt_ms: rt, rtt_ms: Math.min(rttMs, 10000) });
+      });
+      el.centre.appendChild(button);
+    });
+  }
+
+  function renderStatus(you) {
+    var text;
+    var myTurnToFlip = view.phase === "waiting_flip" && view.active_seat === you && L.pacing !== "auto";
+    el.flip.hidden = !myTurnToFlip;
+    if (view.paused) text = L.paused;
+    else if (view.ended) text = L.ended;
+    else if (view.phase === "open") text = view.team_mode ? L.open_team : L.open;
+    else if (view.phase === "choosing") text = view.choice ? "" : L.waiting_choice;
+    else if (myTurnToFlip) text = L.your_flip;
+    else if (view.phase === "waiting_flip") text = L.pacing === "auto" ? L.get_ready : fmt(L.their_flip, { name: seatName(view.active_seat) });
+    else text = "";
+    el.status.textContent = text;
+    root.classList.toggle("is-paused", !!view.paused);
+  }
+
+  el.flip.addEventListener("pointerdown", function (event) {
+    event.preventDefault();
+    el.flip.classList.add("is-pressed");
+    act({ kind: "flip" });
+    setTimeout(function () { el.flip.classList.remove("is-pressed"); }, 200);
+  });
+
+  function showFeedback(text, mood) {
+    el.feedback.textContent = text;
+    el.feedback.className = "ps-feedback feedback-" + mood;
+    el.feedback.hidden = false;
+    clearTimeout(feedbackTimer);
+    feedbackTimer = setTimeout(function () { el.feedback.hidden = true; }, 1600);
+  }
+
+  function renderLast(you) {
+    var last = view.last;
+    if (!last || last.flip === lastFeedbackFlip || last.winner === undefined) return;
+    if (last.outcome === null && last.winner === null) return;
+    lastFeedbackFlip = last.flip;
+    var slapped = (last.slappers || []).indexOf(you) >= 0;
+    if (last.winner === you) {
+      if (last.outcome === "false" || last.outcome === "false_claim") showFeedback(L.false_slap, "gentle");
+      else if (last.outcome === "claim") showFeedback(L.claimed, "happy");
+      else showFeedback(L.first, "happy");
+    } else if (slapped && last.winner !== null) {
+      showFeedback(fmt(L.too_slow, { name: seatName(last.winner) }), "gentle");
+    }
+  }
+
+  function renderOver(you) {
+    var over = view.phase === "game_over" || view.ended;
+    if (!over) {
+      el.over.hidden = true;
+      return;
+    }
+    var winners = view.winners || [];
+    if (winners.indexOf(you) >= 0) showOver(L.you_win, L.well_played);
+    else if (winners.length) showOver(fmt(L.winner_is, { name: winners.map(seatName).join(", ") }), L.well_played);
+    else showOver(L.ended, L.well_played);
+  }
+
+  function showOver(title, text) {
+    el.overTitle.textContent = title;
+    el.overText.textContent = text;
+    el.over.hidden = false;
+  }
+
+  connect();
+})();
