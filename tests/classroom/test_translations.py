@@ -14,29 +14,29 @@ from django.urls import reverse
 LOCALE = Path(__file__).resolve().parents[2] / "classroom" / "locale" / "zh_Hant" / "LC_MESSAGES"
 
 
-def _po_entries() -> list[tuple[str, str]]:
-    """(msgid, msgstr) pairs of the .po file; plural entries give their first form."""
-    entries: list[tuple[str, str]] = []
+def _po_entries() -> list[tuple[str, str, str | None]]:
+    """(msgid, msgstr, msgctxt) of the .po file; plural entries give their first form."""
+    entries: list[tuple[str, str, str | None]] = []
     text = (LOCALE / "django.po").read_text(encoding="utf-8")
     for block in text.split("\n\n"):
         fields: dict[str, str] = {}
         current = ""
         for line in block.splitlines():
-            match = re.match(r'^(msgid|msgid_plural|msgstr(?:\[0\])?) (".*")$', line)
+            match = re.match(r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[0\])?) (".*")$', line)
             if match:
                 current = match.group(1).replace("[0]", "")
                 fields[current] = ast.literal_eval(match.group(2))
             elif line.startswith('"') and current:
                 fields[current] += ast.literal_eval(line)
         if fields.get("msgid"):
-            entries.append((fields["msgid"], fields.get("msgstr", "")))
+            entries.append((fields["msgid"], fields.get("msgstr", ""), fields.get("msgctxt")))
     return entries
 
 
 def test_every_message_is_translated() -> None:
     entries = _po_entries()
     assert len(entries) > 150
-    untranslated = [msgid for msgid, msgstr in entries if not msgstr.strip()]
+    untranslated = [msgid for msgid, msgstr, _context in entries if not msgstr.strip()]
     assert untranslated == []
 
 
@@ -45,8 +45,9 @@ def test_compiled_catalog_matches_the_po_file() -> None:
         catalog = gettext.GNUTranslations(mo_file)
     stale = [
         msgid
-        for msgid, msgstr in _po_entries()
-        if "%(counter)s" not in msgid and catalog.gettext(msgid) != msgstr
+        for msgid, msgstr, context in _po_entries()
+        if "%(counter)s" not in msgid
+        and (catalog.pgettext(context, msgid) if context else catalog.gettext(msgid)) != msgstr
     ]
     assert stale == [], "run `make messages` to recompile django.mo"
 
