@@ -44,6 +44,10 @@ format: setup
 typecheck: setup
 	$(BIN)/mypy classroom games
 
+# Flip-to-tablet latency of live tables against a raw websockets yardstick (prints JSON).
+bench: setup
+	$(BIN)/python tests/load/bench_tables.py
+
 # Needs GNU gettext (Debian: gettext); the compiled .mo files are committed.
 messages: setup
 	$(BIN)/python manage.py makemessages -l zh_Hant --no-obsolete --ignore=.venv --ignore=tests

@@ -18,6 +18,7 @@ class PlayerLine:
     active: bool
     winner: bool
     recent: list[dict[str, Any]] = field(default_factory=list)
+    claimed: int = 0
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,11 @@ class TableTile:
     paused: bool
     claims: dict[str, int] = field(default_factory=dict)
     centre_count: int = 0
+
+    @property
+    def by_claims(self) -> list[PlayerLine]:
+        """Team mode's leaderboard: most cards claimed first."""
+        return sorted(self.players, key=lambda player: -player.claimed)
 
 
 def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
@@ -56,6 +62,7 @@ def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
                 active=view.get("active_seat") == index,
                 winner=index in winners,
                 recent=list(recent.get(str(index), []))[::-1],
+                claimed=int((view.get("claims") or {}).get(str(index), 0)),
             )
         )
     return TableTile(

@@ -176,6 +176,7 @@ class TableHost:
         )
         self.next_seq = (log[-1].seq + 1) if log else 1
         self.version = len(log)
+        self._wall = wall
         self.clock = GameClock(start_ms=log[-1].now_ms if log else 0, wall=wall)
         if paused:
             self.clock.pause()
@@ -276,7 +277,7 @@ class TableHost:
             self.clock.resume()
         elif command == "end":
             self.ended = True
-        await self._broadcast(events=[{"kind": command}])
+        await self._broadcast(events=[{"kind": command}], at_ms=self._wall())
 
     async def _act(self, item: _Act) -> None:
         if self.ended:
@@ -285,6 +286,7 @@ class TableHost:
         if self.paused:
             await self._reply_error(item, "paused", "The game is paused. Eyes on your teacher!")
             return
+        began = self._wall()
         if item.listener.seat is None:
             await self._reply_error(item, "not_a_player", "Only players can play.")
             return
@@ -298,16 +300,17 @@ class TableHost:
             await self._reply_error(item, "not_saved", "That did not reach the server. Try again.")
             return
         await item.listener.deliver(server_frame_encode(Ack(seq=item.seq, version=self.version)))
-        await self._broadcast(events=_events(outcome))
+        await self._broadcast(events=_events(outcome), at_ms=began)
 
     async def _tick(self) -> None:
+        began = self._wall()
         now = self.clock.now()
         outcome = self.engine.tick(self.state, now)
         if outcome.state is self.state and not outcome.events and not outcome.trials:
             return
         entry = LogEntry(self.next_seq, "tick", None, None, now)
         if await self._commit(entry, outcome):
-            await self._broadcast(events=_events(outcome))
+            await self._broadcast(events=_events(outcome), at_ms=began)
         else:
             # Storage is down: wait a moment rather than spin on the same deadline.
             await asyncio.sleep(0.5)
@@ -335,21 +338,22 @@ class TableHost:
         frame = ErrorFrame(code=code, message=message, seq=item.seq)
         await item.listener.deliver(server_frame_encode(frame))
 
-    def _frame_for(self, seat: int | None, events: list[dict[str, Any]]) -> str:
+    def _frame_for(self, seat: int | None, events: list[dict[str, Any]], at_ms: int) -> str:
         view = self.engine.view(self.state, seat)
         view["paused"] = self.paused
         view["ended"] = self.ended
-        return server_frame_encode(StateFrame(version=self.version, view=view, events=events))
+        frame = StateFrame(version=self.version, view=view, events=events, at_ms=at_ms)
+        return server_frame_encode(frame)
 
     async def _send_state(self, listener: Listener, events: list[dict[str, Any]]) -> None:
-        await listener.deliver(self._frame_for(listener.seat, events))
+        await listener.deliver(self._frame_for(listener.seat, events, self._wall()))
 
-    async def _broadcast(self, events: list[dict[str, Any]]) -> None:
+    async def _broadcast(self, events: list[dict[str, Any]], at_ms: int) -> None:
         # One view and one serialization per distinct seat, shared by its sockets.
         frames: dict[int | None, str] = {}
         for listener in list(self._listeners):
             if listener.seat not in frames:
-                frames[listener.seat] = self._frame_for(listener.seat, events)
+                frames[listener.seat] = self._frame_for(listener.seat, events, at_ms)
             try:
                 await listener.deliver(frames[listener.seat])
             except Exception:  # a socket that went away must not stop the table

@@ -88,6 +88,9 @@ class StateFrame(msgspec.Struct, tag="state", tag_field="type"):
     version: int
     view: dict[str, Any]
     events: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    # The server's monotonic clock (ms) when the change began: lets a benchmark on the same
+    # machine measure change-to-tablet latency. Not a game time.
+    at_ms: int = 0
 
 
 class ErrorFrame(msgspec.Struct, tag="error", tag_field="type"):

@@ -377,5 +377,13 @@
     el.over.hidden = false;
   }
 
+  // Read-only handle for browser tests and debugging: what this tablet shows and measured.
+  window.palmStrike = {
+    get view() { return view; },
+    get onset() { return onset; },
+    get shownFlip() { return shownFlip; },
+    get rttMs() { return rttMs; },
+  };
+
   connect();
 })();
