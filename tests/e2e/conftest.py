@@ -83,7 +83,9 @@ def live_url(server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactor
             process.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+# Module scope: sync Playwright keeps an event loop running in this thread while it is open,
+# which would break the async tests that run after the browser tests.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         if os.environ.get("CI"):
