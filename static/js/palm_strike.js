@@ -139,7 +139,7 @@
 
   function playerCard(card, extraClass) {
     var box = document.createElement("div");
-    box.className = "card card-player " + (extraClass || "");
+    box.className = "pcard pcard-player " + (extraClass || "");
     box.style.setProperty("--card-bg", "var(--c-" + card.bg + ")");
     var svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("viewBox", "0 0 100 100");
@@ -156,10 +156,10 @@
 
   function publicCard(card, extraClass) {
     var box = document.createElement("div");
-    box.className = "card card-public " + (extraClass || "");
+    box.className = "pcard pcard-public " + (extraClass || "");
     box.style.setProperty("--card-bg", "var(--c-" + card.bg + ")");
     var word = document.createElement("span");
-    word.className = "card-word";
+    word.className = "pcard-word";
     word.textContent = L.word[card.word];
     word.style.color = "var(--c-" + card.ink + ")";
     box.appendChild(word);
@@ -202,7 +202,7 @@
       box.appendChild(label);
       var row = document.createElement("div");
       row.className = "opponent-cards";
-      player.cards.forEach(function (card) { row.appendChild(drawCard(card, "card-small")); });
+      player.cards.forEach(function (card) { row.appendChild(drawCard(card, "pcard-small")); });
       box.appendChild(row);
       el.others.appendChild(box);
     });
@@ -220,7 +220,7 @@
     }
     if (!me) return;
     me.cards.forEach(function (card, index) {
-      var node = drawCard(card, "card-mine");
+      var node = drawCard(card, "pcard-mine");
       if (choosing) {
         var button = document.createElement("button");
         button.type = "button";
@@ -253,7 +253,7 @@
     }
     if (flip === shownFlip) {
       var current = el.slot.querySelector("[data-flip]");
-      if (current) current.classList.toggle("is-closed", view.phase !== "open");
+      if (current) current.classList.toggle("is-closed", !flipOpen());
       return;
     }
     // A fresh element for every flip: its first painted frame is the stimulus onset.
@@ -264,7 +264,7 @@
     target.className = "slap-target";
     target.dataset.flip = String(flip);
     target.setAttribute("aria-label", L.slap);
-    target.appendChild(drawCard(view.public, "card-big"));
+    target.appendChild(drawCard(view.public, "pcard-big"));
     target.addEventListener("pointerdown", function (event) { slap(event, flip, target); });
     el.slot.textContent = "";
     el.slot.appendChild(target);
@@ -275,6 +275,11 @@
     });
   }
 
+  // The flip takes responses until its window closes, even while a winner picks a card.
+  function flipOpen() {
+    return view.window_closes_ms !== null && view.window_closes_ms !== undefined;
+  }
+
   function reactionTime(event) {
     if (onset === null) return null;
     return Math.max(0, Math.round(event.timeStamp - onset));
@@ -282,7 +287,7 @@
 
   function slap(event, flip, target) {
     event.preventDefault();
-    if (view.team_mode || view.phase !== "open" || respondedFlip === flip) return;
+    if (view.team_mode || !flipOpen() || respondedFlip === flip) return;
     var rt = reactionTime(event);
     if (rt === null) return;
     respondedFlip = flip;
@@ -298,12 +303,12 @@
       var button = document.createElement("button");
       button.type = "button";
       button.className = "centre-card";
-      var node = drawCard(card, "card-small");
+      var node = drawCard(card, "pcard-small");
       button.setAttribute("aria-label", fmt(L.claim, { card: node.getAttribute("aria-label") }));
       button.appendChild(node);
       button.addEventListener("pointerdown", function (event) {
         event.preventDefault();
-        if (view.phase !== "open" || respondedFlip === view.flip) return;
+        if (!flipOpen() || respondedFlip === view.flip) return;
         var rt = reactionTime(event);
         if (rt === null) return;
         respondedFlip = view.flip;

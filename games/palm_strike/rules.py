@@ -1,0 +1,890 @@
+"""Palm Strike's rule set (RULES.md §1): setup, player inputs, timers, replay.
+
+The engine contract (ARCHITECTURE.md): pure functions of a :class:`State`, with time only
+from ``now_ms`` arguments and randomness only from the state's seeded generator. A state is
+never changed in place: ``act`` and ``tick`` return a changed copy, and a refused input
+returns the very state it was given with a readable reason.
+
+Time line of one flip (all server milliseconds):
+
+* the card is shown at ``shown``; it stays open until ``shown + response window``;
+* the first slap opens a *grace window* of ``config.grace_ms``; when it ends the race goes
+  to the earliest plausible tablet reaction time among slaps received inside it (if none of
+  them is plausible the race stays open and the next slap opens a new grace window);
+* the race is settled at once, or after the winner picks a card (a *choice*, 5 s time-out,
+  first card by default);
+* every seat's response inside the window is recorded; when the window closes each seat
+  gets one :class:`Trial`;
+* when the window is closed and no choice is pending, the turn passes clockwise (tap
+  pacing) or the next automatic flip may happen (auto pacing).
+
+``act`` first runs every timer already due at ``now_ms`` (on its own copy), so a host that
+ticks a little late still judges inputs against the right moment; ``tick`` runs them
+without an input. Timers run at their own scheduled times, so how often a host ticks never
+changes the game.
+
+[digital] additions beyond RULES.md, all deliberate:
+
+* deck swap can deadlock: some orange cards match no white card at all. With slap scope A
+  such a card never leaves its owner, so when every player holds one the round ends (fewest
+  cards wins); in team mode the game ends when no centre card can be claimed any more (most
+  cards wins);
+* as a last safety net a round also ends after ``MAX_FLIPS_PER_ROUND`` flips (fewest cards
+  wins; team mode: most cards);
+* in the points variant a short break (``ROUND_BREAK_MS``) separates rounds;
+* only one race per flip: after it is settled, later slaps are recorded but move nothing.
+
+Events (``Outcome.events``, for animation and the teacher's feed), by kind: ``started``,
+``flip`` {flip, seat, card, closes_ms}, ``reshuffle`` {cards}, ``slap`` {flip, seat,
+plausible}, ``claim`` / ``false_claim`` {flip, seat, card, plausible}, ``race_void`` {flip},
+``resolved`` {flip, winner, outcome, to_seat, card}, ``choice`` {seat, reason, to_seat,
+flip}, ``chosen`` {seat, reason, to_seat, card, default}, ``window_closed`` {flip, winner,
+outcome, slappers}, ``turn`` {seat}, ``round_over`` {round, winners}, ``round_started``
+{round, active_seat}, ``game_over`` {winners, scores}.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from games.core import Event, Outcome, SettingError, Trial
+from games.palm_strike import bots as botlib
+from games.palm_strike.actions import (
+    ChooseAction,
+    ClaimAction,
+    FlipAction,
+    SlapAction,
+    parse_action,
+)
+from games.palm_strike.cards import Card, PublicCard, card_to_dict, player_deck, public_deck
+from games.palm_strike.matching import cards_match, matches
+from games.palm_strike.state import (
+    BotMove,
+    Choice,
+    Flip,
+    Reason,
+    Response,
+    State,
+    state_fingerprint,
+)
+from games.palm_strike.table import judge, next_seat
+from games.palm_strike.view import view
+
+if TYPE_CHECKING:
+    from games.palm_strike.bots import BotSkill
+    from games.palm_strike.config import Config
+
+__all__ = [
+    "State",
+    "act",
+    "matches",
+    "next_deadline",
+    "replay",
+    "setup",
+    "state_fingerprint",
+    "tick",
+    "view",
+]
+
+# A slapper has this long to pick a card before the first one is taken for them.
+CHOICE_TIMEOUT_MS = 5000
+# After the first tick (and after each new deal) players get this long before a card flips.
+READY_MS = 1500
+# Points variant: the pause between a round's end and the next deal.
+ROUND_BREAK_MS = 4000
+# Auto pacing: if a choice held up a due flip, the flip comes this long after the choice.
+RESUME_MS = 1000
+# Plausible reaction times: at least a human floor, at most the time the card has existed
+# (plus the measured round trip and a little slack for clock granularity).
+MIN_PLAUSIBLE_RT_MS = 100
+PLAUSIBLE_SLACK_MS = 50
+# See the module doc: a safety net against rounds that can never end.
+MAX_FLIPS_PER_ROUND = 300
+# Team mode, end condition B.
+TEAM_TARGET = 5
+
+MIN_SEATS, MAX_SEATS = 2, 8
+MIN_TEAM_SEATS, MAX_TEAM_SEATS = 1, 40
+
+LogEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
+
+
+class _Refused(Exception):
+    """An input that is not allowed now; the message is shown to the player."""
+
+
+# ============================================================================================
+# Setup
+
+
+def _check_seats(config: Config, seats: tuple[int, ...], bots: Mapping[int, BotSkill]) -> None:
+    # A bad table is a programming error of the caller, never shown to players, so these
+    # messages are not marked for translation.
+    low, high = (MIN_TEAM_SEATS, MAX_TEAM_SEATS) if config.team_mode else (MIN_SEATS, MAX_SEATS)
+    if any(isinstance(seat, bool) or not isinstance(seat, int) for seat in seats):
+        raise SettingError("seats", "Seats must be whole numbers.")
+    if len(set(seats)) != len(seats):
+        raise SettingError("seats", "A seat is listed twice.")
+    if not low <= len(seats) <= high:
+        raise SettingError(
+            "seats",
+            "This game needs %(low)d to %(high)d players.",
+            {"low": low, "high": high},
+        )
+    if set(bots) - set(seats):
+        raise SettingError("bots", "Every bot must have a seat.")
+    if not all(isinstance(skill, botlib.BotSkill) for skill in bots.values()):
+        raise SettingError("bots", "Every bot needs a skill.")
+
+
+def _deal(state: State) -> None:
+    """Deal cards_per_player cards face up to every seat, one at a time round the table."""
+    for _ in range(state.config.cards_per_player):
+        for seat in state.seats:
+            state.hands[seat].append(state.player_deck.pop(0))
+
+
+def setup(
+    config: Config,
+    seats: Sequence[int],
+    seed: int,
+    bots: Mapping[int, BotSkill] | None = None,
+) -> State:
+    """A new table: decks shuffled, cards dealt (or laid in the centre), a first player.
+
+    ``seats`` are seat numbers in clockwise order; ``bots`` maps the seats played by the
+    computer to their skill. Raises :class:`SettingError` (a ValueError) for a bad table.
+    """
+    seat_order = tuple(seats)
+    bot_skills = dict(bots or {})
+    _check_seats(config, seat_order, bot_skills)
+    rng = random.Random(seed)
+    white: list[Card] = list(player_deck(rng))
+    orange: list[Card] = list(public_deck(rng))
+    dealt, flipped = (orange, white) if config.deck_swap else (white, orange)
+    state = State(
+        config=config,
+        seats=seat_order,
+        bots=bot_skills,
+        rng=rng,
+        player_deck=dealt,
+        flip_deck=flipped,
+        discard=[],
+        hands={seat: [] for seat in seat_order},
+        centre=[],
+        scores={seat: 0 for seat in seat_order},
+        active_seat=None,
+    )
+    if config.team_mode:
+        state.centre = [state.player_deck.pop(0) for _ in range(config.centre_cards)]
+    else:
+        _deal(state)
+    if config.flip_pacing == "tap":
+        state.active_seat = rng.choice(seat_order)
+    return state
+
+
+# ============================================================================================
+# Small helpers
+
+
+def _window_ms(config: Config) -> int:
+    return round(config.response_window_s * 1000)
+
+
+def _is_bot(state: State, seat: int) -> bool:
+    return seat in state.bots
+
+
+def _flip_matches_for(state: State, flip: Flip, seat: int) -> bool:
+    """Whether a correct slap existed for ``seat`` on ``flip`` (the table as flipped)."""
+    config = state.config
+    if config.team_mode:
+        return any(
+            card is not None and cards_match(flip.card, card, config.level) for card in flip.centre
+        )
+    return judge(config.slap_scope, state.seats, flip.table, flip.card, config.level, seat).any
+
+
+def _schedule_turn(state: State, now_ms: int) -> None:
+    """Tap pacing: a bot whose turn it is flips after a short pause."""
+    if state.config.flip_pacing == "tap" and state.active_seat in state.bots:
+        state.next_flip_ms = now_ms + botlib.BOT_FLIP_DELAY_MS
+
+
+# ============================================================================================
+# Flipping
+
+
+def _plan_bots(state: State, flip: Flip) -> None:
+    """Every bot decides its response to this flip now (drawing from the state's generator)."""
+    config = state.config
+    window = _window_ms(config)
+    for seat in state.seats:
+        skill = state.bots.get(seat)
+        if skill is None:
+            continue
+        if config.team_mode:
+            matching = [
+                place
+                for place, card in enumerate(flip.centre)
+                if card is not None and cards_match(flip.card, card, config.level)
+            ]
+            others = [
+                place
+                for place, card in enumerate(flip.centre)
+                if card is not None and place not in matching
+            ]
+            truth = bool(matching)
+            rt = botlib.decide(skill, state.rng, truth, window)
+            if rt is None:
+                continue
+            place = botlib.pick_claim(state.rng, matching, others, wrong=not truth)
+            if place is not None:
+                flip.bot_moves.append(BotMove(flip.shown_ms + rt, seat, rt, place))
+        else:
+            rt = botlib.decide(skill, state.rng, _flip_matches_for(state, flip, seat), window)
+            if rt is not None:
+                flip.bot_moves.append(BotMove(flip.shown_ms + rt, seat, rt))
+    # Stable sort: bots due at the same moment act in seat order.
+    flip.bot_moves.sort(key=lambda move: move.due_ms)
+
+
+def _flip(state: State, now_ms: int, seat: int | None) -> list[Event]:
+    """Turn the top card of the flip deck onto the discard pile and open its window."""
+    events: list[Event] = []
+    config = state.config
+    if not state.flip_deck:
+        # RULES.md: when the public deck runs out, the discard pile is shuffled into a new one.
+        state.flip_deck, state.discard = state.discard, []
+        state.rng.shuffle(state.flip_deck)
+        events.append(Event("reshuffle", {"cards": len(state.flip_deck)}))
+    card = state.flip_deck.pop(0)
+    state.discard.append(card)
+    state.flips += 1
+    state.round_flips += 1
+    flip = Flip(
+        number=state.flips,
+        card=card,
+        shown_ms=now_ms,
+        closes_ms=now_ms + _window_ms(config),
+        table={s: tuple(state.hands[s]) for s in state.seats},
+        centre=tuple(state.centre),
+    )
+    state.current = flip
+    _plan_bots(state, flip)
+    state.next_flip_ms = (
+        now_ms + round(config.auto_flip_s * 1000) if config.flip_pacing == "auto" else None
+    )
+    events.append(
+        Event(
+            "flip",
+            {
+                "flip": flip.number,
+                "seat": seat,
+                "card": card_to_dict(card),
+                "closes_ms": flip.closes_ms,
+            },
+        )
+    )
+    return events
+
+
+# ============================================================================================
+# Slaps, claims and the race
+
+
+def _record(
+    state: State,
+    seat: int,
+    rt_ms: int,
+    rtt_ms: int,
+    now_ms: int,
+    place: int | None = None,
+) -> list[Event]:
+    """Record one slap (or claim) on the open flip; it may open or join the grace window."""
+    flip = state.current
+    assert flip is not None
+    config = state.config
+    age = now_ms - flip.shown_ms
+    plausible = MIN_PLAUSIBLE_RT_MS <= rt_ms <= age + rtt_ms + PLAUSIBLE_SLACK_MS
+    response = Response(
+        seat=seat,
+        received_ms=now_ms,
+        rt_ms=rt_ms,
+        rtt_ms=rtt_ms,
+        plausible=plausible,
+        bot=_is_bot(state, seat),
+    )
+    events: list[Event] = []
+    if config.team_mode:
+        assert place is not None
+        card = state.centre[place]
+        response.place = place
+        response.card = card
+        response.hit = card is not None and cards_match(flip.card, card, config.level)
+    # Team mode: a claim on a card that does not match is a false alarm, not a contender.
+    may_win = not flip.resolved and (response.hit or not config.team_mode)
+    if may_win:
+        if flip.grace_ends_ms is None:
+            flip.grace_ends_ms = now_ms + config.grace_ms
+            response.competing = True
+        elif now_ms < flip.grace_ends_ms:
+            response.competing = True
+    flip.responses.append(response)
+    if config.team_mode:
+        if not response.hit and not flip.resolved and flip.outcome is None:
+            flip.outcome = "false_claim"
+        events.append(
+            Event(
+                "claim" if response.hit else "false_claim",
+                {
+                    "flip": flip.number,
+                    "seat": seat,
+                    "card": card_to_dict(response.card) if response.card is not None else None,
+                    "plausible": plausible,
+                },
+            )
+        )
+    else:
+        events.append(Event("slap", {"flip": flip.number, "seat": seat, "plausible": plausible}))
+    return events
+
+
+def _take_card(state: State, seat: int, index: int, to_seat: int | None) -> Card:
+    """Move one of ``seat``'s cards to another seat, or under the player deck."""
+    card = state.hands[seat].pop(index)
+    if to_seat is None:
+        state.player_deck.append(card)
+    else:
+        state.hands[to_seat].append(card)
+    return card
+
+
+def _note_empty(state: State, seat: int) -> None:
+    """The first player with no cards in front of them wins the round (at window close)."""
+    if not state.config.team_mode and not state.hands[seat] and not state.round_winners:
+        state.round_winners.append(seat)
+
+
+def _settle_slap(state: State, seat: int, now_ms: int) -> list[Event]:
+    """Apply RULES.md's four cases for the slapper who won the race."""
+    flip = state.current
+    assert flip is not None
+    config = state.config
+    hand = state.hands[seat]
+    found = judge(config.slap_scope, state.seats, flip.table, flip.card, config.level, seat)
+    data: dict[str, Any] = {"flip": flip.number, "winner": seat}
+    events: list[Event] = []
+    to_seat: int | None = None
+    if found.own and found.others:
+        flip.outcome = "both"
+    elif found.own:
+        flip.outcome = "own"
+    elif found.others:
+        flip.outcome = "other"
+        to_seat = found.others[0]
+    else:
+        flip.outcome = "false"
+    data["outcome"] = flip.outcome
+    data["to_seat"] = to_seat
+    if flip.outcome == "own":
+        # The matching card itself goes back under the player deck.
+        index = next(
+            (i for i, card in enumerate(hand) if cards_match(flip.card, card, config.level)), None
+        )
+        if index is not None:
+            data["card"] = card_to_dict(_take_card(state, seat, index, None))
+    elif flip.outcome == "false":
+        # Penalty: the top player card, face up, in front of the slapper (none if the deck
+        # is empty).
+        if state.player_deck:
+            card = state.player_deck.pop(0)
+            hand.append(card)
+            data["card"] = card_to_dict(card)
+    elif len(hand) > 1:
+        # "Any one of your cards": the slapper picks (bots after a short pause).
+        delay = botlib.BOT_CHOICE_DELAY_MS if _is_bot(state, seat) else CHOICE_TIMEOUT_MS
+        reason: Reason = "give" if flip.outcome == "other" else "return"
+        state.choice = Choice(seat, reason, to_seat, now_ms + delay)
+        events.append(Event("resolved", data))
+        choice_data = {"seat": seat, "reason": reason, "to_seat": to_seat, "flip": flip.number}
+        events.append(Event("choice", choice_data))
+        return events
+    elif hand:
+        data["card"] = card_to_dict(_take_card(state, seat, 0, to_seat))
+    _note_empty(state, seat)
+    events.append(Event("resolved", data))
+    return events
+
+
+def _settle_claim(state: State, response: Response) -> list[Event]:
+    """Team mode: the winner takes the claimed centre card; B and C refill the place."""
+    flip = state.current
+    assert flip is not None
+    assert response.place is not None
+    config = state.config
+    card = state.centre[response.place]
+    assert card is not None
+    state.hands[response.seat].append(card)
+    refill = config.team_end != "centre_empty" and state.player_deck
+    state.centre[response.place] = state.player_deck.pop(0) if refill else None
+    flip.outcome = "claim"
+    return [
+        Event(
+            "resolved",
+            {
+                "flip": flip.number,
+                "winner": response.seat,
+                "outcome": "claim",
+                "card": card_to_dict(card),
+            },
+        )
+    ]
+
+
+def _end_grace(state: State, now_ms: int) -> list[Event]:
+    """The grace window is over: the earliest plausible reaction time wins the race."""
+    flip = state.current
+    assert flip is not None
+    contenders = [
+        (response.rt_ms, response.received_ms, order, response)
+        for order, response in enumerate(flip.responses)
+        if response.competing and response.plausible
+    ]
+    if not contenders:
+        # Only implausible slaps: nobody wins yet; the next slap opens a new grace window.
+        flip.grace_ends_ms = None
+        return [Event("race_void", {"flip": flip.number})]
+    winner = min(contenders, key=lambda item: item[:3])[3]
+    flip.resolved = True
+    flip.winner = winner.seat
+    if state.config.team_mode:
+        return _settle_claim(state, winner)
+    return _settle_slap(state, winner.seat, now_ms)
+
+
+def _apply_choice(state: State, index: int, now_ms: int, *, by_default: bool) -> list[Event]:
+    choice = state.choice
+    assert choice is not None
+    card = _take_card(state, choice.seat, index, choice.to_seat)
+    state.choice = None
+    _note_empty(state, choice.seat)
+    events = [
+        Event(
+            "chosen",
+            {
+                "seat": choice.seat,
+                "reason": choice.reason,
+                "to_seat": choice.to_seat,
+                "card": card_to_dict(card),
+                "default": by_default,
+            },
+        )
+    ]
+    return events + _finish_flip(state, now_ms)
+
+
+# ============================================================================================
+# Closing a flip, rounds and the end
+
+
+def _trials(state: State, flip: Flip) -> list[Trial]:
+    """One trial per seat for the flip whose window just closed."""
+    config = state.config
+    kind = "palm_strike.team_flip" if config.team_mode else "palm_strike.flip"
+    public = card_to_dict(flip.card)
+    congruent = flip.card.word == flip.card.ink if isinstance(flip.card, PublicCard) else None
+    trials = []
+    for seat in state.seats:
+        response = next((r for r in flip.responses if r.seat == seat), None)
+        expected = _flip_matches_for(state, flip, seat)
+        if response is None:
+            correct = not expected
+        elif config.team_mode:
+            correct = expected and response.hit
+        else:
+            correct = expected
+        data: dict[str, Any] = {
+            "flip": flip.number,
+            "level": config.level,
+            "public": public,
+            "match_in_scope": expected,
+            "congruent": congruent,
+            "response": "slap" if response is not None else "none",
+            "rt_ms": response.rt_ms if response is not None else None,
+            # No response: no measurement to doubt.
+            "plausible": response.plausible if response is not None else True,
+            "correct": correct,
+            "first": flip.winner == seat,
+            "bot": _is_bot(state, seat),
+        }
+        if config.team_mode:
+            card = response.card if response is not None else None
+            data["claimed_card"] = card_to_dict(card) if card is not None else None
+        trials.append(Trial(seat=seat, kind=kind, data=data))
+    return trials
+
+
+def _most_cards(state: State) -> list[int]:
+    best = max(len(state.hands[seat]) for seat in state.seats)
+    return [seat for seat in state.seats if len(state.hands[seat]) == best]
+
+
+def _fewest_cards(state: State) -> list[int]:
+    least = min(len(state.hands[seat]) for seat in state.seats)
+    return [seat for seat in state.seats if len(state.hands[seat]) == least]
+
+
+def _claimable(state: State, card: Card | None) -> bool:
+    """Whether some card of the flip deck (all of it: deck and discard) can ever match it.
+
+    In the normal game every white card can; in deck swap some orange cards match no white
+    card at all (and congruent ones none above beginner level).
+    """
+    if card is None:
+        return False
+    level = state.config.level
+    return any(cards_match(flipped, card, level) for flipped in state.flip_deck + state.discard)
+
+
+def _team_winners(state: State) -> list[int] | None:
+    """Team mode: the winners if the game is over now (RULES.md end conditions A, B, C).
+
+    A ends when the centre is empty, C when all cards are claimed, B when someone has five.
+    Refills only follow claims, so all three also end when no centre card can ever be
+    claimed any more (only possible in deck swap); most cards wins then.
+    """
+    if state.config.team_end == "first_to_five":
+        reached = [seat for seat in state.seats if len(state.hands[seat]) >= TEAM_TARGET]
+        if reached:
+            return reached
+    if not any(_claimable(state, card) for card in state.centre):
+        return _most_cards(state)
+    if state.round_flips >= MAX_FLIPS_PER_ROUND:
+        return _most_cards(state)
+    return None
+
+
+def _stalemate(state: State) -> bool:
+    """Slap scope A: a card that no flip can ever match never leaves its owner, so once every
+    player holds one nobody can win the round (only possible in deck swap)."""
+    if state.config.slap_scope != "own":
+        return False
+    return all(
+        any(not _claimable(state, card) for card in state.hands[seat]) for seat in state.seats
+    )
+
+
+def _end_game(state: State, winners: list[int]) -> list[Event]:
+    state.game_over = True
+    state.winners = list(winners)
+    state.next_flip_ms = None
+    state.next_round_ms = None
+    scores = {str(seat): score for seat, score in state.scores.items()}
+    return [Event("game_over", {"winners": list(winners), "scores": scores})]
+
+
+def _end_round(state: State, now_ms: int) -> list[Event]:
+    """A round is over: score it (points variant) and either end the game or pause."""
+    config = state.config
+    winners = list(state.round_winners) or _fewest_cards(state)
+    state.round_winners = winners
+    events = [Event("round_over", {"round": state.round, "winners": winners})]
+    if config.points_target <= 0:
+        return events + _end_game(state, winners)
+    for winner in winners:
+        state.scores[winner] += sum(len(state.hands[s]) for s in state.seats if s != winner)
+    reached = [seat for seat in state.seats if state.scores[seat] >= config.points_target]
+    if reached:
+        best = max(state.scores[seat] for seat in reached)
+        return events + _end_game(state, [s for s in reached if state.scores[s] == best])
+    state.next_flip_ms = None
+    state.next_round_ms = now_ms + ROUND_BREAK_MS
+    return events
+
+
+def _deal_round(state: State, now_ms: int) -> list[Event]:
+    """Points variant: gather every player card, shuffle and deal again."""
+    cards = [card for seat in state.seats for card in state.hands[seat]] + state.player_deck
+    state.rng.shuffle(cards)
+    state.player_deck = cards
+    state.hands = {seat: [] for seat in state.seats}
+    _deal(state)
+    state.round += 1
+    state.round_flips = 0
+    state.round_winners = []
+    state.current = None
+    state.next_round_ms = None
+    if state.config.flip_pacing == "auto":
+        state.next_flip_ms = now_ms + READY_MS
+    else:
+        _schedule_turn(state, now_ms)
+    return [Event("round_started", {"round": state.round, "active_seat": state.active_seat})]
+
+
+def _finish_flip(state: State, now_ms: int) -> list[Event]:
+    """Once the window is closed and no choice is pending: end, or move on to the next flip."""
+    flip = state.current
+    if flip is None or flip.open or state.choice is not None:
+        return []
+    config = state.config
+    if config.flip_pacing == "tap" and state.active_seat is not None:
+        state.active_seat = next_seat(state.seats, state.active_seat)
+    if config.team_mode:
+        winners = _team_winners(state)
+        if winners is not None:
+            return _end_game(state, winners)
+    elif state.round_winners or state.round_flips >= MAX_FLIPS_PER_ROUND or _stalemate(state):
+        return _end_round(state, now_ms)
+    events: list[Event] = []
+    if config.flip_pacing == "tap":
+        _schedule_turn(state, now_ms)
+        events.append(Event("turn", {"seat": state.active_seat}))
+    elif state.next_flip_ms is not None and state.next_flip_ms < now_ms:
+        state.next_flip_ms = now_ms + RESUME_MS
+    return events
+
+
+def _close_window(state: State, now_ms: int) -> tuple[list[Event], list[Trial]]:
+    flip = state.current
+    assert flip is not None
+    flip.open = False
+    flip.bot_moves.clear()
+    slappers = list(dict.fromkeys(response.seat for response in flip.responses))
+    events = [
+        Event(
+            "window_closed",
+            {
+                "flip": flip.number,
+                "winner": flip.winner,
+                "outcome": flip.outcome,
+                "slappers": slappers,
+            },
+        )
+    ]
+    trials = _trials(state, flip)
+    return events + _finish_flip(state, now_ms), trials
+
+
+# ============================================================================================
+# Timers
+
+
+def _next_timer(state: State) -> tuple[int, int, str] | None:
+    """The earliest pending timer as (time, tie-break rank, name), or None.
+
+    Same-moment timers run in rank order: the race is settled before a bot's slap at that
+    moment (which then no longer competes), slaps before the window closes, the window
+    before the next flip.
+    """
+    if state.game_over:
+        return None
+    timers: list[tuple[int, int, str]] = []
+    flip = state.current
+    if flip is not None and flip.open:
+        grace_pending = flip.grace_ends_ms is not None and not flip.resolved
+        if grace_pending:
+            assert flip.grace_ends_ms is not None
+            timers.append((flip.grace_ends_ms, 0, "grace"))
+        if flip.bot_moves:
+            timers.append((flip.bot_moves[0].due_ms, 1, "bot"))
+        closes = flip.closes_ms
+        if grace_pending and flip.grace_ends_ms is not None:
+            closes = max(closes, flip.grace_ends_ms)
+        timers.append((closes, 3, "close"))
+    if state.choice is not None:
+        timers.append((state.choice.deadline_ms, 2, "choice"))
+    if state.next_round_ms is not None:
+        timers.append((state.next_round_ms, 4, "deal"))
+    elif (
+        state.next_flip_ms is not None and state.choice is None and (flip is None or not flip.open)
+    ):
+        timers.append((state.next_flip_ms, 5, "flip"))
+    return min(timers) if timers else None
+
+
+def _run_timer(state: State, name: str, at_ms: int) -> tuple[list[Event], list[Trial]]:
+    if name == "grace":
+        return _end_grace(state, at_ms), []
+    if name == "bot":
+        flip = state.current
+        assert flip is not None
+        move = flip.bot_moves.pop(0)
+        if move.place is not None and state.centre[move.place] is None:
+            return [], []  # the card it went for is gone
+        return _record(state, move.seat, move.rt_ms, 0, at_ms, move.place), []
+    if name == "choice":
+        return _apply_choice(state, 0, at_ms, by_default=True), []
+    if name == "close":
+        return _close_window(state, at_ms)
+    if name == "deal":
+        return _deal_round(state, at_ms), []
+    return _flip(state, at_ms, state.active_seat), []
+
+
+def _advance(state: State, now_ms: int) -> tuple[list[Event], list[Trial], int]:
+    """Run every timer due at or before ``now_ms``, each at its own time; count them."""
+    events: list[Event] = []
+    trials: list[Trial] = []
+    count = 0
+    while (timer := _next_timer(state)) is not None and timer[0] <= now_ms:
+        more_events, more_trials = _run_timer(state, timer[2], timer[0])
+        events += more_events
+        trials += more_trials
+        count += 1
+    return events, trials, count
+
+
+def next_deadline(state: State) -> int | None:
+    """The earliest server time at which :func:`tick` will change something.
+
+    0 before the first tick (the first tick starts the clock); None when nothing will
+    happen without an input (or the game is over).
+    """
+    if state.game_over:
+        return None
+    if not state.started:
+        return 0
+    timer = _next_timer(state)
+    return timer[0] if timer is not None else None
+
+
+def tick(state: State, now_ms: int) -> Outcome[State]:
+    """Run the timers due at ``now_ms``: grace ends, bot slaps, choice time-outs, window
+    closes, deals and automatic or bot flips.
+
+    The first tick starts the clock: in auto pacing (or when a bot has the first turn) the
+    first card flips ``READY_MS`` later. A tick with nothing to do returns ``state`` itself.
+    """
+    work = state.clone()
+    events: list[Event] = []
+    started = False
+    if not work.started and not work.game_over:
+        work.started = started = True
+        if work.config.flip_pacing == "auto" or work.active_seat in work.bots:
+            work.next_flip_ms = now_ms + READY_MS
+        events.append(Event("started", {"first_flip_ms": work.next_flip_ms}))
+    more_events, trials, count = _advance(work, now_ms)
+    if not started and count == 0:
+        return Outcome(state=state)
+    return Outcome(state=work, events=tuple(events + more_events), trials=tuple(trials))
+
+
+# ============================================================================================
+# Player inputs
+
+
+def _check_flip_open(state: State, number: int, now_ms: int) -> Flip:
+    flip = state.current
+    if number > state.flips:
+        raise _Refused("That card has not been flipped yet.")
+    if flip is None:
+        raise _Refused("Too late: that card has already closed.")
+    if number != flip.number or not flip.open or now_ms >= flip.closes_ms:
+        raise _Refused("Too late: that card has already closed.")
+    return flip
+
+
+def _act_flip(state: State, seat: int, now_ms: int) -> list[Event]:
+    if state.config.flip_pacing == "auto":
+        raise _Refused("Cards flip by themselves in this game.")
+    if state.next_round_ms is not None:
+        raise _Refused("Wait for the next round to be dealt.")
+    if state.current is not None and state.current.open:
+        raise _Refused("Wait until this card has closed.")
+    if state.choice is not None:
+        raise _Refused("Wait: a player is choosing a card.")
+    if seat != state.active_seat:
+        raise _Refused("It is not your turn to flip.")
+    return _flip(state, now_ms, seat)
+
+
+def _act_slap(state: State, seat: int, action: SlapAction, now_ms: int) -> list[Event]:
+    if state.config.team_mode:
+        raise _Refused("In team mode, tap the card and then a matching card in the centre.")
+    flip = _check_flip_open(state, action.flip, now_ms)
+    if any(response.seat == seat for response in flip.responses):
+        raise _Refused("You already slapped this card.")
+    return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms)
+
+
+def _act_claim(state: State, seat: int, action: ClaimAction, now_ms: int) -> list[Event]:
+    if not state.config.team_mode:
+        raise _Refused("Claiming centre cards is only for team mode.")
+    flip = _check_flip_open(state, action.flip, now_ms)
+    if any(response.seat == seat for response in flip.responses):
+        raise _Refused("You already tapped this card.")
+    # Tablets number the centre cards they see, empty places left out (team end A).
+    places = [place for place, card in enumerate(state.centre) if card is not None]
+    if action.card >= len(places):
+        raise _Refused("There is no such card in the centre.")
+    return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, places[action.card])
+
+
+def _act_choose(state: State, seat: int, action: ChooseAction, now_ms: int) -> list[Event]:
+    choice = state.choice
+    if choice is None or choice.seat != seat:
+        raise _Refused("You have no card to choose right now.")
+    if action.card >= len(state.hands[seat]):
+        raise _Refused("You do not have that card.")
+    return _apply_choice(state, action.card, now_ms, by_default=False)
+
+
+def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[State]:
+    """One player input: flip, slap, choose or (team mode) claim.
+
+    Any timer already due at ``now_ms`` runs first (on the copy), so the input is judged at
+    the right moment. A refused input returns ``state`` itself and a sentence to show.
+    """
+    if state.game_over:
+        return Outcome(state=state, rejected="The game is over.")
+    parsed = parse_action(action)
+    if isinstance(parsed, str):
+        return Outcome(state=state, rejected=parsed)
+    if seat not in state.seats:
+        return Outcome(state=state, rejected="You do not have a seat at this table.")
+    if seat in state.bots:
+        return Outcome(state=state, rejected="That seat is played by the computer.")
+    work = state.clone()
+    events, trials, _count = _advance(work, now_ms)
+    try:
+        if work.game_over:
+            raise _Refused("The game is over.")
+        if isinstance(parsed, FlipAction):
+            events += _act_flip(work, seat, now_ms)
+        elif isinstance(parsed, SlapAction):
+            events += _act_slap(work, seat, parsed, now_ms)
+        elif isinstance(parsed, ClaimAction):
+            events += _act_claim(work, seat, parsed, now_ms)
+        else:
+            events += _act_choose(work, seat, parsed, now_ms)
+    except _Refused as refusal:
+        return Outcome(state=state, rejected=str(refusal))
+    return Outcome(state=work, events=tuple(events), trials=tuple(trials))
+
+
+# ============================================================================================
+# Replay
+
+
+def replay(
+    config: Config,
+    seats: Sequence[int],
+    seed: int,
+    bots: Mapping[int, BotSkill] | None,
+    log: Sequence[LogEntry],
+) -> State:
+    """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
+    ``("tick", None, None, now_ms)`` entries, applied in order."""
+    state = setup(config, seats, seed, bots)
+    for kind, seat, action, now_ms in log:
+        if kind == "tick":
+            state = tick(state, now_ms).state
+        elif kind == "act" and seat is not None and action is not None:
+            state = act(state, seat, action, now_ms).state
+        else:
+            raise ValueError(f"not a log entry: {(kind, seat, action, now_ms)!r}")
+    return state

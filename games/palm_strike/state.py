@@ -1,0 +1,156 @@
+"""The game state of one Palm Strike table, and how to copy and compare it.
+
+A State is plain data. The rule functions never change a state they were given: they work
+on :meth:`State.clone` and return the copy, so a host may keep old states (and a rejected
+input returns the very object it was given).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from games.palm_strike.bots import BotSkill
+    from games.palm_strike.cards import Card
+    from games.palm_strike.config import Config
+
+RaceOutcome = Literal["own", "other", "both", "false", "claim", "false_claim"]
+Reason = Literal["give", "return"]
+
+
+@dataclass
+class Response:
+    """One seat's slap (or team-mode claim) on one flip, as received."""
+
+    seat: int
+    received_ms: int
+    rt_ms: int
+    rtt_ms: int
+    plausible: bool
+    bot: bool
+    # Team mode: the centre place tapped (internal position, not the view's index), the card
+    # in it at that moment, and whether it matched the flipped card.
+    place: int | None = None
+    card: Card | None = None
+    hit: bool = False
+    # Received before the grace window closed (or opened it): it may win the race.
+    competing: bool = False
+
+
+@dataclass
+class BotMove:
+    """A bot's response decided at the flip, applied when its reaction time has passed."""
+
+    due_ms: int
+    seat: int
+    rt_ms: int
+    place: int | None = None
+
+
+@dataclass
+class Flip:
+    """The current (or most recent) flipped card and everything that happened on it."""
+
+    number: int
+    card: Card
+    shown_ms: int
+    closes_ms: int
+    # The table as it was when the card was flipped: seat -> cards, and the team-mode centre.
+    # Trials judge "was there a match for this seat" on this snapshot.
+    table: dict[int, tuple[Card, ...]]
+    centre: tuple[Card | None, ...] = ()
+    responses: list[Response] = field(default_factory=list)
+    bot_moves: list[BotMove] = field(default_factory=list)
+    # Server time the race is decided: the first slap + grace. None until someone slaps.
+    grace_ends_ms: int | None = None
+    resolved: bool = False
+    winner: int | None = None
+    outcome: RaceOutcome | None = None
+    open: bool = True
+
+
+@dataclass
+class Choice:
+    """A slapper must pick one of their own cards (RULES.md: "any one of your cards")."""
+
+    seat: int
+    reason: Reason
+    to_seat: int | None
+    deadline_ms: int
+
+
+@dataclass(eq=False)
+class State:
+    """Everything about one table. Deck lists are top-first; hands keep the order dealt."""
+
+    config: Config
+    seats: tuple[int, ...]
+    bots: dict[int, BotSkill]
+    rng: random.Random
+    # The deck dealt in front of players (white; orange in deck swap), top first.
+    player_deck: list[Card]
+    # The deck that is flipped (orange; white in deck swap), top first, and its discard pile.
+    flip_deck: list[Card]
+    discard: list[Card]
+    # Cards in front of each seat; in team mode the cards each seat has claimed.
+    hands: dict[int, list[Card]]
+    # Team mode: the places around the flip deck (None = an empty place). Refills go into the
+    # same place, so places keep their position; views list only the cards.
+    centre: list[Card | None]
+    scores: dict[int, int]
+    active_seat: int | None
+    round: int = 1
+    flips: int = 0
+    round_flips: int = 0
+    current: Flip | None = None
+    choice: Choice | None = None
+    # Set by the first tick: the clock has started (auto flips and bot turns are scheduled).
+    started: bool = False
+    # When the next flip happens by itself (auto pacing, or a bot's turn); None otherwise.
+    next_flip_ms: int | None = None
+    # Points variant: when the next round is dealt.
+    next_round_ms: int | None = None
+    # Seats that emptied their area (or won team mode) this round, waiting for the window.
+    round_winners: list[int] = field(default_factory=list)
+    game_over: bool = False
+    winners: list[int] = field(default_factory=list)
+
+    def clone(self) -> State:
+        """A deep, independent copy (cards are immutable and shared; the generator is not)."""
+        return copy.deepcopy(self)
+
+    def __eq__(self, other: object) -> bool:
+        # random.Random compares by identity, so compare digests of every field instead.
+        if not isinstance(other, State):
+            return NotImplemented
+        return state_fingerprint(self) == state_fingerprint(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
+
+
+def _canonical(value: Any) -> Any:
+    """A JSON-ready, order-stable form of any part of a state."""
+    if isinstance(value, random.Random):
+        return ["rng", _canonical(value.getstate())]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [
+            type(value).__name__,
+            {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)},
+        ]
+    if isinstance(value, dict):
+        return [["key", _canonical(k), _canonical(v)] for k, v in sorted(value.items())]
+    if isinstance(value, list | tuple):
+        return [_canonical(item) for item in value]
+    return value
+
+
+def state_fingerprint(state: State) -> str:
+    """A digest of every field of ``state``, the generator included: equal iff same game."""
+    text = json.dumps(_canonical(state), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()

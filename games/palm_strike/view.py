@@ -1,0 +1,107 @@
+"""What one seat (or the teacher's screen) may see of a Palm Strike table.
+
+Every card on the table is face up in the physical game, so views differ only in who "you"
+are and in the pending choice, which only the chooser sees (with its own phase). The order
+of both decks and the random generator never leave the engine: decks appear only as counts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from games.palm_strike.cards import card_to_dict
+
+if TYPE_CHECKING:
+    from games.palm_strike.state import State
+
+
+def phase(state: State, seat: int | None = None) -> str:
+    """One word for where the table is, as ``seat`` sees it; the UI picks its screen from it.
+
+    While the race winner picks a card the response window may still be open: the chooser
+    sees "choosing", everyone else "open" (their slaps still count for analytics) until the
+    window closes.
+    """
+    if state.game_over:
+        return "game_over"
+    if state.next_round_ms is not None:
+        return "round_over"
+    is_open = state.current is not None and state.current.open
+    choice = state.choice
+    if choice is not None and (seat == choice.seat or not is_open):
+        return "choosing"
+    if is_open:
+        return "open"
+    return "waiting_flip"
+
+
+def _last(state: State) -> dict[str, Any] | None:
+    flip = state.current
+    if flip is None:
+        return None
+    slappers: list[int] = []
+    for response in flip.responses:
+        if response.seat not in slappers:
+            slappers.append(response.seat)
+    return {
+        "flip": flip.number,
+        "winner": flip.winner,
+        "outcome": flip.outcome,
+        "slappers": slappers,
+    }
+
+
+def _winners(state: State) -> list[int]:
+    """The game's winners once it is over; between points rounds, that round's winners."""
+    if state.game_over:
+        return list(state.winners)
+    if state.next_round_ms is not None:
+        return list(state.round_winners)
+    return []
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The JSON-ready picture of the table for ``seat`` (None: teacher or projector)."""
+    config = state.config
+    flip = state.current
+    choice = state.choice
+    mine = choice if choice is not None and seat is not None and choice.seat == seat else None
+    return {
+        "game": "palm_strike",
+        "phase": phase(state, seat),
+        "level": config.level,
+        "team_mode": config.team_mode,
+        "deck_swap": config.deck_swap,
+        "round": state.round,
+        "flip": state.flips,
+        "public": card_to_dict(flip.card) if flip is not None else None,
+        "window_closes_ms": flip.closes_ms if flip is not None and flip.open else None,
+        "active_seat": state.active_seat,
+        "players": [
+            {
+                "seat": s,
+                "cards": [card_to_dict(card) for card in state.hands[s]],
+                "card_count": len(state.hands[s]),
+                "score": state.scores[s],
+                "bot": s in state.bots,
+            }
+            for s in state.seats
+        ],
+        # Team mode: the cards in the centre, empty places left out; a claim's "card" is an
+        # index into this list.
+        "centre": [card_to_dict(card) for card in state.centre if card is not None],
+        "claims": ({str(s): len(state.hands[s]) for s in state.seats} if config.team_mode else {}),
+        "deck_count": len(state.flip_deck),
+        "discard_count": len(state.discard),
+        "player_deck_count": len(state.player_deck),
+        "you": seat,
+        "chooser": choice.seat if choice is not None else None,
+        "choice": (
+            {"reason": mine.reason, "to_seat": mine.to_seat, "deadline_ms": mine.deadline_ms}
+            if mine is not None
+            else None
+        ),
+        "last": _last(state),
+        "winners": _winners(state),
+        "target": config.points_target,
+    }

@@ -1,0 +1,217 @@
+"""A tablet at a playing table: the game socket through the full ASGI stack, with a real host."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from classroom import live_tables
+from classroom.asgi import application
+from classroom.models import ActionLogEntry, Seat
+from classroom.seat_cookies import seat_cookie_name
+from classroom.services.seats import seat_join_guest, seat_kick
+from classroom.services.sessions import session_pause, session_resume, session_start
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Callable
+
+    from classroom.models import GameSession
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TIMEOUT = 3
+
+
+def _socket(code: str, token: str) -> WebsocketCommunicator:
+    headers = [
+        (b"host", b"127.0.0.1"),
+        (b"origin", b"http://127.0.0.1"),
+        (b"cookie", f"{seat_cookie_name(code)}={token}".encode()),
+    ]
+    return WebsocketCommunicator(application, f"/ws/play/{code}/table/", headers=headers)
+
+
+async def _frame(
+    socket: WebsocketCommunicator,
+    kind: str,
+    *,
+    where: Callable[[dict[str, Any]], bool] = lambda _frame: True,
+    tries: int = 20,
+) -> dict[str, Any]:
+    for _ in range(tries):
+        frame = json.loads(await socket.receive_from(timeout=TIMEOUT))
+        if frame["type"] == kind and where(frame):
+            return dict(frame)
+    raise AssertionError(f"no matching {kind} frame")
+
+
+async def _seated(session: GameSession, seat: Seat) -> WebsocketCommunicator:
+    """A connected tablet that has had its first view."""
+    socket = _socket(session.code, seat.token)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await _frame(socket, "state")
+    return socket
+
+
+@pytest.fixture
+async def playing(
+    make_session: Callable[..., GameSession],
+) -> AsyncIterator[tuple[GameSession, list[Seat]]]:
+    def prepare() -> tuple[GameSession, list[Seat]]:
+        session = make_session(players_per_table=2, settings={"flip_pacing": "tap"})
+        seats = [seat_join_guest(session=session, nickname=name) for name in ("Ava", "Ben")]
+        session_start(session=session)
+        return session, [Seat.objects.select_related("table").get(pk=s.pk) for s in seats]
+
+    yield await sync_to_async(prepare)()
+    await live_tables.registry.stop_all()
+
+
+async def test_a_seated_tablet_gets_its_own_view(playing: tuple[GameSession, list[Seat]]) -> None:
+    session, (ava, _ben) = playing
+    socket = _socket(session.code, ava.token)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    state = await _frame(socket, "state")
+    assert state["view"]["game"] == "palm_strike"
+    assert state["view"]["you"] == 0
+    assert [player["seat"] for player in state["view"]["players"]] == [0, 1]
+    await socket.disconnect()
+
+
+async def test_a_rejected_action_answers_with_the_reason_and_logs_nothing(
+    playing: tuple[GameSession, list[Seat]],
+) -> None:
+    session, (ava, _ben) = playing
+    socket = await _seated(session, ava)
+    await socket.send_to(
+        text_data=json.dumps(
+            {"type": "act", "seq": 4, "action": {"kind": "slap", "flip": 9, "rt_ms": 400}}
+        )
+    )
+    error = await _frame(socket, "error")
+    assert error["seq"] == 4
+    assert error["code"] == "rejected"
+    assert error["message"]
+    assert not await sync_to_async(ActionLogEntry.objects.filter(kind="act").exists)()
+    await socket.disconnect()
+
+
+async def test_the_active_player_flips_and_both_tablets_see_it(
+    playing: tuple[GameSession, list[Seat]],
+) -> None:
+    session, seats = playing
+    sockets = [_socket(session.code, seat.token) for seat in seats]
+    views = []
+    for socket in sockets:
+        await socket.connect(timeout=TIMEOUT)
+        views.append((await _frame(socket, "state"))["view"])
+    active = views[0]["active_seat"]
+    flipper = sockets[active]
+    await flipper.send_to(
+        text_data=json.dumps({"type": "act", "seq": 1, "action": {"kind": "flip"}})
+    )
+    ack = await _frame(flipper, "ack")
+    assert ack["seq"] == 1
+    for socket in sockets:
+        for _ in range(10):
+            state = await _frame(socket, "state")
+            if state["view"]["flip"] == 1:
+                break
+        assert state["view"]["public"] is not None
+    entries = await sync_to_async(list)(ActionLogEntry.objects.values_list("kind", "seat_index"))
+    assert ("act", active) in entries
+    for socket in sockets:
+        await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "not json",
+        '{"type":"act","seq":1,"action":{"kind":"explode"}}',
+        '{"type":"act","seq":1,"action":{"kind":"slap","flip":"one","rt_ms":1}}',
+        '{"type":"act","seq":1,"action":{"kind":"slap","flip":1,"rt_ms":1,"seat":1}}',
+        '{"type":"act","seq":1}',
+        json.dumps({"type": "ping", "seq": 1, "pad": "x" * 5000}),
+    ],
+    ids=["not-json", "unknown-kind", "wrong-type", "another-seat-field", "no-action", "oversize"],
+)
+async def test_bad_frames_get_an_error_and_change_nothing(
+    playing: tuple[GameSession, list[Seat]], raw: str
+) -> None:
+    session, (ava, _ben) = playing
+    socket = await _seated(session, ava)
+    await socket.send_to(text_data=raw)
+    error = await _frame(socket, "error")
+    assert error["code"] in {"invalid", "malformed", "too_large"}
+    await socket.send_to(text_data='{"type":"ping","seq":2}')
+    assert (await _frame(socket, "pong"))["seq"] == 2  # still open and answering
+    assert not await sync_to_async(ActionLogEntry.objects.filter(kind="act").exists)()
+    await socket.disconnect()
+
+
+async def test_a_flood_is_slowed_then_closed_with_1008(
+    playing: tuple[GameSession, list[Seat]],
+) -> None:
+    session, (ava, _ben) = playing
+    socket = await _seated(session, ava)
+    for number in range(200):
+        await socket.send_to(text_data=json.dumps({"type": "ping", "seq": number}))
+    codes = []
+    closed_with = None
+    for _ in range(300):
+        message = await socket.receive_output(timeout=TIMEOUT)
+        if message["type"] == "websocket.close":
+            closed_with = message["code"]
+            break
+        codes.append(json.loads(message["text"]).get("code"))
+    assert "slow_down" in codes
+    assert closed_with == 1008
+
+
+async def test_a_tablet_without_a_seat_is_told_and_closed(
+    playing: tuple[GameSession, list[Seat]],
+) -> None:
+    session, _seats = playing
+    socket = _socket(session.code, "not-a-token")
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert (await _frame(socket, "error"))["code"] == "no_seat"
+    assert (await socket.receive_output(timeout=TIMEOUT))["code"] == 4401
+
+
+async def test_a_removed_student_is_closed_at_once(
+    playing: tuple[GameSession, list[Seat]],
+) -> None:
+    session, (ava, _ben) = playing
+    socket = await _seated(session, ava)
+    await sync_to_async(seat_kick)(seat=ava)
+    assert (await _frame(socket, "error"))["code"] == "removed"
+    assert (await socket.receive_output(timeout=TIMEOUT))["code"] == 4403
+
+
+async def test_pause_reaches_the_table_and_refuses_play_until_resume(
+    playing: tuple[GameSession, list[Seat]],
+) -> None:
+    session, seats = playing
+    sockets = [_socket(session.code, seat.token) for seat in seats]
+    views = []
+    for socket in sockets:
+        await socket.connect(timeout=TIMEOUT)
+        views.append((await _frame(socket, "state"))["view"])
+    await sync_to_async(session_pause)(session=session)
+    paused = await _frame(sockets[0], "state", where=lambda frame: frame["view"]["paused"])
+    assert paused["events"] == [{"kind": "pause"}]
+    flipper = sockets[views[0]["active_seat"]]
+    await flipper.send_to(
+        text_data=json.dumps({"type": "act", "seq": 3, "action": {"kind": "flip"}})
+    )
+    assert (await _frame(flipper, "error"))["code"] == "paused"
+    await sync_to_async(session_resume)(session=session)
+    resumed = await _frame(sockets[0], "state", where=lambda frame: not frame["view"]["paused"])
+    assert resumed["events"] == [{"kind": "resume"}]
+    for socket in sockets:
+        await socket.disconnect()

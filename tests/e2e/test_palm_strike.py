@@ -1,0 +1,204 @@
+"""Three tablets play a whole Palm Strike game; reaction times are measured to the frame."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import statistics
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.palm_strike.cards import PlayerCard, PublicCard
+from games.palm_strike.rules import matches
+from tests.e2e.conftest import screenshot
+from tests.e2e.test_lobby import _sign_up
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+pytestmark = pytest.mark.e2e
+
+ONE_FRAME_MS = 17
+GAME_TIMEOUT_S = 150
+
+
+@dataclass
+class Player:
+    name: str
+    delay_ms: int
+    page: Page
+    offset_ms: float = 0.0  # python monotonic ms - page performance.now()
+    seat: int | None = None
+
+
+def _page_offset(page: Page) -> float:
+    before = time.monotonic() * 1000
+    page_now = float(page.evaluate("performance.now()"))
+    after = time.monotonic() * 1000
+    return (before + after) / 2 - page_now
+
+
+def _card(data: dict[str, Any]) -> PlayerCard | PublicCard:
+    if data["type"] == "public":
+        return PublicCard(bg=data["bg"], word=data["word"], ink=data["ink"])
+    return PlayerCard(bg=data["bg"], pic=data["pic"], motif=data.get("motif", "cat"))
+
+
+def _has_match(view: dict[str, Any]) -> bool:
+    public = _card(view["public"])
+    return any(
+        matches(public, _card(card), view["level"])  # type: ignore[arg-type]
+        for player in view["players"]
+        for card in player["cards"]
+    )
+
+
+def _create_auto_session(teacher: Page) -> str:
+    teacher.goto("/sessions/new/")
+    teacher.get_by_label("Players per table").fill("3")
+    teacher.get_by_label("Matching level").select_option("beginner")
+    teacher.get_by_label("Cards per player").select_option("3")
+    teacher.get_by_label("Response window (seconds)").fill("1.5")
+    teacher.get_by_label("Flip pacing").select_option("auto")
+    teacher.get_by_label("Auto-flip every (seconds)").fill("2")
+    teacher.get_by_role("button", name="Create session").click()
+    return teacher.get_by_label("Session code").inner_text().strip()
+
+
+def _measure_input_latency(page: Page, samples: int = 8) -> float:
+    """How long a scripted touch takes to become a pointerdown event in headless Chromium."""
+    page.evaluate(
+        "window.__probe = [];"
+        "document.addEventListener('pointerdown', e => window.__probe.push(e.timeStamp), true)"
+    )
+    box = page.locator(".ps-top").bounding_box()
+    assert box is not None
+    lags = []
+    for _ in range(samples):
+        sent = float(page.evaluate("performance.now()"))
+        page.touchscreen.tap(box["x"] + 5, box["y"] + 5)
+        received = float(page.evaluate("window.__probe[window.__probe.length - 1]"))
+        lags.append(received - sent)
+    return statistics.median(lags)
+
+
+def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
+    teacher_page: Page, new_tablet: Callable[[], Page], server_env: dict[str, str]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "ms-rt")
+    code = _create_auto_session(teacher)
+    players = [Player("Ava", 420, new_tablet()), Player("Ben", 650, new_tablet()),
+               Player("Cy", 880, new_tablet())]  # fmt: skip
+    for player in players:
+        player.page.goto(f"/join/{code}/")
+        player.page.get_by_label("Your name").fill(player.name)
+        player.page.get_by_role("button", name="Join").click()
+        expect(player.page.get_by_text(f"Hi, {player.name}!")).to_be_visible()
+    teacher.get_by_role("button", name="Start").click()
+    for player in players:
+        expect(player.page.get_by_role("region", name="Your cards")).to_be_visible(timeout=5000)
+        player.page.wait_for_function("window.palmStrike && window.palmStrike.view")
+        player.seat = int(player.page.evaluate("window.palmStrike.view.you"))
+        player.offset_ms = _page_offset(player.page)
+    latency = _measure_input_latency(players[0].page)
+    for player in players[1:]:
+        _measure_input_latency(player.page, samples=1)  # installs the probe listener
+    latencies: list[float] = []
+
+    expected: dict[tuple[str, int], float] = {}  # (name, flip) -> page-side delay at the tap
+    handled_flip = 0
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    finished = False
+    while time.monotonic() < deadline and not finished:
+        view = players[0].page.evaluate("window.palmStrike.view")
+        if view["phase"] == "game_over":
+            finished = True
+            break
+        for player in players:
+            if player.page.evaluate("window.palmStrike.view.choice"):
+                choice = player.page.locator(".card-choice").first.bounding_box()
+                if choice is not None:  # it wiggles, so tap where it is rather than wait
+                    player.page.touchscreen.tap(
+                        choice["x"] + choice["width"] / 2, choice["y"] + choice["height"] / 2
+                    )
+        flip = int(view.get("flip") or 0)
+        if view.get("window_closes_ms") is None or flip <= handled_flip or not view.get("public"):
+            time.sleep(0.02)
+            continue
+        handled_flip = flip
+        if not _has_match(view):
+            continue
+        # Tap each tablet's slap target its scripted delay after that tablet's onset.
+        plan = []
+        for player in players:
+            player.page.wait_for_function(
+                f"window.palmStrike.shownFlip === {flip} && window.palmStrike.onset !== null"
+            )
+            onset = float(player.page.evaluate("window.palmStrike.onset"))
+            plan.append((player.offset_ms + onset + player.delay_ms, onset, player))
+        for due, onset, player in sorted(plan, key=lambda item: item[0]):
+            time.sleep(max(0.0, due - time.monotonic() * 1000) / 1000)
+            target = player.page.locator(f'[data-flip="{flip}"]')
+            box = target.bounding_box()
+            if box is None:
+                continue
+            sent = float(player.page.evaluate("performance.now()"))
+            player.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            # This tap's input latency: from the script's send to the pointerdown event.
+            arrived = float(player.page.evaluate("window.__probe[window.__probe.length - 1]"))
+            latencies.append(arrived - sent)
+            expected[(player.name, flip)] = sent - onset + (arrived - sent)
+        if len(expected) <= 3:
+            time.sleep(0.3)  # let the "first!" / "too slow" feedback show
+            screenshot(players[0].page, "palm-strike-tablet-first")
+            screenshot(players[1].page, "palm-strike-tablet-second")
+
+    assert finished, "the game did not end in time"
+    view = players[0].page.evaluate("window.palmStrike.view")
+    winners = view["winners"]
+    assert len(winners) == 1
+    winner = next(player for player in players if player.seat == winners[0])
+    for player in players:
+        title = player.page.locator("[data-over-title]")
+        if player is winner:
+            expect(title).to_have_text("You win! 🏆")
+        else:
+            expect(title).to_have_text(f"{winner.name} wins!")
+    expect(teacher.locator(".game-table tr.is-winner")).to_contain_text(winner.name, timeout=3000)
+    screenshot(winner.page, "palm-strike-winner")
+    screenshot(teacher, "palm-strike-console")
+
+    database = server_env["DATABASE_URL"].removeprefix("sqlite:///")
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute(
+            "SELECT seat.name, trial.data FROM classroom_trial AS trial"
+            " JOIN classroom_seat AS seat ON seat.id = trial.seat_id"
+            " WHERE trial.kind = 'palm_strike.flip'"
+        ).fetchall()
+    recorded = {}
+    for name, raw in rows:
+        data = json.loads(raw)
+        if data["response"] == "slap":
+            recorded[(name, data["flip"])] = data["rt_ms"]
+    errors = [abs(recorded[key] - want) for key, want in expected.items() if key in recorded]
+    checked = len(errors)
+    for key, want in expected.items():
+        if key in recorded:
+            assert abs(recorded[key] - want) <= ONE_FRAME_MS, (key, recorded[key], want)
+    print(  # for the issue notes: `pytest -s tests/e2e/test_palm_strike.py`
+        f"input latency median {statistics.median(latencies):.1f} ms (calibration {latency:.1f});"
+        f" {checked} slaps; |recorded - expected| max {max(errors):.1f} ms,"
+        f" median {statistics.median(errors):.1f} ms"
+    )
+    assert checked >= 6, f"only {checked} slaps were recorded: {expected} vs {recorded}"
+    # Each student's RTs sit near their scripted delay. Loosely: the script's own sleep can
+    # overshoot on a busy machine; the frame-accurate comparison is the one above.
+    for player in players:
+        rts = [rt for (name, _flip), rt in recorded.items() if name == player.name]
+        assert rts, player.name
+        assert 0 <= statistics.median(rts) - player.delay_ms < 150, (player.name, rts)
