@@ -8,24 +8,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 
 from classroom.live_updates import session_group
 from classroom.models import GameSession, Table
-from classroom.services.live_tables import action_log_append
+from classroom.services.live_tables import TableRecord, action_log_append_many, table_record
 from games.core import game_get
 from games.live.host import LogEntry, TableHost, TableSetup
 from games.live.registry import HostRegistry
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from games.core import Trial as EngineTrial
 
 logger = logging.getLogger(__name__)
@@ -33,19 +33,100 @@ logger = logging.getLogger(__name__)
 PLAYING = (GameSession.Status.RUNNING, GameSession.Status.PAUSED)
 
 
-class DjangoTableStore:
-    """Writes a table's log entries and trials to the database, one transaction each."""
+_Pending = tuple[TableRecord, LogEntry, Sequence["EngineTrial"], "asyncio.Future[None]"]
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
+
+class LogWriter:
+    """The one writer of every table's log in this process, with group commit.
+
+    Each host awaits its own entry; whatever is waiting when the database is free goes out in
+    one transaction, so tables that flip together do not queue behind each other's commits.
+    """
+
+    def __init__(self) -> None:
+        # Its own thread (and so its own database connection): log writes never queue behind
+        # page rendering or presence updates on the shared sync thread.
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="log-writer")
+        self._queue: asyncio.Queue[_Pending] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def _ensure_running(self) -> asyncio.Queue[_Pending]:
+        loop = asyncio.get_running_loop()
+        if self._queue is None or self._loop is not loop:
+            self._loop = loop
+            self._queue = asyncio.Queue()
+            self._task = loop.create_task(self._run(self._queue), name="log-writer")
+        return self._queue
+
+    async def append(
+        self, record: TableRecord, entry: LogEntry, trials: Sequence[EngineTrial]
+    ) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._ensure_running().put_nowait((record, entry, trials, done))
+        await done
+
+    async def _run(self, queue: asyncio.Queue[_Pending]) -> None:
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            try:
+                await self._write(
+                    items=[(record, entry, trials) for record, entry, trials, _done in batch]
+                )
+            except Exception as error:
+                if len(batch) > 1:
+                    await self._one_by_one(batch)
+                    continue
+                batch[0][3].set_exception(error)
+            else:
+                for *_item, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
+    async def _write(
+        self, *, items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]
+    ) -> None:
+        await sync_to_async(_write_in_thread, thread_sensitive=False, executor=self._thread)(items)
+
+    async def _one_by_one(self, batch: list[_Pending]) -> None:
+        # One bad entry must not fail the other tables' entries that shared its transaction.
+        for record, entry, trials, done in batch:
+            try:
+                await self._write(items=[(record, entry, trials)])
+            except Exception as error:
+                done.set_exception(error)
+            else:
+                done.set_result(None)
+
+
+def _write_in_thread(items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]) -> None:
+    # The writer thread keeps its connection open between writes (opening one costs more than
+    # the write); after a failure it starts afresh, in case the connection itself broke.
+    try:
+        action_log_append_many(items=items)
+    except Exception:
+        connection.close()
+        raise
+
+
+log_writer = LogWriter()
+
+
+class DjangoTableStore:
+    """Writes a table's log entries and trials to the database (through the log writer)."""
+
+    def __init__(self, record: TableRecord) -> None:
+        self.record = record
 
     async def append(self, entry: LogEntry, trials: Sequence[EngineTrial]) -> None:
-        await database_sync_to_async(action_log_append)(
-            table=self.table, entry=entry, trials=trials
-        )
+        await log_writer.append(self.record, entry, trials)
 
 
-def _host_parts(table_id: int) -> tuple[Table, Any, TableSetup, list[LogEntry], bool] | None:
+def _host_parts(
+    table_id: int,
+) -> tuple[TableRecord, Table, Any, TableSetup, list[LogEntry], bool] | None:
     table = Table.objects.select_related("session").filter(pk=table_id).first()
     if table is None or not table.roster or table.seed is None:
         return None
@@ -68,18 +149,19 @@ def _host_parts(table_id: int) -> tuple[Table, Any, TableSetup, list[LogEntry], 
         LogEntry(row.seq, row.kind, row.seat_index, row.payload, row.server_ms)
         for row in table.log_entries.order_by("seq")
     ]
-    return table, spec.engine(), setup, log, session.status == GameSession.Status.PAUSED
+    paused = session.status == GameSession.Status.PAUSED
+    return table_record(table=table), table, spec.engine(), setup, log, paused
 
 
 async def table_host_load(table_id: int) -> TableHost | None:
     parts = await database_sync_to_async(_host_parts)(table_id)
     if parts is None:
         return None
-    table, engine, setup, log, paused = parts
+    record, table, engine, setup, log, paused = parts
     return TableHost(
         setup=setup,
         engine=engine,
-        store=DjangoTableStore(table),
+        store=DjangoTableStore(record),
         log=log,
         paused=paused,
         on_change=partial(_announce_change, table.session_id),

@@ -41,6 +41,15 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
 def _now_ms() -> float:
     return time.monotonic_ns() / 1_000_000
 
@@ -168,8 +177,7 @@ async def _bench_snapclass(args: argparse.Namespace, workdir: Path) -> list[floa
         await _run_for(args, stop, tasks)
         return arrivals.latencies(dict(sizes))
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        _stop(server)
 
 
 async def _raw_tablet(url: str, group: str, arrivals: Arrivals, stop: asyncio.Event) -> None:
@@ -204,8 +212,7 @@ async def _bench_raw(args: argparse.Namespace) -> list[float]:
         await _run_for(args, stop, tasks)
         return arrivals.latencies(dict(sizes))
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        _stop(server)
 
 
 async def _run_for(args: argparse.Namespace, stop: asyncio.Event, tasks: list[Any]) -> None:
