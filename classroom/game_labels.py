@@ -65,6 +65,7 @@ def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any
         "deck_count": _("%(n)s cards left"),
         "player_n": _("Player %(n)s"),
         "no_cards": _("No cards left!"),
+        "claimed_count": _("Cards you claimed: %(n)s"),
         "open": _("Match? Slap it!"),
         "open_team": _("Find a match in the middle and tap it!"),
         "your_flip": _("Your turn: tap Flip!"),

@@ -218,6 +218,14 @@
         ? fmt(L.choose_give, { name: seatName(view.choice.to_seat) })
         : L.choose_return;
     }
+    if (view.team_mode) {
+      // Whole-class game: nobody holds cards; show how many this student has claimed.
+      var claimed = document.createElement("p");
+      claimed.className = "ps-claimed";
+      claimed.textContent = fmt(L.claimed_count, { n: (view.claims || {})[String(you)] || 0 });
+      el.hand.appendChild(claimed);
+      return;
+    }
     if (!me) return;
     me.cards.forEach(function (card, index) {
       var node = drawCard(card, "pcard-mine");
