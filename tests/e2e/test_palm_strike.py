@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FloatRect, Page, expect
 
 from games.palm_strike.cards import PlayerCard, PublicCard
 from games.palm_strike.rules import matches
@@ -57,16 +57,35 @@ def _has_match(view: dict[str, Any]) -> bool:
     )
 
 
-def _create_auto_session(teacher: Page) -> str:
+def _create_auto_session(teacher: Page, level: str, *, team: bool = False) -> str:
     teacher.goto("/sessions/new/")
     teacher.get_by_label("Players per table").fill("3")
-    teacher.get_by_label("Matching level").select_option("beginner")
+    teacher.get_by_label("Matching level").select_option(level)
     teacher.get_by_label("Cards per player").select_option("3")
     teacher.get_by_label("Response window (seconds)").fill("1.5")
     teacher.get_by_label("Flip pacing").select_option("auto")
     teacher.get_by_label("Auto-flip every (seconds)").fill("2")
+    if team:
+        teacher.get_by_label("Team mode (whole class)").check()
+        teacher.get_by_label("Team mode ends").select_option("first_to_five")
     teacher.get_by_role("button", name="Create session").click()
     return teacher.get_by_label("Session code").inner_text().strip()
+
+
+def _join(code: str, players: list[Player]) -> None:
+    for player in players:
+        player.page.goto(f"/join/{code}/")
+        player.page.get_by_label("Your name").fill(player.name)
+        player.page.get_by_role("button", name="Join").click()
+        expect(player.page.get_by_text(f"Hi, {player.name}!")).to_be_visible()
+
+
+def _sleep_until(due_ms: float) -> None:
+    time.sleep(max(0.0, due_ms - time.monotonic() * 1000) / 1000)
+
+
+def _tap_middle(page: Page, box: FloatRect) -> None:
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def _measure_input_latency(page: Page, samples: int = 8) -> float:
@@ -86,19 +105,16 @@ def _measure_input_latency(page: Page, samples: int = 8) -> float:
     return statistics.median(lags)
 
 
+@pytest.mark.parametrize("level", ["beginner", "intermediate", "advanced"])
 def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
-    teacher_page: Page, new_tablet: Callable[[], Page], server_env: dict[str, str]
+    teacher_page: Page, new_tablet: Callable[[], Page], server_env: dict[str, str], level: str
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-rt")
-    code = _create_auto_session(teacher)
+    _sign_up(teacher, f"ms-rt-{level}")
+    code = _create_auto_session(teacher, level)
     players = [Player("Ava", 420, new_tablet()), Player("Ben", 650, new_tablet()),
                Player("Cy", 880, new_tablet())]  # fmt: skip
-    for player in players:
-        player.page.goto(f"/join/{code}/")
-        player.page.get_by_label("Your name").fill(player.name)
-        player.page.get_by_role("button", name="Join").click()
-        expect(player.page.get_by_text(f"Hi, {player.name}!")).to_be_visible()
+    _join(code, players)
     teacher.get_by_role("button", name="Start").click()
     for player in players:
         expect(player.page.get_by_role("region", name="Your cards")).to_be_visible(timeout=5000)
@@ -123,9 +139,7 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
             if player.page.evaluate("window.palmStrike.view.choice"):
                 choice = player.page.locator(".card-choice").first.bounding_box()
                 if choice is not None:  # it wiggles, so tap where it is rather than wait
-                    player.page.touchscreen.tap(
-                        choice["x"] + choice["width"] / 2, choice["y"] + choice["height"] / 2
-                    )
+                    _tap_middle(player.page, choice)
         flip = int(view.get("flip") or 0)
         if view.get("window_closes_ms") is None or flip <= handled_flip or not view.get("public"):
             time.sleep(0.02)
@@ -142,21 +156,21 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
             onset = float(player.page.evaluate("window.palmStrike.onset"))
             plan.append((player.offset_ms + onset + player.delay_ms, onset, player))
         for due, onset, player in sorted(plan, key=lambda item: item[0]):
-            time.sleep(max(0.0, due - time.monotonic() * 1000) / 1000)
+            _sleep_until(due)
             target = player.page.locator(f'[data-flip="{flip}"]')
             box = target.bounding_box()
             if box is None:
                 continue
             sent = float(player.page.evaluate("performance.now()"))
-            player.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            _tap_middle(player.page, box)
             # This tap's input latency: from the script's send to the pointerdown event.
             arrived = float(player.page.evaluate("window.__probe[window.__probe.length - 1]"))
             latencies.append(arrived - sent)
             expected[(player.name, flip)] = sent - onset + (arrived - sent)
         if len(expected) <= 3:
             time.sleep(0.3)  # let the "first!" / "too slow" feedback show
-            screenshot(players[0].page, "palm-strike-tablet-first")
-            screenshot(players[1].page, "palm-strike-tablet-second")
+            screenshot(players[0].page, f"palm-strike-{level}-tablet-first")
+            screenshot(players[1].page, f"palm-strike-{level}-tablet-second")
 
     assert finished, "the game did not end in time"
     view = players[0].page.evaluate("window.palmStrike.view")
@@ -170,8 +184,8 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
         else:
             expect(title).to_have_text(f"{winner.name} wins!")
     expect(teacher.locator(".game-table tr.is-winner")).to_contain_text(winner.name, timeout=3000)
-    screenshot(winner.page, "palm-strike-winner")
-    screenshot(teacher, "palm-strike-console")
+    screenshot(winner.page, f"palm-strike-{level}-winner")
+    screenshot(teacher, f"palm-strike-{level}-console")
 
     database = server_env["DATABASE_URL"].removeprefix("sqlite:///")
     with sqlite3.connect(database) as connection:
@@ -202,3 +216,66 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
         rts = [rt for (name, _flip), rt in recorded.items() if name == player.name]
         assert rts, player.name
         assert 0 <= statistics.median(rts) - player.delay_ms < 150, (player.name, rts)
+
+
+def _claimable(view: dict[str, Any]) -> int | None:
+    public = _card(view["public"])
+    for index, card in enumerate(view["centre"]):
+        if matches(public, _card(card), view["level"]):  # type: ignore[arg-type]
+            return index
+    return None
+
+
+def test_three_tablets_play_team_mode_to_five_claims(
+    teacher_page: Page, new_tablet: Callable[[], Page]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "ms-team")
+    code = _create_auto_session(teacher, "beginner", team=True)
+    players = [Player("Ava", 450, new_tablet()), Player("Ben", 700, new_tablet()),
+               Player("Cy", 950, new_tablet())]  # fmt: skip
+    _join(code, players)
+    teacher.get_by_role("button", name="Start").click()
+    for player in players:
+        player.page.wait_for_function("window.palmStrike && window.palmStrike.view", timeout=5000)
+        player.offset_ms = _page_offset(player.page)
+
+    handled_flip = 0
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    while time.monotonic() < deadline:
+        view = players[0].page.evaluate("window.palmStrike.view")
+        if view["phase"] == "game_over":
+            break
+        flip = int(view.get("flip") or 0)
+        if view.get("window_closes_ms") is None or flip <= handled_flip or not view.get("public"):
+            time.sleep(0.02)
+            continue
+        handled_flip = flip
+        index = _claimable(view)
+        if index is None:
+            continue
+        for player in players:  # in order of their scripted delays: Ava is quickest
+            player.page.wait_for_function(
+                f"window.palmStrike.shownFlip === {flip} && window.palmStrike.onset !== null"
+            )
+            onset = float(player.page.evaluate("window.palmStrike.onset"))
+            time.sleep(
+                max(0.0, player.offset_ms + onset + player.delay_ms - time.monotonic() * 1000)
+                / 1000
+            )
+            box = player.page.locator(".centre-card").nth(index).bounding_box()
+            if box is not None:
+                player.page.touchscreen.tap(
+                    box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+                )
+
+    view = players[0].page.evaluate("window.palmStrike.view")
+    assert view["phase"] == "game_over"
+    assert view["winners"] == [0]  # Ava, quickest to every claim
+    assert view["claims"]["0"] >= 5
+    expect(players[0].page.locator("[data-over-title]")).to_have_text("You win! 🏆")
+    expect(players[1].page.locator("[data-over-title]")).to_have_text("Ava wins!")
+    projector = teacher.context.new_page()
+    projector.goto(teacher.url + "projector/")
+    expect(projector.locator(".projector-claims li").first).to_contain_text("Ava")
+    screenshot(projector, "palm-strike-team-projector")

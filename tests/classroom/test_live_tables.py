@@ -1,0 +1,95 @@
+"""Hosts loaded from the database: the log and trials they write, and replay after a crash."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from classroom.live_tables import table_host_load
+from classroom.models import ActionLogEntry, Seat, Table, Trial
+from classroom.services.seats import seat_join_guest
+from classroom.services.sessions import session_start
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from classroom.models import GameSession
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Tablet:
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.frames: list[dict[str, Any]] = []
+
+    async def deliver(self, frame: str) -> None:
+        self.frames.append(json.loads(frame))
+
+
+def _started_table(make_session: Callable[..., GameSession]) -> Table:
+    session = make_session(
+        players_per_table=3,
+        settings={"flip_pacing": "auto", "auto_flip_s": 2.0, "response_window_s": 1.5},
+    )
+    for name in ("Ava", "Ben", "Cy"):
+        seat_join_guest(session=session, nickname=name)
+    session_start(session=session)
+    return Table.objects.get(session=session)
+
+
+async def test_a_host_killed_mid_game_comes_back_identical_from_its_log(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = await sync_to_async(_started_table)(make_session)
+    host = await table_host_load(table.pk)
+    assert host is not None
+    ava = Tablet(0)
+    host.start()
+    await host.join(ava)
+    # Let a few auto flips and their windows happen, slapping every open card.
+    slapped = 0
+    for _ in range(60):
+        await asyncio.sleep(0.1)
+        view = host.engine.view(host.state, 0)
+        if view["window_closes_ms"] and slapped < view["flip"]:
+            slapped = view["flip"]
+            host.submit(ava, slapped, {"kind": "slap", "flip": slapped, "rt_ms": 450, "rtt_ms": 5})
+    await host.stop()  # the process dies here, mid-game
+    before = {seat: host.engine.view(host.state, seat) for seat in (0, 1, 2, None)}
+
+    entries = await sync_to_async(ActionLogEntry.objects.filter(table=table).count)()
+    assert entries == host.version
+    assert slapped >= 2
+
+    revived = await table_host_load(table.pk)
+    assert revived is not None
+    after = {seat: revived.engine.view(revived.state, seat) for seat in (0, 1, 2, None)}
+    assert after == before
+    assert revived.version == host.version
+
+
+async def test_trials_are_written_for_students_with_their_seat(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = await sync_to_async(_started_table)(make_session)
+    host = await table_host_load(table.pk)
+    assert host is not None
+    host.start()
+    await asyncio.sleep(4.5)  # first flip at 1.5 s, its window closes 1.5 s later
+    await host.stop()
+    trials = await sync_to_async(list)(Trial.objects.filter(table=table).select_related("seat"))
+    assert trials, "a closed flip writes one trial per student"
+    names = {trial.seat.name for trial in trials if trial.seat is not None}
+    assert names == {"Ava", "Ben", "Cy"}
+    first = trials[0]
+    assert first.game == "palm_strike"
+    assert first.kind == "palm_strike.flip"
+    assert first.level == "beginner"
+    assert first.data["response"] == "none"
+    seats = await sync_to_async(set)(Seat.objects.filter(table=table).values_list("pk", flat=True))
+    assert {trial.seat_id for trial in trials} <= seats
