@@ -90,6 +90,8 @@ __all__ = [
 
 # A slapper has this long to pick a card before the first one is taken for them.
 CHOICE_TIMEOUT_MS = 5000
+# [digital] In tap pacing, the active player's card flips by itself after this long.
+TURN_TIMEOUT_MS = 12000
 # After the first tick (and after each new deal) players get this long before a card flips.
 READY_MS = 1500
 # Points variant: the pause between a round's end and the next deal.
@@ -209,9 +211,13 @@ def _flip_matches_for(state: State, flip: Flip, seat: int) -> bool:
 
 
 def _schedule_turn(state: State, now_ms: int) -> None:
-    """Tap pacing: a bot whose turn it is flips after a short pause."""
-    if state.config.flip_pacing == "tap" and state.active_seat in state.bots:
-        state.next_flip_ms = now_ms + botlib.BOT_FLIP_DELAY_MS
+    """Tap pacing: a bot whose turn it is flips after a short pause; for a child who does not
+    flip (away, or the tablet asleep) the card turns over by itself after a long one, so the
+    table never stalls."""
+    if state.config.flip_pacing != "tap" or state.active_seat is None:
+        return
+    delay = botlib.BOT_FLIP_DELAY_MS if state.active_seat in state.bots else TURN_TIMEOUT_MS
+    state.next_flip_ms = now_ms + delay
 
 
 # ============================================================================================
@@ -766,6 +772,8 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
         work.started = started = True
         if work.config.flip_pacing == "auto" or work.active_seat in work.bots:
             work.next_flip_ms = now_ms + READY_MS
+        else:
+            _schedule_turn(work, now_ms)
         events.append(Event("started", {"first_flip_ms": work.next_flip_ms}))
     more_events, trials, count = _advance(work, now_ms)
     if not started and count == 0:

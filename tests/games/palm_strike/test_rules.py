@@ -16,6 +16,7 @@ from games.palm_strike.cards import PlayerCard, PublicCard, card_to_dict
 from games.palm_strike.config import Config
 from games.palm_strike.rules import (
     MAX_FLIPS_PER_ROUND,
+    TURN_TIMEOUT_MS,
     act,
     matches,
     next_deadline,
@@ -738,7 +739,8 @@ def test_tap_pacing_out_of_turn_flip_is_refused() -> None:
     assert again.rejected == "Wait until this card has closed."
     state, _, _ = advance(state, 2500)
     assert state.active_seat == 3
-    assert next_deadline(state) is None  # a human's turn: nothing happens without input
+    # A human's turn: the card waits for them, turning over by itself only after a long pause.
+    assert next_deadline(state) == 2500 + TURN_TIMEOUT_MS
 
 
 def test_tick_with_nothing_due_returns_the_same_state() -> None:
@@ -974,3 +976,14 @@ def test_state_equality_sees_the_generator() -> None:
     two.rng.random()
     assert one != two
     accepted(tick(one, 0))  # smoke: a fresh state ticks
+
+
+def test_tap_pacing_flips_for_an_absent_player_after_the_turn_timeout() -> None:
+    state = setup(Config(flip_pacing="tap"), [0, 1], seed=3)
+    state = tick(state, 0).state
+    active = state.active_seat
+    assert tick(state, TURN_TIMEOUT_MS - 1).state is state  # still waiting for the child
+    flipped = tick(state, TURN_TIMEOUT_MS).state
+    assert flipped.flips == 1
+    assert flipped.current is not None
+    assert active is not None
