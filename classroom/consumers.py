@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import msgspec
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
@@ -187,9 +188,19 @@ class _SocketListener:
     def __init__(self, seat: int, consumer: TableConsumer) -> None:
         self.seat: int | None = seat
         self._consumer = consumer
+        self._language = language_from_scope(consumer.scope)
 
     async def deliver(self, frame: str) -> None:
+        if frame.startswith('{"type":"error"'):
+            frame = self._translated(frame)
         await self._consumer.send(text_data=frame)
+
+    def _translated(self, frame: str) -> str:
+        # Engines speak English (marked with gettext_noop); the child reads their language.
+        error = msgspec.json.decode(frame, type=ErrorFrame)
+        with translation.override(self._language):
+            error.message = translation.gettext(error.message)
+        return server_frame_encode(error)
 
 
 class TableConsumer(AsyncWebsocketConsumer):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
+from games.core import gettext_noop
 from games.live.protocol import Ack, ErrorFrame, StateFrame, server_frame_encode
 
 if TYPE_CHECKING:
@@ -28,6 +29,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RECENT_TRIALS_PER_SEAT = 5
+
+# Told to the tablet (the site translates them on the way out).
+GAME_FINISHED = gettext_noop("This game has finished.")
+GAME_PAUSED = gettext_noop("The game is paused. Eyes on your teacher!")
+PLAYERS_ONLY = gettext_noop("Only players can play.")
+NOT_SAVED = gettext_noop("That did not reach the server. Try again.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -281,14 +288,14 @@ class TableHost:
 
     async def _act(self, item: _Act) -> None:
         if self.ended:
-            await self._reply_error(item, "ended", "This game has finished.")
+            await self._reply_error(item, "ended", GAME_FINISHED)
             return
         if self.paused:
-            await self._reply_error(item, "paused", "The game is paused. Eyes on your teacher!")
+            await self._reply_error(item, "paused", GAME_PAUSED)
             return
         began = self._wall()
         if item.listener.seat is None:
-            await self._reply_error(item, "not_a_player", "Only players can play.")
+            await self._reply_error(item, "not_a_player", PLAYERS_ONLY)
             return
         now = self.clock.now()
         outcome = self.engine.act(self.state, item.listener.seat, item.action, now)
@@ -297,7 +304,7 @@ class TableHost:
             return
         entry = LogEntry(self.next_seq, "act", item.listener.seat, dict(item.action), now)
         if not await self._commit(entry, outcome):
-            await self._reply_error(item, "not_saved", "That did not reach the server. Try again.")
+            await self._reply_error(item, "not_saved", NOT_SAVED)
             return
         await item.listener.deliver(server_frame_encode(Ack(seq=item.seq, version=self.version)))
         await self._broadcast(events=_events(outcome), at_ms=began)

@@ -49,7 +49,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games.core import Event, Outcome, SettingError, Trial
+from games.core import Event, Outcome, SettingError, Trial, gettext_noop
 from games.palm_strike import bots as botlib
 from games.palm_strike.actions import (
     ChooseAction,
@@ -788,56 +788,58 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
 def _check_flip_open(state: State, number: int, now_ms: int) -> Flip:
     flip = state.current
     if number > state.flips:
-        raise _Refused("That card has not been flipped yet.")
+        raise _Refused(gettext_noop("That card has not been flipped yet."))
     if flip is None:
-        raise _Refused("Too late: that card has already closed.")
+        raise _Refused(gettext_noop("Too late: that card has already closed."))
     if number != flip.number or not flip.open or now_ms >= flip.closes_ms:
-        raise _Refused("Too late: that card has already closed.")
+        raise _Refused(gettext_noop("Too late: that card has already closed."))
     return flip
 
 
 def _act_flip(state: State, seat: int, now_ms: int) -> list[Event]:
     if state.config.flip_pacing == "auto":
-        raise _Refused("Cards flip by themselves in this game.")
+        raise _Refused(gettext_noop("Cards flip by themselves in this game."))
     if state.next_round_ms is not None:
-        raise _Refused("Wait for the next round to be dealt.")
+        raise _Refused(gettext_noop("Wait for the next round to be dealt."))
     if state.current is not None and state.current.open:
-        raise _Refused("Wait until this card has closed.")
+        raise _Refused(gettext_noop("Wait until this card has closed."))
     if state.choice is not None:
-        raise _Refused("Wait: a player is choosing a card.")
+        raise _Refused(gettext_noop("Wait: a player is choosing a card."))
     if seat != state.active_seat:
-        raise _Refused("It is not your turn to flip.")
+        raise _Refused(gettext_noop("It is not your turn to flip."))
     return _flip(state, now_ms, seat)
 
 
 def _act_slap(state: State, seat: int, action: SlapAction, now_ms: int) -> list[Event]:
     if state.config.team_mode:
-        raise _Refused("In team mode, tap the card and then a matching card in the centre.")
+        raise _Refused(
+            gettext_noop("In team mode, tap the card and then a matching card in the centre.")
+        )
     flip = _check_flip_open(state, action.flip, now_ms)
     if any(response.seat == seat for response in flip.responses):
-        raise _Refused("You already slapped this card.")
+        raise _Refused(gettext_noop("You already slapped this card."))
     return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms)
 
 
 def _act_claim(state: State, seat: int, action: ClaimAction, now_ms: int) -> list[Event]:
     if not state.config.team_mode:
-        raise _Refused("Claiming centre cards is only for team mode.")
+        raise _Refused(gettext_noop("Claiming centre cards is only for team mode."))
     flip = _check_flip_open(state, action.flip, now_ms)
     if any(response.seat == seat for response in flip.responses):
-        raise _Refused("You already tapped this card.")
+        raise _Refused(gettext_noop("You already tapped this card."))
     # Tablets number the centre cards they see, empty places left out (team end A).
     places = [place for place, card in enumerate(state.centre) if card is not None]
     if action.card >= len(places):
-        raise _Refused("There is no such card in the centre.")
+        raise _Refused(gettext_noop("There is no such card in the centre."))
     return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, places[action.card])
 
 
 def _act_choose(state: State, seat: int, action: ChooseAction, now_ms: int) -> list[Event]:
     choice = state.choice
     if choice is None or choice.seat != seat:
-        raise _Refused("You have no card to choose right now.")
+        raise _Refused(gettext_noop("You have no card to choose right now."))
     if action.card >= len(state.hands[seat]):
-        raise _Refused("You do not have that card.")
+        raise _Refused(gettext_noop("You do not have that card."))
     return _apply_choice(state, action.card, now_ms, by_default=False)
 
 
@@ -848,19 +850,19 @@ def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outc
     the right moment. A refused input returns ``state`` itself and a sentence to show.
     """
     if state.game_over:
-        return Outcome(state=state, rejected="The game is over.")
+        return Outcome(state=state, rejected=gettext_noop("The game is over."))
     parsed = parse_action(action)
     if isinstance(parsed, str):
         return Outcome(state=state, rejected=parsed)
     if seat not in state.seats:
-        return Outcome(state=state, rejected="You do not have a seat at this table.")
+        return Outcome(state=state, rejected=gettext_noop("You do not have a seat at this table."))
     if seat in state.bots:
-        return Outcome(state=state, rejected="That seat is played by the computer.")
+        return Outcome(state=state, rejected=gettext_noop("That seat is played by the computer."))
     work = state.clone()
     events, trials, _count = _advance(work, now_ms)
     try:
         if work.game_over:
-            raise _Refused("The game is over.")
+            raise _Refused(gettext_noop("The game is over."))
         if isinstance(parsed, FlipAction):
             events += _act_flip(work, seat, now_ms)
         elif isinstance(parsed, SlapAction):

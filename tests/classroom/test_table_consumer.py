@@ -26,11 +26,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 3
 
 
-def _socket(code: str, token: str) -> WebsocketCommunicator:
+def _socket(code: str, token: str, *, language: str = "en") -> WebsocketCommunicator:
+    cookie = f"{seat_cookie_name(code)}={token}; django_language={language}"
     headers = [
         (b"host", b"127.0.0.1"),
         (b"origin", b"http://127.0.0.1"),
-        (b"cookie", f"{seat_cookie_name(code)}={token}".encode()),
+        (b"cookie", cookie.encode()),
     ]
     return WebsocketCommunicator(application, f"/ws/play/{code}/table/", headers=headers)
 
@@ -215,3 +216,18 @@ async def test_pause_reaches_the_table_and_refuses_play_until_resume(
     assert resumed["events"] == [{"kind": "resume"}]
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_a_refusal_reaches_the_child_in_their_language(
+    playing: tuple[GameSession, list[Seat]],
+) -> None:
+    session, (ava, _ben) = playing
+    socket = _socket(session.code, ava.token, language="zh-hant")
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await _frame(socket, "state")
+    slap = {"kind": "slap", "flip": 9, "rt_ms": 400}
+    await socket.send_to(text_data=json.dumps({"type": "act", "seq": 5, "action": slap}))
+    error = await _frame(socket, "error")
+    assert error["message"] == "那張卡還沒有翻開。"
+    assert error["seq"] == 5
+    await socket.disconnect()
