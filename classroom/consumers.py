@@ -90,13 +90,15 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
     async def _push_while_dirty(self) -> None:
         while self._dirty:
             self._dirty = False
-            # Game state lives in the hosts (this event loop); read it here, render in a thread.
-            self.views = live_tables.registry.teacher_views()
+            self.gather()
             html, close_code = await database_sync_to_async(self._render_in_language)()
             await self.send(text_data=html)
             if close_code is not None:
                 await self.close(code=close_code)
                 return
+
+    def gather(self) -> None:
+        """Read what the render needs from this event loop (it then runs in a thread)."""
 
     def _render_in_language(self) -> tuple[str, int | None]:
         with translation.override(self.language):
@@ -107,6 +109,10 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
 
 
 class _TeacherConsumer(_LobbyConsumer):
+    def gather(self) -> None:
+        # Game state lives in the table hosts, in this event loop.
+        self.views = live_tables.registry.teacher_views()
+
     async def connect(self) -> None:
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         if not await database_sync_to_async(self._owns_session)(session_id):
