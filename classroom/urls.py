@@ -45,4 +45,5 @@ urlpatterns = [
     path("b/<str:token>/", join.join_badge, name="join_badge"),
     path("play/<str:code>/", play.play_lobby, name="play_lobby"),
     path("play/<str:code>/resume/", play.play_resume, name="play_resume"),
+    path("play/<str:code>/leave/", play.play_leave, name="play_leave"),
 ]

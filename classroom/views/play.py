@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from classroom import live_fragments
 from classroom.game_labels import palm_strike_labels
 from classroom.models import GameSession, Seat
-from classroom.seat_cookies import seat_cookie_get, seat_cookie_set
+from classroom.seat_cookies import seat_cookie_get, seat_cookie_name, seat_cookie_set
 from classroom.selectors.sessions import session_get_by_code
 from classroom.services.join_codes import join_code_normalize
 from classroom.services.seats import seat_resume
@@ -68,4 +68,13 @@ def play_resume(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("join_session", code=code)
     response = redirect("play_lobby", code=code)
     seat_cookie_set(response, seat=seat)
+    return response
+
+
+@require_POST
+def play_leave(request: HttpRequest, code: str) -> HttpResponse:
+    """ "Not you?" on a shared tablet: forget this tablet's seat (the seat itself stays)."""
+    code = join_code_normalize(code)
+    response = redirect("join_session", code=code)
+    response.delete_cookie(seat_cookie_name(code), samesite="Lax")
     return response

@@ -89,6 +89,12 @@
     }
   }
 
+  // "Not you?": the tablet forgets the seat, so the next child starts afresh.
+  document.addEventListener("submit", function (event) {
+    var form = event.target.closest && event.target.closest("[data-forget-seat]");
+    if (form) localStorage.removeItem(SEAT_KEY + form.dataset.forgetSeat);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     rememberSeat();
     resumeSeat();

@@ -36,6 +36,7 @@ PUBLIC = {
     "join_badge",
     "play_lobby",
     "play_resume",
+    "play_leave",
 }
 TEACHER_WITHOUT_OBJECTS = {"session_new", "session_settings", "class_new"}
 PUBLIC_INCLUDES = {"i18n/"}

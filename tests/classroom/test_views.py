@@ -679,6 +679,24 @@ def test_play_resume_with_a_bad_token_sends_to_join(
     assert seat_cookie_name(guest_session.code) not in response.cookies
 
 
+def test_not_you_forgets_the_seat_on_this_tablet_but_keeps_it(
+    tablet: Client, guest_session: GameSession
+) -> None:
+    seat = seat_join_guest(session=guest_session, nickname="Mia")
+    cookie = seat_cookie_name(guest_session.code)
+    tablet.cookies[cookie] = seat.token
+    assert "Not Mia? Tap here" in _text(
+        tablet.get(reverse("play_lobby", args=[guest_session.code]))
+    )
+    response = tablet.post(reverse("play_leave", args=[guest_session.code]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("join_session", args=[guest_session.code])
+    assert response.cookies[cookie].value == ""
+    # The next child gets the name form, and Mia's seat is still there for her.
+    assert "Your name" in _text(tablet.get(response["Location"]))
+    assert Seat.objects.filter(pk=seat.pk, kicked_at__isnull=True).exists()
+
+
 def test_play_resume_only_accepts_post(tablet: Client, guest_session: GameSession) -> None:
     assert tablet.get(reverse("play_resume", args=[guest_session.code])).status_code == 405
 
