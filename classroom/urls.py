@@ -21,6 +21,11 @@ urlpatterns = [
         classes.student_rotate,
         name="student_rotate",
     ),
+    path(
+        "classes/<int:class_id>/students/<int:student_id>/remove/",
+        classes.student_remove,
+        name="student_remove",
+    ),
     path("sessions/new/", sessions.session_new, name="session_new"),
     path("sessions/new/settings/", sessions.session_settings_fields, name="session_settings"),
     path("sessions/<int:session_id>/", sessions.session_console, name="session_console"),

@@ -104,6 +104,11 @@ def class_update(
     return school_class
 
 
+def student_remove(*, student: Student) -> None:
+    """Take a student off the class list; their name leaves with them (trials keep the seat)."""
+    student.delete()
+
+
 def student_token_rotate(*, student: Student) -> Student:
     """Retire the student's badge: the old QR code stops working at once."""
     student.token = token_new()

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -12,11 +13,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.forms.classes import ClassForm
 from classroom.models import SchoolClass, Student
-from classroom.services.classes import class_create, class_update, student_token_rotate
+from classroom.services.classes import (
+    class_create,
+    class_update,
+    student_token_rotate,
+)
+from classroom.services.classes import (
+    student_remove as student_remove_service,
+)
 
 if TYPE_CHECKING:
-    from django.http import HttpResponse
-
     from classroom.views.http import TeacherRequest
 
 
@@ -85,6 +91,19 @@ def class_badges(request: TeacherRequest, class_id: int) -> HttpResponse:
     return render(
         request, "classroom/class_badges.html", {"school_class": school_class, "badges": badges}
     )
+
+
+@login_required
+@require_POST
+def student_remove(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
+    school_class = _own_class(request, class_id)
+    student = get_object_or_404(Student, pk=student_id, school_class=school_class)
+    name = student.display_name
+    student_remove_service(student=student)
+    if request.htmx:
+        return HttpResponse("")  # htmx swaps the row out
+    messages.success(request, _("%(name)s is no longer on the class list.") % {"name": name})
+    return redirect("class_detail", class_id=school_class.pk)
 
 
 @login_required

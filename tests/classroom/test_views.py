@@ -896,3 +896,18 @@ def test_ended_session_console_has_no_actions(
     assert "Ended" in text
     assert reverse("session_action", args=[session.pk, "start"]) not in text
     assert reverse("session_action", args=[session.pk, "end"]) not in text
+
+
+def test_a_teacher_removes_a_student_from_the_class(
+    teacher_client: Client, school_class: SchoolClass
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    url = reverse("student_remove", args=[school_class.pk, ava.pk])
+    response = teacher_client.post(url, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert response.content == b""
+    assert not Student.objects.filter(pk=ava.pk).exists()
+    assert school_class.students.count() == 4
+    page = _text(teacher_client.get(reverse("class_detail", args=[school_class.pk])))
+    assert "Ava" not in page
+    assert "Ben" in page
