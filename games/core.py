@@ -15,11 +15,12 @@ import functools
 import importlib
 import math
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Sequence
 
 
 def gettext_noop(message: str) -> str:
@@ -207,10 +208,16 @@ class Outcome(Generic[StateT]):
         return self.rejected is None
 
 
-class Engine(Protocol[StateT]):
-    """What every game module exposes."""
+# One log entry as engines replay it: ("act", seat, action, now_ms) or ("tick", None, None, now_ms).
+ReplayEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
 
-    def setup(self, config: Any, seats: Sequence[int], seed: int) -> StateT: ...
+
+class Engine(Protocol[StateT]):
+    """What every game module exposes (and what a table host drives)."""
+
+    def setup(
+        self, config: Any, seats: Sequence[int], seed: int, bots: Mapping[int, Any] | None = None
+    ) -> StateT: ...
 
     def act(
         self, state: StateT, seat: int, action: Mapping[str, Any], now_ms: int
@@ -218,7 +225,22 @@ class Engine(Protocol[StateT]):
 
     def tick(self, state: StateT, now_ms: int) -> Outcome[StateT]: ...
 
+    def next_deadline(self, state: StateT) -> int | None:
+        """The earliest game time at which ``tick`` will have something to do."""
+        ...
+
     def view(self, state: StateT, seat: int | None) -> dict[str, Any]: ...
+
+    def replay(
+        self,
+        config: Any,
+        seats: Sequence[int],
+        seed: int,
+        bots: Mapping[int, Any],
+        log: Sequence[ReplayEntry],
+    ) -> StateT:
+        """The state after ``setup`` and every log entry, in order."""
+        ...
 
 
 # --------------------------------------------------------------------------------------------

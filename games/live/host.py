@@ -24,7 +24,7 @@ from games.live.protocol import Ack, ErrorFrame, StateFrame, server_frame_encode
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from games.core import Outcome, Trial
+    from games.core import Engine, Outcome, ReplayEntry, Trial
 
 logger = logging.getLogger(__name__)
 
@@ -41,29 +41,6 @@ NOT_SAVED = gettext_noop("That did not reach the server. Try again.")
 # What the host needs from the outside world
 
 
-class GameModule(Protocol):
-    """The engine functions a host drives (see games/core.py)."""
-
-    def act(
-        self, state: Any, seat: int, action: Mapping[str, Any], now_ms: int
-    ) -> Outcome[Any]: ...
-
-    def tick(self, state: Any, now_ms: int) -> Outcome[Any]: ...
-
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
-
-    def next_deadline(self, state: Any) -> int | None: ...
-
-    def replay(
-        self,
-        config: Any,
-        seats: Sequence[int],
-        seed: int,
-        bots: Mapping[int, Any],
-        log: Sequence[tuple[str, int | None, Mapping[str, Any] | None, int]],
-    ) -> Any: ...
-
-
 @dataclass(frozen=True)
 class LogEntry:
     """One accepted input (``act``) or state-changing timer (``tick``), at game time."""
@@ -74,7 +51,7 @@ class LogEntry:
     action: Mapping[str, Any] | None
     now_ms: int
 
-    def as_replay(self) -> tuple[str, int | None, Mapping[str, Any] | None, int]:
+    def as_replay(self) -> ReplayEntry:
         return (self.kind, self.seat, self.action, self.now_ms)
 
 
@@ -168,7 +145,7 @@ class TableHost:
         self,
         *,
         setup: TableSetup,
-        engine: GameModule,
+        engine: Engine[Any],
         store: TableStore,
         log: Sequence[LogEntry] = (),
         paused: bool = False,
