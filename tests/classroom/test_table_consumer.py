@@ -58,6 +58,18 @@ async def _seated(session: GameSession, seat: Seat) -> WebsocketCommunicator:
     return socket
 
 
+async def _seat_all(
+    session: GameSession, seats: list[Seat]
+) -> tuple[list[WebsocketCommunicator], list[dict[str, Any]]]:
+    """Every seat's tablet connected, with the first view each one got."""
+    sockets = [_socket(session.code, seat.token) for seat in seats]
+    views = []
+    for socket in sockets:
+        await socket.connect(timeout=TIMEOUT)
+        views.append((await _frame(socket, "state"))["view"])
+    return sockets, views
+
+
 @pytest.fixture
 async def playing(
     make_session: Callable[..., GameSession],
@@ -105,11 +117,7 @@ async def test_the_active_player_flips_and_both_tablets_see_it(
     playing: tuple[GameSession, list[Seat]],
 ) -> None:
     session, seats = playing
-    sockets = [_socket(session.code, seat.token) for seat in seats]
-    views = []
-    for socket in sockets:
-        await socket.connect(timeout=TIMEOUT)
-        views.append((await _frame(socket, "state"))["view"])
+    sockets, views = await _seat_all(session, seats)
     active = views[0]["active_seat"]
     flipper = sockets[active]
     await flipper.send_to(
@@ -198,11 +206,7 @@ async def test_pause_reaches_the_table_and_refuses_play_until_resume(
     playing: tuple[GameSession, list[Seat]],
 ) -> None:
     session, seats = playing
-    sockets = [_socket(session.code, seat.token) for seat in seats]
-    views = []
-    for socket in sockets:
-        await socket.connect(timeout=TIMEOUT)
-        views.append((await _frame(socket, "state"))["view"])
+    sockets, views = await _seat_all(session, seats)
     await sync_to_async(session_pause)(session=session)
     paused = await _frame(sockets[0], "state", where=lambda frame: frame["view"]["paused"])
     assert paused["events"] == [{"kind": "pause"}]

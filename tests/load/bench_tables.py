@@ -28,9 +28,12 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,6 +98,16 @@ class Arrivals:
             if len(arrivals) == group_sizes.get(key[0]) and key[1] > 1:
                 result.append(max(arrivals) - self.began[key])
         return result
+
+
+async def _frames(ws: ClientConnection, stop: asyncio.Event) -> AsyncIterator[dict[str, Any]]:
+    """Decoded frames until ``stop`` is set (checking it at least twice a second)."""
+    while not stop.is_set():
+        try:
+            raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+        except TimeoutError:
+            continue
+        yield json.loads(raw)
 
 
 async def _tablet(
@@ -182,12 +195,7 @@ async def _bench_snapclass(args: argparse.Namespace, workdir: Path) -> list[floa
 
 async def _raw_tablet(url: str, group: str, arrivals: Arrivals, stop: asyncio.Event) -> None:
     async with connect(url) as ws:
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-            except TimeoutError:
-                continue
-            frame = json.loads(raw)
+        async for frame in _frames(ws, stop):
             arrivals.record(group, int(frame["flip"]), float(frame["at_ms"]))
 
 
