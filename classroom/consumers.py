@@ -11,6 +11,7 @@ import asyncio
 from typing import Any
 
 import msgspec
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
@@ -18,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from classroom import live_fragments, live_tables
 from classroom.languages import language_from_scope
-from classroom.live_updates import session_group
+from classroom.live_updates import seat_group, session_group, teachers_group
 from classroom.models import GameSession, Seat
 from classroom.seat_cookies import seat_cookie_name
 from classroom.services.presence import seat_connection_close, seat_connection_open
@@ -48,10 +49,14 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
     _push_task: asyncio.Task[None] | None = None
     _dirty = False
 
+    def group_names(self, session_id: int) -> list[str]:
+        return [session_group(session_id)]
+
     async def join_session(self, session_id: int) -> None:
         self.session_id = session_id
         self.language = language_from_scope(self.scope)
-        await self.channel_layer.group_add(session_group(session_id), self.channel_name)
+        for group in self.group_names(session_id):
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self.lobby_changed({})
 
@@ -63,9 +68,8 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "session_id", None) is not None:
-            await self.channel_layer.group_discard(
-                session_group(self.session_id), self.channel_name
-            )
+            for group in self.group_names(self.session_id):
+                await self.channel_layer.group_discard(group, self.channel_name)
         if self._push_task is not None:
             self._push_task.cancel()
 
@@ -109,6 +113,9 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
 
 
 class _TeacherConsumer(_LobbyConsumer):
+    def group_names(self, session_id: int) -> list[str]:
+        return [session_group(session_id), teachers_group(session_id)]
+
     def gather(self) -> None:
         # Game state lives in the table hosts, in this event loop.
         self.views = live_tables.registry.teacher_views()
@@ -171,9 +178,6 @@ class SeatConsumer(_LobbyConsumer):
             await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
         await super().disconnect(code)
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        """The lobby does not show game state; the game page has its own socket."""
-
     def render(self) -> tuple[str, int | None]:
         fragment = live_fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
         return fragment.html, fragment.close_code
@@ -215,7 +219,15 @@ class TableConsumer(AsyncWebsocketConsumer):
     host: TableHost | None = None
     listener: _SocketListener | None = None
     seat_id: int | None = None
-    session_id: int | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections (a thread hop) before every handler.
+        # Here only database_sync_to_async touches the database, and it does that cleanup
+        # itself; skipping the hop keeps slaps and pings off the shared sync thread.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -228,7 +240,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "no_seat", "Please join the session again.", live_fragments.CLOSE_NO_SEAT
             )
             return
-        self.session_id, self.seat_id, table_id, seat_index = found
+        self.seat_id, table_id, seat_index = found
         host = await live_tables.registry.host_for(table_id)
         if host is None:
             await self._refuse(
@@ -237,7 +249,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.host = host
         self.listener = _SocketListener(seat_index, self)
-        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        await self.channel_layer.group_add(seat_group(self.seat_id), self.channel_name)
         await database_sync_to_async(_seat_connected)(self.seat_id, self.channel_name)
         await host.join(self.listener)
 
@@ -251,11 +263,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.host is not None and self.listener is not None:
             self.host.leave(self.listener)
             live_tables.registry.listener_left(self.host)
-        if self.session_id is not None:
-            await self.channel_layer.group_discard(
-                session_group(self.session_id), self.channel_name
-            )
         if self.seat_id is not None:
+            await self.channel_layer.group_discard(seat_group(self.seat_id), self.channel_name)
             await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -280,7 +289,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif isinstance(decoded, Act):
             self.host.submit(self.listener, decoded.seq, action_to_dict(decoded.action))
 
-    async def lobby_changed(self, event: dict[str, Any]) -> None:
+    async def seat_revoked(self, event: dict[str, Any]) -> None:
         # Removed by the teacher (or the seat taken over on another tablet): stop at once.
         if self.seat_id is not None and not await database_sync_to_async(_seat_still_valid)(
             self.seat_id, self.scope
@@ -289,12 +298,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 "removed", "Your teacher removed you from this session.", CLOSE_FORBIDDEN
             )
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        """Teacher pages re-render on this; a tablet already got its own view."""
 
-
-def _playing_seat(code: str, token: str) -> tuple[int, int, int, int] | None:
-    """(session, seat, table, engine seat index) of a token at a playing table, or None."""
+def _playing_seat(code: str, token: str) -> tuple[int, int, int] | None:
+    """(seat, table, engine seat index) of a token at a playing table, or None."""
     seat = (
         Seat.objects.select_related("session", "table")
         .filter(session__code=code, token=token, kicked_at__isnull=True)
@@ -306,7 +312,7 @@ def _playing_seat(code: str, token: str) -> tuple[int, int, int, int] | None:
         return None
     for index, entry in enumerate(seat.table.roster):
         if entry.get("seat_id") == seat.pk:
-            return seat.session_id, seat.pk, seat.table.pk, index
+            return seat.pk, seat.table.pk, index
     return None
 
 

@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection, transaction
 
-from classroom.live_updates import session_group
+from classroom.live_updates import teachers_group
 from classroom.models import GameSession, Table
 from classroom.services.live_tables import TableRecord, action_log_append_many, table_record
 from games.core import game_get
@@ -177,7 +177,7 @@ def _announce_change(session_id: int, host: TableHost) -> None:
     if layer is None:
         return
     message = {"type": "table.changed", "table_id": host.table_id}
-    task = asyncio.ensure_future(layer.group_send(session_group(session_id), message))
+    task = asyncio.ensure_future(layer.group_send(teachers_group(session_id), message))
     task.add_done_callback(_log_failure)
 
 

@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom.live_updates import lobby_changed
+from classroom.live_updates import lobby_changed, seat_revoked
 from classroom.models import GameSession, Seat, Student
 from classroom.names import display_name_clean, name_key
 from classroom.selectors.classes import student_get_by_token
@@ -74,6 +74,7 @@ def seat_join_student(*, session: GameSession, student: Student, from_badge: boo
             )
         seat.token = token_new()
         seat.save(update_fields=["token"])
+        seat_revoked(seat_id=seat.pk)
     else:
         seat = Seat.objects.create(
             session=session,
@@ -159,6 +160,7 @@ def seat_kick(*, seat: Seat) -> Seat:
     seat.table = None
     seat.pinned = False
     seat.save(update_fields=["kicked_at", "table", "pinned"])
+    seat_revoked(seat_id=seat.pk)
     session = GameSession.objects.get(pk=seat.session_id)
     if session.status == GameSession.Status.LOBBY:
         tables_balance(session=session)

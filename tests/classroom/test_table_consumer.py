@@ -13,13 +13,13 @@ from classroom import live_tables
 from classroom.asgi import application
 from classroom.models import ActionLogEntry, Seat
 from classroom.seat_cookies import seat_cookie_name
-from classroom.services.seats import seat_join_guest, seat_kick
+from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
 from classroom.services.sessions import session_pause, session_resume, session_start
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
 
-    from classroom.models import GameSession
+    from classroom.models import GameSession, SchoolClass, Student
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -200,6 +200,36 @@ async def test_a_removed_student_is_closed_at_once(
     await sync_to_async(seat_kick)(seat=ava)
     assert (await _frame(socket, "error"))["code"] == "removed"
     assert (await socket.receive_output(timeout=TIMEOUT))["code"] == 4403
+
+
+async def test_a_seat_taken_over_by_its_badge_closes_the_old_tablet(
+    make_session: Callable[..., GameSession], school_class: SchoolClass
+) -> None:
+    def prepare() -> tuple[GameSession, Student, Seat]:
+        session = make_session(school_class=school_class, settings={"flip_pacing": "tap"})
+        ava, ben = school_class.students.order_by("display_name")[:2]
+        seat = seat_join_student(session=session, student=ava)
+        seat_join_student(session=session, student=ben)
+        session_start(session=session)
+        return session, ava, Seat.objects.get(pk=seat.pk)
+
+    session, ava, seat = await sync_to_async(prepare)()
+    old_tablet = await _seated(session, seat)
+    await sync_to_async(seat_join_student)(session=session, student=ava, from_badge=True)
+    assert (await _frame(old_tablet, "error"))["code"] == "removed"
+    assert (await old_tablet.receive_output(timeout=TIMEOUT))["code"] == 4403
+
+
+async def test_other_tablets_coming_and_going_do_not_wake_a_tablet(
+    playing: tuple[GameSession, list[Seat]],
+) -> None:
+    # Presence changes are lobby news; a game socket hears only its table and its own seat.
+    session, (ava, ben) = playing
+    ava_tablet = await _seated(session, ava)
+    ben_tablet = await _seated(session, ben)
+    await ben_tablet.disconnect()
+    assert await ava_tablet.receive_nothing(timeout=0.3)
+    await ava_tablet.disconnect()
 
 
 async def test_pause_reaches_the_table_and_refuses_play_until_resume(
