@@ -200,6 +200,12 @@ class Trial(models.Model):
     game = models.CharField(max_length=40)
     kind = models.CharField(max_length=40)
     level = models.CharField(max_length=20, blank=True)
+    # Signal detection: was a response called for, and was there one (hit, miss, false
+    # alarm, correct rejection). Null where a game's trial is not a yes/no decision.
+    target = models.BooleanField(null=True)
+    responded = models.BooleanField(null=True)
+    # Stroop: word and ink agree. Null where it does not apply.
+    congruent = models.BooleanField(null=True)
     rt_ms = models.PositiveIntegerField(null=True, blank=True)
     correct = models.BooleanField(null=True)
     plausible = models.BooleanField(default=True)
@@ -209,8 +215,10 @@ class Trial(models.Model):
     class Meta:
         ordering = ["created_at", "pk"]
         indexes = [
-            models.Index(fields=["student", "created_at"]),
+            models.Index(fields=["student", "game", "created_at"]),
+            models.Index(fields=["session", "student"]),
             models.Index(fields=["session", "seat"]),
+            models.Index(fields=["created_at"]),
         ]
 
     def __str__(self) -> str:

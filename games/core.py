@@ -184,7 +184,12 @@ class Event:
 
 @dataclass(frozen=True)
 class Trial:
-    """One scored response opportunity of one seat, for analytics."""
+    """One scored response opportunity of one seat, for analytics.
+
+    ``data`` is the game's own record of it. These keys, where a game has them, become
+    columns the analytics aggregate: ``level``, ``target`` (a response was called for),
+    ``responded``, ``rt_ms``, ``plausible``, ``correct`` and ``congruent`` (Stroop games).
+    """
 
     seat: int
     kind: str

@@ -7,12 +7,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
+from classroom.row_insert import RowInserter
 from games.core import game_get
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
+    from datetime import datetime
 
     from games.core import Trial as EngineTrial
     from games.live.host import LogEntry
@@ -73,30 +76,46 @@ def table_record(*, table: Table) -> TableRecord:
     )
 
 
-def _trial_rows(record: TableRecord, entry: LogEntry, trials: Sequence[EngineTrial]) -> list[Trial]:
-    rows = []
+_LOG_COLUMNS = ("table", "seq", "kind", "seat_index", "payload", "server_ms", "created_at")
+_TRIAL_COLUMNS = (
+    "session", "table", "seat", "student", "log_seq", "game", "kind", "level", "target",
+    "responded", "congruent", "rt_ms", "correct", "plausible", "data", "created_at",
+)  # fmt: skip
+_log_inserter = RowInserter(ActionLogEntry, _LOG_COLUMNS)
+_trial_inserter = RowInserter(Trial, _TRIAL_COLUMNS)
+
+
+def _optional_bool(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _trial_rows(
+    record: TableRecord, entry: LogEntry, trials: Sequence[EngineTrial], now: datetime
+) -> Iterator[tuple[Any, ...]]:
+    """Rows in ``_TRIAL_COLUMNS`` order, for the human seats."""
     for trial in trials:
         human = record.humans.get(trial.seat)
         if human is None:
             continue  # a bot's response is part of the game, not of anyone's progress
         data = dict(trial.data)
-        rows.append(
-            Trial(
-                session_id=record.session_id,
-                table_id=record.table_id,
-                seat_id=human[0],
-                student_id=human[1],
-                log_seq=entry.seq,
-                game=record.game,
-                kind=trial.kind,
-                level=str(data.get("level", "")),
-                rt_ms=data.get("rt_ms"),
-                correct=data.get("correct"),
-                plausible=bool(data.get("plausible", True)),
-                data=data,
-            )
+        yield (
+            record.session_id,
+            record.table_id,
+            human[0],
+            human[1],
+            entry.seq,
+            record.game,
+            trial.kind,
+            str(data.get("level", "")),
+            _optional_bool(data.get("target")),
+            _optional_bool(data.get("responded")),
+            _optional_bool(data.get("congruent")),
+            data.get("rt_ms"),
+            _optional_bool(data.get("correct")),
+            bool(data.get("plausible", True)),
+            data,
+            now,
         )
-    return rows
 
 
 @transaction.atomic
@@ -106,19 +125,22 @@ def action_log_append_many(
     """Store log entries (of any tables) and the trials they closed, all or none.
 
     Entries that arrive at the same moment share one transaction (group commit), so ten
-    tables flipping together cost one commit rather than ten in a row.
+    tables flipping together cost one commit rather than ten in a row. The unique
+    (table, seq) constraint still refuses an entry written twice.
     """
-    ActionLogEntry.objects.bulk_create(
-        ActionLogEntry(
-            table_id=record.table_id,
-            seq=entry.seq,
-            kind=entry.kind,
-            seat_index=entry.seat,
-            payload=dict(entry.action) if entry.action is not None else None,
-            server_ms=entry.now_ms,
+    now = timezone.now()
+    _log_inserter.insert(
+        (
+            record.table_id,
+            entry.seq,
+            entry.kind,
+            entry.seat,
+            dict(entry.action) if entry.action is not None else None,
+            entry.now_ms,
+            now,
         )
         for record, entry, _trials in items
     )
-    Trial.objects.bulk_create(
-        row for record, entry, trials in items for row in _trial_rows(record, entry, trials)
+    _trial_inserter.insert(
+        row for record, entry, trials in items for row in _trial_rows(record, entry, trials, now)
     )

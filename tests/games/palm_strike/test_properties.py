@@ -163,11 +163,12 @@ def test_random_play_keeps_every_invariant_and_replays(
             assert trial.data["bot"] is (trial.seat in bots)
             data = trial.data
             slapped = data["response"] == "slap"
+            assert data["responded"] is slapped
             if config.team_mode and slapped:
                 # A claim is right only on a matching card, so a match must have existed.
-                assert not data["correct"] or data["match_in_scope"]
+                assert not data["correct"] or data["target"]
             else:
-                assert data["correct"] is (data["match_in_scope"] is slapped)
+                assert data["correct"] is (data["target"] is slapped)
             json.dumps(dict(trial.data))
         if outcome.trials:
             assert len(outcome.trials) % len(seats) == 0

@@ -56,7 +56,8 @@ TRIAL_KEYS = {
     "flip",
     "level",
     "public",
-    "match_in_scope",
+    "target",
+    "responded",
     "congruent",
     "response",
     "rt_ms",
@@ -433,7 +434,7 @@ def test_neighbours_wrap_round_the_table() -> None:
 def _scoped(scope: str, hands: dict[int, list[Any]], slapper: int) -> Any:
     state = flip(arranged(Config(slap_scope=scope), hands, [Q_RY]), 1, 0)  # type: ignore[arg-type]
     state, _, trials = advance(slap(state, slapper, 500), 2500)
-    by_seat = {trial.seat: trial.data["match_in_scope"] for trial in trials}
+    by_seat = {trial.seat: trial.data["target"] for trial in trials}
     return _last(state)["outcome"], by_seat, state
 
 
@@ -825,7 +826,7 @@ def test_one_trial_per_seat_when_the_window_closes() -> None:
     assert all(set(trial.data) == TRIAL_KEYS for trial in trials)
     one, two, three = (trial.data for trial in trials)
     # Judged on the table as flipped: seat 1's RY had already left when the window closed.
-    assert [one["match_in_scope"], two["match_in_scope"], three["match_in_scope"]] == [True] * 3
+    assert [one["target"], two["target"], three["target"]] == [True] * 3
     assert (one["correct"], one["first"], one["rt_ms"]) == (True, True, 450)
     assert (two["correct"], two["first"], two["rt_ms"]) == (True, False, 850)
     assert (three["correct"], three["response"], three["rt_ms"]) == (False, "none", None)
@@ -840,7 +841,7 @@ def test_no_slap_on_no_match_is_a_correct_rejection() -> None:
     state = flip(arranged(Config(), {1: [GP], 2: [PG]}, [Q_NONE]), 1, 0)
     state, _, trials = advance(slap(state, 2, 500), 2500)
     by_seat = {trial.seat: trial.data for trial in trials}
-    assert by_seat[1]["match_in_scope"] is False
+    assert by_seat[1]["target"] is False
     assert by_seat[1]["correct"] is True
     assert by_seat[2]["correct"] is False  # a false alarm
     assert by_seat[1]["congruent"] is True  # blue written in blue

@@ -1,0 +1,113 @@
+"""Writing a table's log: entries and the trials they closed, all or none."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+from django.db import IntegrityError
+from django.utils import timezone
+
+from classroom.models import ActionLogEntry, Table, Trial
+from classroom.services.live_tables import action_log_append_many, table_record
+from classroom.services.seats import seat_join_guest
+from classroom.services.sessions import session_start
+from games.core import Trial as EngineTrial
+from games.live.host import LogEntry
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from classroom.models import GameSession
+
+pytestmark = pytest.mark.django_db
+
+
+def _table(make_session: Callable[..., GameSession]) -> Table:
+    # One student alone at a table of two: the game seats a bot beside her.
+    session = make_session(players_per_table=2)
+    seat_join_guest(session=session, nickname="Ava")
+    session_start(session=session)
+    return Table.objects.get(session=session)
+
+
+def _flip_trial(seat: int, **data: object) -> EngineTrial:
+    base = {
+        "level": "intermediate",
+        "target": True,
+        "responded": True,
+        "congruent": False,
+        "rt_ms": 512,
+        "plausible": True,
+        "correct": True,
+        "public": {"bg": "red", "word": "blue", "ink": "green"},
+    }
+    return EngineTrial(seat=seat, kind="palm_strike.flip", data={**base, **data})
+
+
+def test_an_entry_and_its_trials_are_stored_with_their_columns(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = _table(make_session)
+    record = table_record(table=table)
+    human = next(iter(record.humans))
+    bot = next(index for index in range(len(table.roster)) if index not in record.humans)
+    entry = LogEntry(1, "act", human, {"kind": "slap", "flip": 1, "rt_ms": 512}, 4200)
+    before = timezone.now()
+
+    action_log_append_many(
+        items=[(record, entry, [_flip_trial(human), _flip_trial(bot, rt_ms=300)])]
+    )
+
+    stored = ActionLogEntry.objects.get(table=table)
+    assert (stored.seq, stored.kind, stored.seat_index, stored.server_ms) == (1, "act", human, 4200)
+    assert stored.payload == {"kind": "slap", "flip": 1, "rt_ms": 512}
+    assert stored.created_at >= before
+    trial = Trial.objects.get(table=table)  # the bot's response is nobody's progress
+    assert trial.seat_id == record.humans[human][0]
+    assert trial.session_id == table.session_id
+    assert (trial.game, trial.kind, trial.level, trial.log_seq) == (
+        "palm_strike",
+        "palm_strike.flip",
+        "intermediate",
+        1,
+    )
+    assert (trial.target, trial.responded, trial.congruent) == (True, True, False)
+    assert (trial.rt_ms, trial.correct, trial.plausible) == (512, True, True)
+    assert trial.data["public"] == {"bg": "red", "word": "blue", "ink": "green"}
+    assert trial.created_at >= before
+
+
+def test_a_tick_without_a_seat_or_payload_is_stored_as_nulls(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = _table(make_session)
+    record = table_record(table=table)
+    human = next(iter(record.humans))
+    trial = _flip_trial(human, responded=False, rt_ms=None, congruent=None)
+
+    action_log_append_many(items=[(record, LogEntry(1, "tick", None, None, 1500), [trial])])
+
+    stored = ActionLogEntry.objects.get(table=table)
+    assert (stored.seat_index, stored.payload) == (None, None)
+    row = Trial.objects.get(table=table)
+    assert (row.responded, row.rt_ms, row.congruent) == (False, None, None)
+
+
+def test_an_entry_written_twice_is_refused_and_its_batch_stores_nothing(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = _table(make_session)
+    record = table_record(table=table)
+    human = next(iter(record.humans))
+    action_log_append_many(items=[(record, LogEntry(1, "tick", None, None, 1500), [])])
+
+    batch = [
+        (record, LogEntry(2, "tick", None, None, 3000), [_flip_trial(human)]),
+        (record, LogEntry(1, "tick", None, None, 1500), []),
+    ]
+    with pytest.raises(IntegrityError):
+        action_log_append_many(items=batch)
+
+    assert list(ActionLogEntry.objects.filter(table=table).values_list("seq", flat=True)) == [1]
+    assert not Trial.objects.filter(table=table).exists()
