@@ -1,0 +1,1 @@
+"""Skill analytics: measures from trials, selectors that feed them, charts."""
