@@ -43,6 +43,16 @@ def _motif_names() -> dict[str, str]:
     }
 
 
+def level_label(level: str) -> str:
+    """A level's name for teachers' pages (levels a game does not name show as they are)."""
+    names = {
+        "beginner": _("Beginner"),
+        "intermediate": _("Intermediate"),
+        "advanced": _("Advanced"),
+    }
+    return names.get(level, level or _("Unknown level"))
+
+
 def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     assert seat.table is not None
     return {

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from classroom.analytics import charts
 from classroom.models import GameSession, Seat
+from classroom.selectors.analytics import session_dashboard
 from classroom.selectors.sessions import session_roster, table_mates
 from classroom.table_tiles import TableTile, table_tile
 from games.core import game_get
@@ -42,6 +44,20 @@ def _tiles(
     }
 
 
+def dashboard_context(*, session: GameSession) -> dict[str, Any]:
+    """The console's live skills: a tile per student and the class's RT distribution."""
+    if session.status == GameSession.Status.LOBBY:
+        return {"dashboard": None, "rt_chart": None}
+    dashboard = session_dashboard(session=session)
+    bins = charts.rt_bins(dashboard.class_rts)
+    chart = (
+        charts.histogram(title=_("Correct reaction times of the class (ms)"), bins=bins)
+        if bins
+        else None
+    )
+    return {"dashboard": dashboard, "rt_chart": chart, "rt_bins": bins}
+
+
 def console_context(
     *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
@@ -52,6 +68,7 @@ def console_context(
         "game_name": game_name(session),
         "table_numbers": [entry.table.number for entry in roster.tables],
         "tiles": _tiles(session, views),
+        **dashboard_context(session=session),
     }
 
 
@@ -88,7 +105,10 @@ def console_fragment_render(
 ) -> str:
     session = GameSession.objects.select_related("school_class").get(pk=session_id)
     context = console_context(session=session, views=views)
-    return render_to_string("classroom/session_console.html#live", context)
+    # Two swaps in one message: htmx's ws extension places each element by its id.
+    return render_to_string("classroom/session_console.html#live", context) + render_to_string(
+        "classroom/session_console.html#dashboard", context
+    )
 
 
 def projector_fragment_render(

@@ -194,7 +194,7 @@ class Trial(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="trials")
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, related_name="trials")
     student = models.ForeignKey(
-        Student, on_delete=models.SET_NULL, null=True, blank=True, related_name="trials"
+        Student, on_delete=models.CASCADE, null=True, blank=True, related_name="trials"
     )
     log_seq = models.PositiveIntegerField()
     game = models.CharField(max_length=40)

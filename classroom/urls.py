@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 
-from classroom.views import accounts, classes, home, join, play, sessions
+from classroom.views import accounts, analytics, classes, exports, home, join, play, sessions
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -25,6 +25,31 @@ urlpatterns = [
         "classes/<int:class_id>/students/<int:student_id>/remove/",
         classes.student_remove,
         name="student_remove",
+    ),
+    path("classes/<int:class_id>/delete/", classes.class_delete, name="class_delete"),
+    # Analytics (teacher only; 404 for anyone else)
+    path("classes/<int:class_id>/progress/", analytics.class_overview, name="class_overview"),
+    path(
+        "classes/<int:class_id>/progress/print/",
+        analytics.class_progress_print,
+        name="class_progress_print",
+    ),
+    path(
+        "classes/<int:class_id>/students/<int:student_id>/progress/",
+        analytics.student_progress,
+        name="student_progress",
+    ),
+    path("classes/<int:class_id>/export/<str:kind>/", exports.class_export, name="class_export"),
+    path("sessions/<int:session_id>/report/", analytics.session_report, name="session_report"),
+    path(
+        "sessions/<int:session_id>/report/seats/<int:seat_id>/",
+        analytics.session_report_seat,
+        name="session_report_seat",
+    ),
+    path(
+        "sessions/<int:session_id>/export/<str:kind>/",
+        exports.session_export,
+        name="session_export",
     ),
     path("sessions/new/", sessions.session_new, name="session_new"),
     path("sessions/new/settings/", sessions.session_settings_fields, name="session_settings"),

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from classroom.models import SchoolClass, Student
+from classroom.models import GameSession, SchoolClass, Student, Trial
 from classroom.names import display_name_clean, name_key
 from classroom.services.tokens import token_new
 
@@ -105,7 +108,8 @@ def class_update(
 
 
 def student_remove(*, student: Student) -> None:
-    """Take a student off the class list; their name leaves with them (trials keep the seat)."""
+    """Take a student off the class list; their name leaves with them, and so do their trials
+    (``Trial.student`` cascades). Seats in past sessions stay, without the link."""
     student.delete()
 
 
@@ -115,3 +119,61 @@ def student_token_rotate(*, student: Student) -> Student:
     student.token_rotated_at = timezone.now()
     student.save(update_fields=["token", "token_rotated_at"])
     return student
+
+
+# --------------------------------------------------------------------------------------------
+# Deleting a class
+
+
+@dataclass(frozen=True)
+class ClassDeletion:
+    """What ``class_delete`` would remove, for the confirmation page."""
+
+    students: int
+    sessions: int
+    trials: int
+    # Sessions still being played: their tables run in memory and write trials, so the class
+    # cannot go until they are ended.
+    live_sessions: list[GameSession]
+
+
+_LIVE = (GameSession.Status.RUNNING, GameSession.Status.PAUSED)
+
+
+def _class_trials(school_class: SchoolClass) -> Q:
+    # Trials of the class's sessions, and of its students wherever they were recorded.
+    return Q(session__school_class=school_class) | Q(student__school_class=school_class)
+
+
+def class_delete_preview(*, school_class: SchoolClass) -> ClassDeletion:
+    sessions = GameSession.objects.filter(school_class=school_class)
+    return ClassDeletion(
+        students=school_class.students.count(),
+        sessions=sessions.count(),
+        trials=Trial.objects.filter(_class_trials(school_class)).distinct().count(),
+        live_sessions=list(sessions.filter(status__in=_LIVE).order_by("created_at", "pk")),
+    )
+
+
+@transaction.atomic
+def class_delete(*, school_class: SchoolClass) -> None:
+    """Delete the class with its students, its sessions (their tables, seats, logs) and every
+    trial of either, in one transaction. Refused (``ValidationError``) while one of its
+    sessions is running or paused: end it first.
+    """
+    # Locked so a session cannot start between the check and the delete.
+    sessions = GameSession.objects.filter(school_class=school_class)
+    live = [session.code for session in sessions.select_for_update() if session.status in _LIVE]
+    if live:
+        raise ValidationError(
+            ngettext(
+                "End session %(codes)s before deleting this class.",
+                "End sessions %(codes)s before deleting this class.",
+                len(live),
+            )
+            % {"codes": ", ".join(live)}
+        )
+    # Sessions first: a session only loses its class (SET_NULL) when the class goes, and
+    # would otherwise live on as a guest session holding the children's seat names.
+    sessions.delete()
+    school_class.delete()  # students cascade, and their trials with them

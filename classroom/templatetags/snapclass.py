@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from django import template
 
+from classroom.game_labels import level_label
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -18,3 +20,9 @@ def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
     if not mapping:
         return None
     return mapping.get(key)
+
+
+@register.filter
+def level_name(level: str) -> str:
+    """``{{ trial.level|level_name }}``: a game level in the teacher's language."""
+    return level_label(level)

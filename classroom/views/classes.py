@@ -15,8 +15,12 @@ from classroom.forms.classes import ClassForm
 from classroom.models import SchoolClass, Student
 from classroom.services.classes import (
     class_create,
+    class_delete_preview,
     class_update,
     student_token_rotate,
+)
+from classroom.services.classes import (
+    class_delete as class_delete_service,
 )
 from classroom.services.classes import (
     student_remove as student_remove_service,
@@ -123,3 +127,34 @@ def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> H
         )
     messages.success(request, notice)
     return redirect("class_detail", class_id=school_class.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def class_delete(request: TeacherRequest, class_id: int) -> HttpResponse:
+    """GET: what would go, with a confirm button. POST: delete the class and everything of it."""
+    school_class = _own_class(request, class_id)
+    error = None
+    if request.method == "POST":
+        name = school_class.name
+        try:
+            class_delete_service(school_class=school_class)
+        except ValidationError as refused:
+            error = " ".join(refused.messages)
+        else:
+            messages.success(
+                request,
+                _("Class %(name)s deleted, with its students, sessions and results.")
+                % {"name": name},
+            )
+            return redirect("home")
+    return render(
+        request,
+        "classroom/class_confirm_delete.html",
+        {
+            "school_class": school_class,
+            "deletion": class_delete_preview(school_class=school_class),
+            "error": error,
+        },
+        status=409 if error else 200,
+    )

@@ -46,7 +46,7 @@ ACTIONS: dict[str, list[str]] = {
     "session_action": sorted(SESSION_ACTIONS),
     "seat_action": ["move", "kick", "readmit"],
 }
-KNOWN_KWARGS = {"class_id", "student_id", "session_id", "seat_id", "action"}
+KNOWN_KWARGS = {"class_id", "student_id", "session_id", "seat_id", "action", "kind"}
 # Everything a hostile form could carry, so a view never refuses for lack of data.
 POST_DATA = {"name": "Hijacked", "student_names": "Mallory", "table": "new", "token": "x"}
 
@@ -182,6 +182,8 @@ def _kwargs(world: World, name: str, action: str | None) -> dict[str, Any]:
             kwargs[kwarg] = world.kicked_seat.pk if action == "readmit" else world.seat.pk
         elif kwarg == "action":
             kwargs[kwarg] = action
+        elif kwarg == "kind":
+            kwargs[kwarg] = "trials.csv"
         else:
             pytest.fail(f"the walker cannot fill {kwarg!r} of {name}")
     return kwargs

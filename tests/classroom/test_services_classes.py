@@ -6,22 +6,29 @@ from typing import TYPE_CHECKING
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
-from classroom.models import SchoolClass, Student
+from classroom.models import ActionLogEntry, GameSession, SchoolClass, Seat, Student, Table, Trial
 from classroom.selectors.classes import student_get_by_token
 from classroom.services.classes import (
     STUDENT_NAME_MAX,
     STUDENTS_PER_CLASS_MAX,
     class_create,
+    class_delete,
+    class_delete_preview,
     class_update,
     student_names_parse,
+    student_remove,
     student_token_rotate,
 )
+from classroom.services.seats import seat_join_guest, seat_join_student
+from classroom.services.sessions import session_end, session_pause, session_start
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from django.contrib.auth.models import User
+    from django.test import Client
 
 
 def _parse_errors(text: str) -> list[str]:
@@ -235,3 +242,228 @@ def test_student_token_rotate_leaves_classmates_alone(school_class: SchoolClass)
 def test_student_get_by_token_with_unknown_or_empty_token(school_class: SchoolClass) -> None:
     assert student_get_by_token(token="not-a-token") is None
     assert student_get_by_token(token="") is None
+
+
+# --------------------------------------------------------------------------------------------
+# Trials leave with their student; class_delete
+
+
+def _played(seat: Seat) -> Trial:
+    """One trial of the seat, and a log entry of its table, as a game would leave them."""
+    seat.refresh_from_db()  # placed at a table by the join
+    assert seat.table is not None
+    ActionLogEntry.objects.get_or_create(
+        table=seat.table, seq=seat.pk, defaults={"kind": "act", "server_ms": 0}
+    )
+    return Trial.objects.create(
+        session=seat.session,
+        table=seat.table,
+        seat=seat,
+        student=seat.student,
+        log_seq=seat.pk,
+        game="palm_strike",
+        kind="palm_strike.flip",
+    )
+
+
+def test_student_remove_deletes_their_trials_and_keeps_the_seat(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    ava, ben = (school_class.students.get(display_name=name) for name in ("Ava", "Ben"))
+    ava_trial = _played(seat_join_student(session=class_session, student=ava))
+    ben_trial = _played(seat_join_student(session=class_session, student=ben))
+
+    student_remove(student=ava)
+
+    assert not Trial.objects.filter(pk=ava_trial.pk).exists()
+    assert Trial.objects.filter(pk=ben_trial.pk).exists()
+    seat = Seat.objects.get(session=class_session, name="Ava")
+    assert seat.student is None
+
+
+@pytest.fixture
+def two_classes(
+    teacher: User, school_class: SchoolClass, make_session: Callable[..., GameSession]
+) -> tuple[SchoolClass, SchoolClass, GameSession]:
+    """The class with two played sessions, another class and a guest session, each played."""
+    for _number in range(2):
+        session = make_session(school_class=school_class)
+        for student in school_class.students.all()[:2]:
+            _played(seat_join_student(session=session, student=student))
+    other = class_create(teacher=teacher, name="Year 4 Owls", student_names=["Fay"])
+    other_session = make_session(school_class=other)
+    _played(seat_join_student(session=other_session, student=other.students.get()))
+    guests = make_session()
+    _played(seat_join_guest(session=guests, nickname="Mo"))
+    return school_class, other, guests
+
+
+def _counts(school_class: SchoolClass) -> tuple[int, int, int]:
+    return (
+        Student.objects.filter(school_class=school_class).count(),
+        GameSession.objects.filter(school_class=school_class).count(),
+        Trial.objects.filter(session__school_class=school_class).count(),
+    )
+
+
+def test_class_delete_preview_counts_what_would_go(
+    two_classes: tuple[SchoolClass, SchoolClass, GameSession],
+) -> None:
+    school_class, _other, _guests = two_classes
+    preview = class_delete_preview(school_class=school_class)
+    assert (preview.students, preview.sessions, preview.trials) == (5, 2, 4)
+    assert preview.live_sessions == []
+
+
+def test_class_delete_removes_students_sessions_and_trials(
+    two_classes: tuple[SchoolClass, SchoolClass, GameSession],
+) -> None:
+    school_class, other, guests = two_classes
+    session_ids = list(school_class.game_sessions.values_list("pk", flat=True))
+    other_before = _counts(other)
+
+    class_delete(school_class=school_class)
+
+    assert not SchoolClass.objects.filter(pk=school_class.pk).exists()
+    assert not Student.objects.filter(school_class_id=school_class.pk).exists()
+    assert not GameSession.objects.filter(pk__in=session_ids).exists()
+    for model in (Table, Seat, Trial):
+        assert not model.objects.filter(session_id__in=session_ids).exists()
+    assert not ActionLogEntry.objects.filter(table__session_id__in=session_ids).exists()
+    # Everything else stays.
+    assert _counts(other) == other_before == (1, 1, 1)
+    assert Trial.objects.filter(session=guests).count() == 1
+    assert Trial.objects.count() == 2
+
+
+def test_class_delete_takes_the_students_trials_from_every_session(
+    teacher: User, school_class: SchoolClass, make_session: Callable[..., GameSession]
+) -> None:
+    # A trial can name a student of the class in a session the class no longer owns.
+    session = make_session(school_class=school_class)
+    trial = _played(
+        seat_join_student(session=session, student=school_class.students.get(display_name="Ava"))
+    )
+    other = class_create(teacher=teacher, name="Year 4 Owls", student_names=[])
+    GameSession.objects.filter(pk=session.pk).update(school_class=other)
+    assert class_delete_preview(school_class=school_class).trials == 1
+
+    class_delete(school_class=school_class)
+
+    assert not Trial.objects.filter(pk=trial.pk).exists()
+    assert GameSession.objects.filter(pk=session.pk).exists()
+
+
+@pytest.mark.parametrize("pause", [False, True])
+def test_class_delete_is_refused_while_a_session_is_played(
+    class_session: GameSession, school_class: SchoolClass, pause: bool
+) -> None:
+    _played(
+        seat_join_student(
+            session=class_session, student=school_class.students.get(display_name="Ava")
+        )
+    )
+    session_start(session=class_session)
+    if pause:
+        session_pause(session=class_session)
+    before = _counts(school_class)
+    assert class_delete_preview(school_class=school_class).live_sessions == [class_session]
+
+    with pytest.raises(ValidationError) as caught:
+        class_delete(school_class=school_class)
+
+    assert class_session.code in caught.value.messages[0]
+    assert SchoolClass.objects.filter(pk=school_class.pk).exists()
+    assert _counts(school_class) == before
+    # Once it is ended the class may go.
+    class_session.refresh_from_db()
+    session_end(session=class_session)
+    class_delete(school_class=school_class)
+    assert not SchoolClass.objects.filter(pk=school_class.pk).exists()
+
+
+def test_class_delete_takes_a_session_still_in_the_lobby(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    seat_join_student(session=class_session, student=school_class.students.all()[0])
+    class_delete(school_class=school_class)
+    assert not GameSession.objects.filter(pk=class_session.pk).exists()
+
+
+# --------------------------------------------------------------------------------------------
+# The class_delete page
+
+
+@pytest.fixture
+def teacher_client(client: Client, teacher: User) -> Client:
+    client.force_login(teacher)
+    return client
+
+
+def test_class_delete_page_shows_what_will_go(
+    teacher_client: Client, two_classes: tuple[SchoolClass, SchoolClass, GameSession]
+) -> None:
+    school_class, _other, _guests = two_classes
+    response = teacher_client.get(reverse("class_delete", args=[school_class.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Delete Year 3 Otters?" in page
+    for line in ("5 students", "2 sessions", "4 recorded responses"):
+        assert line in page
+    assert 'class="btn btn-danger" type="submit">' in page
+    assert reverse("class_detail", args=[school_class.pk]) in page  # Cancel
+    assert SchoolClass.objects.filter(pk=school_class.pk).exists()  # a GET deletes nothing
+
+
+def test_class_detail_links_to_the_delete_page(
+    teacher_client: Client, school_class: SchoolClass
+) -> None:
+    page = teacher_client.get(reverse("class_detail", args=[school_class.pk])).content.decode()
+    assert reverse("class_delete", args=[school_class.pk]) in page
+
+
+def test_class_delete_post_deletes_and_goes_home(
+    teacher_client: Client, two_classes: tuple[SchoolClass, SchoolClass, GameSession]
+) -> None:
+    school_class, other, _guests = two_classes
+    response = teacher_client.post(reverse("class_delete", args=[school_class.pk]), follow=True)
+    assert response.redirect_chain == [(reverse("home"), 302)]
+    assert "Class Year 3 Otters deleted" in response.content.decode()
+    assert not SchoolClass.objects.filter(pk=school_class.pk).exists()
+    assert _counts(school_class) == (0, 0, 0)
+    assert SchoolClass.objects.filter(pk=other.pk).exists()
+
+
+def test_class_delete_post_while_playing_is_refused_on_the_page(
+    teacher_client: Client, class_session: GameSession, school_class: SchoolClass
+) -> None:
+    seat_join_student(session=class_session, student=school_class.students.all()[0])
+    session_start(session=class_session)
+    get = teacher_client.get(reverse("class_delete", args=[school_class.pk]))
+    assert 'type="submit" disabled' in get.content.decode()
+    response = teacher_client.post(reverse("class_delete", args=[school_class.pk]))
+    assert response.status_code == 409
+    assert f"End session {class_session.code}" in response.content.decode()
+    assert SchoolClass.objects.filter(pk=school_class.pk).exists()
+
+
+def test_another_teacher_cannot_delete_the_class(
+    client: Client,
+    other_teacher: User,
+    two_classes: tuple[SchoolClass, SchoolClass, GameSession],
+) -> None:
+    school_class, _other, _guests = two_classes
+    before = _counts(school_class)
+    client.force_login(other_teacher)
+    url = reverse("class_delete", args=[school_class.pk])
+    assert client.get(url).status_code == 404
+    assert client.post(url).status_code == 404
+    assert SchoolClass.objects.filter(pk=school_class.pk).exists()
+    assert _counts(school_class) == before
+
+
+def test_class_delete_needs_a_signed_in_teacher(client: Client, school_class: SchoolClass) -> None:
+    response = client.post(reverse("class_delete", args=[school_class.pk]))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    assert SchoolClass.objects.filter(pk=school_class.pk).exists()

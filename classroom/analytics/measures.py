@@ -1,0 +1,109 @@
+"""One student's (or one group's) measures, put together from what the database counted.
+
+Pure: the selectors count trials in the database and fetch the sorted correct RTs; this
+module turns those into the measures the pages show, so every page computes them the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, TypeVar
+
+from classroom.analytics.signal import SignalCounts
+from classroom.analytics.speed import (
+    RtSummary,
+    balanced_integration_scores,
+    error_interference,
+    interference_cost,
+    inverse_efficiency,
+    rt_summary,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+K = TypeVar("K")
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Counts of one group of trials, as the database aggregates them."""
+
+    trials: int = 0
+    correct: int = 0
+    signal: SignalCounts = field(default_factory=SignalCounts)
+    # Match trials only (a response was called for), split by whether word = ink.
+    congruent_targets: int = 0
+    congruent_errors: int = 0
+    incongruent_targets: int = 0
+    incongruent_errors: int = 0
+
+
+@dataclass(frozen=True)
+class CorrectRts:
+    """Plausible reaction times of correct responses, in ms, with the Stroop split."""
+
+    all: Sequence[int] = ()
+    congruent: Sequence[int] = ()
+    incongruent: Sequence[int] = ()
+
+
+@dataclass(frozen=True)
+class Measures:
+    trials: int
+    correct: int
+    signal: SignalCounts
+    accuracy: float | None
+    dprime: float | None
+    criterion: float | None
+    rt: RtSummary
+    inverse_efficiency_ms: float | None
+    interference_ms: float | None
+    error_interference: float | None
+    # Needs the rest of the group; see ``with_balanced_integration``.
+    balanced_integration: float | None = None
+
+    @property
+    def accuracy_percent(self) -> float | None:
+        return None if self.accuracy is None else 100 * self.accuracy
+
+
+def measures_from(tally: Tally, rts: CorrectRts) -> Measures:
+    """Accuracy = correct / trials; d' and c when the trials were yes/no decisions; RT
+    measures of plausible correct responses (see ``speed.rt_summary``); IES = mean correct RT
+    / proportion correct; Stroop interference on match trials (incongruent minus congruent).
+    """
+    accuracy = tally.correct / tally.trials if tally.trials else None
+    summary = rt_summary(rts.all)
+    has_signal = tally.signal.trials > 0
+    ies = (
+        inverse_efficiency(summary.mean, accuracy)
+        if summary.mean is not None and accuracy
+        else None
+    )
+    return Measures(
+        trials=tally.trials,
+        correct=tally.correct,
+        signal=tally.signal,
+        accuracy=accuracy,
+        dprime=tally.signal.dprime() if has_signal else None,
+        criterion=tally.signal.criterion() if has_signal else None,
+        rt=summary,
+        inverse_efficiency_ms=ies,
+        interference_ms=interference_cost(
+            incongruent_rts=rts.incongruent, congruent_rts=rts.congruent
+        ),
+        error_interference=error_interference(
+            incongruent_errors=tally.incongruent_errors,
+            incongruent_trials=tally.incongruent_targets,
+            congruent_errors=tally.congruent_errors,
+            congruent_trials=tally.congruent_targets,
+        ),
+    )
+
+
+def with_balanced_integration(group: Mapping[K, Measures]) -> dict[K, Measures]:
+    """The same measures with BIS filled in, standardised within this group (a class)."""
+    inputs = {key: (m.accuracy, m.rt.mean) for key, m in group.items() if m.accuracy is not None}
+    scores = balanced_integration_scores(inputs)
+    return {key: replace(m, balanced_integration=scores.get(key)) for key, m in group.items()}

@@ -1,0 +1,89 @@
+"""Summary rows: each player's measures overall (level "all") and per level played.
+
+The measures come from the analytics selectors, so a download agrees with the report pages.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from classroom.analytics.measures import CorrectRts, Measures, Tally, measures_from
+from classroom.analytics.measures import with_balanced_integration as _with_bis
+from classroom.exports.trial_rows import class_export_trials
+from classroom.selectors.analytics import measures_by, session_report
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from classroom.models import GameSession, SchoolClass
+
+K = TypeVar("K")
+
+ALL_LEVELS = "all"
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    name: str
+    level: str  # ALL_LEVELS, or one level the player played
+    measures: Measures
+
+
+def _no_trials() -> Measures:
+    """A student who has not played yet: listed, so the class list is complete, but empty."""
+    return measures_from(Tally(), CorrectRts())
+
+
+def _bis_per_level(per_player: Mapping[K, Mapping[str, Measures]]) -> dict[K, dict[str, Measures]]:
+    """Per-level measures with BIS, standardised among the players of that level: comparing a
+    beginner's speed with an advanced player's would say more about the level than the child.
+    """
+    groups: dict[str, dict[K, Measures]] = defaultdict(dict)
+    for player, levels in per_player.items():
+        for level, measures in levels.items():
+            groups[level][player] = measures
+    scored: dict[K, dict[str, Measures]] = defaultdict(dict)
+    for level, group in groups.items():
+        for player, measures in _with_bis(group).items():
+            scored[player][level] = measures
+    return scored
+
+
+def _rows(players: Iterable[tuple[str, Measures, Mapping[str, Measures]]]) -> list[SummaryRow]:
+    rows: list[SummaryRow] = []
+    for name, overall, levels in players:
+        rows.append(SummaryRow(name=name, level=ALL_LEVELS, measures=overall))
+        rows.extend(
+            SummaryRow(name=name, level=level, measures=levels[level]) for level in sorted(levels)
+        )
+    return rows
+
+
+def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
+    """One block per seat (student or guest) that played, in name order."""
+    reports = session_report(session=session)
+    levels = _bis_per_level({report.seat.pk: report.by_level for report in reports})
+    return _rows(
+        (report.seat.name, report.overall, levels.get(report.seat.pk, {})) for report in reports
+    )
+
+
+def class_summary_rows(*, school_class: SchoolClass) -> list[SummaryRow]:
+    """One block per student on the class list, over all their sessions, in name order."""
+    trials = class_export_trials(school_class=school_class)
+    overall = _with_bis(
+        {key[0]: measures for key, measures in measures_by(trials=trials, by=["student"]).items()}
+    )
+    per_level: dict[int, dict[str, Measures]] = defaultdict(dict)
+    for (student_id, level), measures in measures_by(
+        trials=trials, by=["student", "level"]
+    ).items():
+        per_level[student_id][level] = measures
+    levels = _bis_per_level(per_level)
+    students = school_class.students.order_by("display_name", "pk")
+    return _rows(
+        (student.display_name, overall.get(student.pk) or _no_trials(), levels.get(student.pk, {}))
+        for student in students
+    )

@@ -1,0 +1,402 @@
+"""Reads for the analytics pages: counts aggregated in the database, measures put together.
+
+The database does the counting (one GROUP BY per page); Python sees only the sorted correct
+RTs, which medians and trimmed means need. Every page goes through ``measures_by`` so the
+dashboard, the reports and the exports agree.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Avg, Count, Max, Min, Q
+
+from classroom.analytics.measures import (
+    CorrectRts,
+    Measures,
+    Tally,
+    measures_from,
+    with_balanced_integration,
+)
+from classroom.analytics.progress import trend
+from classroom.analytics.signal import SignalCounts
+from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rt_summary
+from classroom.models import GameSession, SchoolClass, Seat, Student, Trial
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from datetime import datetime
+
+    from django.contrib.auth.models import User
+    from django.db.models import QuerySet
+
+Key = tuple[Any, ...]
+
+_COUNTS = {
+    "trials": Count("pk"),
+    "correct_count": Count("pk", filter=Q(correct=True)),
+    "hits": Count("pk", filter=Q(target=True, responded=True)),
+    "misses": Count("pk", filter=Q(target=True, responded=False)),
+    "false_alarms": Count("pk", filter=Q(target=False, responded=True)),
+    "correct_rejections": Count("pk", filter=Q(target=False, responded=False)),
+    "congruent_targets": Count("pk", filter=Q(target=True, congruent=True)),
+    "congruent_errors": Count("pk", filter=Q(target=True, congruent=True, correct=False)),
+    "incongruent_targets": Count("pk", filter=Q(target=True, congruent=False)),
+    "incongruent_errors": Count("pk", filter=Q(target=True, congruent=False, correct=False)),
+}
+
+
+def _tally(row: Mapping[str, Any]) -> Tally:
+    return Tally(
+        trials=row["trials"],
+        correct=row["correct_count"],
+        signal=SignalCounts(
+            hits=row["hits"],
+            misses=row["misses"],
+            false_alarms=row["false_alarms"],
+            correct_rejections=row["correct_rejections"],
+        ),
+        congruent_targets=row["congruent_targets"],
+        congruent_errors=row["congruent_errors"],
+        incongruent_targets=row["incongruent_targets"],
+        incongruent_errors=row["incongruent_errors"],
+    )
+
+
+def trial_tallies(*, trials: QuerySet[Trial], by: Sequence[str]) -> dict[Key, Tally]:
+    """Counts per group (``by`` are Trial field names), in one aggregate query."""
+    rows = trials.order_by().values(*by).annotate(**_COUNTS)
+    return {tuple(row[name] for name in by): _tally(row) for row in rows}
+
+
+def scored_responses(trials: QuerySet[Trial]) -> QuerySet[Trial]:
+    """Correct responses whose RT the host found plausible: the only RTs any measure uses."""
+    return trials.filter(correct=True, responded=True, plausible=True, rt_ms__isnull=False)
+
+
+def correct_rts_by(*, trials: QuerySet[Trial], by: Sequence[str]) -> dict[Key, CorrectRts]:
+    """Sorted plausible correct RTs per group, split by congruence."""
+    rows = scored_responses(trials).order_by(*by, "rt_ms").values_list(*by, "rt_ms", "congruent")
+    every: dict[Key, list[int]] = defaultdict(list)
+    congruent: dict[Key, list[int]] = defaultdict(list)
+    incongruent: dict[Key, list[int]] = defaultdict(list)
+    width = len(by)
+    for row in rows:
+        key, rt, is_congruent = tuple(row[:width]), row[width], row[width + 1]
+        every[key].append(rt)
+        if is_congruent is True:
+            congruent[key].append(rt)
+        elif is_congruent is False:
+            incongruent[key].append(rt)
+    return {
+        key: CorrectRts(all=rts, congruent=congruent[key], incongruent=incongruent[key])
+        for key, rts in every.items()
+    }
+
+
+def measures_by(*, trials: QuerySet[Trial], by: Sequence[str]) -> dict[Key, Measures]:
+    """Every measure per group of trials."""
+    tallies = trial_tallies(trials=trials, by=by)
+    rts = correct_rts_by(trials=trials, by=by)
+    return {key: measures_from(tally, rts.get(key, CorrectRts())) for key, tally in tallies.items()}
+
+
+def human_trials() -> QuerySet[Trial]:
+    return Trial.objects.exclude(seat__isnull=True)
+
+
+# --------------------------------------------------------------------------------------------
+# One session
+
+
+@dataclass(frozen=True)
+class SeatReport:
+    seat: Seat
+    overall: Measures
+    by_level: dict[str, Measures]
+
+
+def session_report(*, session: GameSession) -> list[SeatReport]:
+    """Per seat (student or guest) of the session: overall measures (with BIS within the
+    session) and measures per level, in name order."""
+    trials = human_trials().filter(session=session)
+    overall = with_balanced_integration(
+        {key[0]: m for key, m in measures_by(trials=trials, by=["seat"]).items()}
+    )
+    per_level: dict[int, dict[str, Measures]] = defaultdict(dict)
+    for (seat_id, level), measures in measures_by(trials=trials, by=["seat", "level"]).items():
+        per_level[seat_id][level] = measures
+    seats = Seat.objects.filter(pk__in=overall).order_by("name", "pk")
+    return [
+        SeatReport(seat=seat, overall=overall[seat.pk], by_level=per_level[seat.pk])
+        for seat in seats
+    ]
+
+
+def session_trials(*, session: GameSession, seat: Seat | None = None) -> QuerySet[Trial]:
+    trials = human_trials().filter(session=session).select_related("seat")
+    if seat is not None:
+        trials = trials.filter(seat=seat)
+    return trials.order_by("created_at", "pk")
+
+
+def session_levels(*, session: GameSession) -> list[str]:
+    return sorted(
+        set(
+            human_trials()
+            .filter(session=session)
+            .order_by()
+            .values_list("level", flat=True)
+            .distinct()
+        )
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# A class over weeks
+
+
+@dataclass(frozen=True)
+class SessionMeasures:
+    """One student's measures in one session."""
+
+    session_id: int
+    started: datetime
+    level: str
+    game: str
+    measures: Measures
+
+
+def student_sessions(*, student: Student, game: str | None = None) -> list[SessionMeasures]:
+    """The student's sessions in time order, each with all its measures."""
+    trials = Trial.objects.filter(student=student)
+    if game:
+        trials = trials.filter(game=game)
+    facts = _session_facts(trials)
+    rts = correct_rts_by(trials=trials, by=["student", "session"])
+    points = [
+        SessionMeasures(
+            session_id=fact.session_id,
+            started=fact.started,
+            level=fact.level,
+            game=fact.game,
+            measures=measures_from(fact.tally, rts.get(key, CorrectRts())),
+        )
+        for key, fact in facts.items()
+    ]
+    return sorted(points, key=lambda point: (point.started, point.session_id))
+
+
+@dataclass(frozen=True)
+class SessionFacts:
+    """One student's session as a single aggregate row gives it: enough for trends."""
+
+    student_id: int
+    session_id: int
+    started: datetime
+    level: str
+    game: str
+    tally: Tally
+    # Of plausible correct responses at or above the anticipation floor (a mean, so the
+    # database can compute it for every session at once; medians need the sorted RTs).
+    mean_correct_rt_ms: float | None
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.tally.correct / self.tally.trials if self.tally.trials else None
+
+
+def _session_facts(trials: QuerySet[Trial]) -> dict[Key, SessionFacts]:
+    """Per (student, session), in one aggregate query. A session is played at one level
+    (a session setting), so the level of any of its trials is the session's level."""
+    rows = (
+        trials.order_by()
+        .values("student", "session")
+        .annotate(
+            started=Min("created_at"),
+            level=Min("level"),
+            game=Min("game"),
+            mean_rt=Avg(
+                "rt_ms",
+                filter=Q(
+                    correct=True,
+                    responded=True,
+                    plausible=True,
+                    rt_ms__gte=ANTICIPATION_FLOOR_MS,
+                ),
+            ),
+            **_COUNTS,
+        )
+    )
+    return {
+        (row["student"], row["session"]): SessionFacts(
+            student_id=row["student"],
+            session_id=row["session"],
+            started=row["started"],
+            level=row["level"],
+            game=row["game"],
+            tally=_tally(row),
+            mean_correct_rt_ms=row["mean_rt"],
+        )
+        for row in rows
+    }
+
+
+@dataclass(frozen=True)
+class StudentOverview:
+    student: Student
+    # Every session, oldest first, for trends; the latest with every measure.
+    sessions: list[SessionFacts]
+    latest: SessionMeasures | None
+
+
+def class_overview(*, school_class: SchoolClass, game: str | None = None) -> list[StudentOverview]:
+    """Every student of the class: their sessions' trend figures and their latest measures.
+
+    Two queries whatever the class's history: the per-session aggregate, and the sorted
+    correct RTs of each student's latest session only.
+    """
+    students = list(school_class.students.order_by("display_name", "pk"))
+    trials = Trial.objects.filter(student__school_class=school_class)
+    if game:
+        trials = trials.filter(game=game)
+    by_student: dict[int, list[SessionFacts]] = defaultdict(list)
+    for fact in _session_facts(trials).values():
+        by_student[fact.student_id].append(fact)
+    for series in by_student.values():
+        series.sort(key=lambda fact: (fact.started, fact.session_id))
+    latest = {student_id: series[-1] for student_id, series in by_student.items()}
+    rts = correct_rts_by(
+        trials=trials.filter(session__in={fact.session_id for fact in latest.values()}),
+        by=["student", "session"],
+    )
+    overview = []
+    for student in students:
+        last = latest.get(student.pk)
+        overview.append(
+            StudentOverview(
+                student=student,
+                sessions=by_student.get(student.pk, []),
+                latest=None
+                if last is None
+                else SessionMeasures(
+                    session_id=last.session_id,
+                    started=last.started,
+                    level=last.level,
+                    game=last.game,
+                    measures=measures_from(
+                        last.tally, rts.get((student.pk, last.session_id), CorrectRts())
+                    ),
+                ),
+            )
+        )
+    return overview
+
+
+def class_games(*, school_class: SchoolClass) -> list[str]:
+    return sorted(
+        set(
+            Trial.objects.filter(student__school_class=school_class)
+            .order_by()  # the default ordering would make DISTINCT return every row
+            .values_list("game", flat=True)
+            .distinct()
+        )
+    )
+
+
+def class_last_played(*, teacher: User) -> dict[int, datetime]:
+    rows = (
+        Trial.objects.filter(student__school_class__teacher=teacher)
+        .values("student__school_class")
+        .annotate(last=Max("created_at"))
+    )
+    return {row["student__school_class"]: row["last"] for row in rows}
+
+
+# --------------------------------------------------------------------------------------------
+# The live dashboard of a running session
+
+ROLLING_RESPONSES = 10
+# A student stands out when their accuracy is this far below the class median …
+STRUGGLE_ACCURACY_GAP = 0.15
+# … or when they slap this often without a match (with at least a few chances to).
+STRUGGLE_FALSE_ALARM_RATE = 0.4
+STRUGGLE_MIN_TRIALS = 8
+RT_TREND_TOLERANCE_MS = 30.0
+
+
+@dataclass(frozen=True)
+class DashboardTile:
+    seat: Seat
+    measures: Measures
+    rolling_median_ms: float | None
+    rt_trend: str
+    low_accuracy: bool
+    many_false_alarms: bool
+
+    @property
+    def struggling(self) -> bool:
+        return self.low_accuracy or self.many_false_alarms
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    tiles: list[DashboardTile]
+    class_rts: list[int]
+    class_accuracy: float | None
+
+    @property
+    def class_accuracy_percent(self) -> float | None:
+        return None if self.class_accuracy is None else 100 * self.class_accuracy
+
+
+def _struggles(m: Measures, class_median_accuracy: float | None) -> tuple[bool, bool]:
+    if m.trials < STRUGGLE_MIN_TRIALS:
+        return False, False
+    low = (
+        class_median_accuracy is not None
+        and m.accuracy is not None
+        and m.accuracy <= class_median_accuracy - STRUGGLE_ACCURACY_GAP
+    )
+    noise = m.signal.false_alarms + m.signal.correct_rejections
+    rate = m.signal.false_alarm_rate
+    return low, noise >= STRUGGLE_MIN_TRIALS // 2 and rate is not None and (
+        rate >= STRUGGLE_FALSE_ALARM_RATE
+    )
+
+
+def session_dashboard(*, session: GameSession) -> Dashboard:
+    """Per seat: measures so far, rolling median of the last correct RTs and its trend."""
+    trials = human_trials().filter(session=session)
+    measures = {key[0]: m for key, m in measures_by(trials=trials, by=["seat"]).items()}
+    in_order: dict[int, list[int]] = defaultdict(list)
+    for seat_id, rt in scored_responses(trials).order_by("pk").values_list("seat", "rt_ms"):
+        if seat_id is not None and rt is not None:  # both guaranteed by the filters
+            in_order[seat_id].append(rt)
+    accuracies = sorted(m.accuracy for m in measures.values() if m.accuracy is not None)
+    class_median = statistics.median(accuracies) if accuracies else None
+    tiles = []
+    for seat in Seat.objects.filter(pk__in=measures).order_by("name", "pk"):
+        rts = in_order.get(seat.pk, [])
+        rolling = [
+            summary.median
+            for end in range(1, len(rts) + 1)
+            if (summary := rt_summary(rts[max(0, end - ROLLING_RESPONSES) : end])).median
+            is not None
+        ]
+        low, noisy = _struggles(measures[seat.pk], class_median)
+        tiles.append(
+            DashboardTile(
+                seat=seat,
+                measures=measures[seat.pk],
+                rolling_median_ms=rolling[-1] if rolling else None,
+                rt_trend=trend(rolling, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
+                low_accuracy=low,
+                many_false_alarms=noisy,
+            )
+        )
+    every_rt = [rt for rts in in_order.values() for rt in rts]
+    return Dashboard(tiles=tiles, class_rts=every_rt, class_accuracy=class_median)

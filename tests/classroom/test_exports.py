@@ -1,0 +1,463 @@
+"""Downloads: trials and summary CSV files and the Excel workbook, of a session and a class."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import openpyxl
+import pytest
+from django.http import HttpResponse, StreamingHttpResponse
+from django.test import AsyncClient, Client
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.exports import csv_files
+from classroom.models import GameSession, SchoolClass, Seat, Student, Trial
+from classroom.selectors.analytics import session_report
+from classroom.services.classes import class_create, class_update
+from classroom.services.seats import seat_join_guest, seat_join_student
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from django.contrib.auth.models import User
+    from django.http.response import HttpResponseBase
+
+    MakeSession = Callable[..., GameSession]
+
+TRIAL_HEADER = [
+    "Session",
+    "Session date",
+    "Game",
+    "Table",
+    "Name",
+    "Level",
+    "Flip",
+    "Public card word",
+    "Public card ink",
+    "Public card background",
+    "Target",
+    "Congruent",
+    "Response",
+    "RT (ms)",
+    "Correct",
+    "First",
+    "Plausible",
+    "Recorded at",
+]
+SUMMARY_HEADER = [
+    "Name",
+    "Level",
+    "Trials",
+    "Hits",
+    "Misses",
+    "False alarms",
+    "Correct rejections",
+    "Accuracy (%)",
+    "d′ (sensitivity)",
+    "c (response bias)",
+    "Median correct RT (ms)",
+    "Mean correct RT (ms)",
+    "Trimmed mean correct RT (ms)",
+    "Anticipations",
+    "IES (ms)",
+    "BIS",
+    "Interference (ms)",
+    "Error interference (percentage points)",
+]
+KINDS = ["trials.csv", "summary.csv", "workbook.xlsx"]
+SNEAKY = "=2+3"  # a name a spreadsheet would run as a formula
+
+
+def _trial(seat: Seat, *, flip: int, level: str = "beginner", **fields: Any) -> Trial:
+    """A Palm Strike trial as the host records it; ``fields`` set the outcome."""
+    assert seat.table is not None
+    outcome: dict[str, Any] = {"plausible": True} | fields
+    data = {
+        "flip": flip,
+        "public": {"type": "public", "word": "red", "ink": "blue", "bg": "green"},
+        "response": "slap" if outcome["responded"] else "none",
+        "first": outcome.pop("first", False),
+    }
+    return Trial.objects.create(
+        session=seat.session,
+        table=seat.table,
+        seat=seat,
+        student=seat.student,
+        log_seq=flip,
+        game="palm_strike",
+        kind="palm_strike.flip",
+        level=level,
+        data=data,
+        **outcome,
+    )
+
+
+def _hit(seat: Seat, flip: int, rt_ms: int, **fields: Any) -> Trial:
+    return _trial(seat, flip=flip, target=True, responded=True, correct=True, rt_ms=rt_ms, **fields)
+
+
+def _seat(session: GameSession, student: Student) -> Seat:
+    seat = seat_join_student(session=session, student=student)
+    seat.refresh_from_db()  # tables_balance placed it
+    return seat
+
+
+@dataclass(frozen=True)
+class Played:
+    school_class: SchoolClass
+    session: GameSession  # 7 human trials (and one bot trial)
+    later: GameSession  # 1 more trial of Ava
+
+
+@pytest.fixture
+def played(make_session: MakeSession, school_class: SchoolClass) -> Played:
+    class_update(school_class=school_class, name=school_class.name, new_student_names=[SNEAKY])
+    students = {s.display_name: s for s in school_class.students.all()}
+    session = make_session(school_class=school_class)
+    ava, ben, sneaky = (_seat(session, students[name]) for name in ("Ava", "Ben", SNEAKY))
+    # Ava, beginner: two hits (congruent 500 ms, incongruent 700 ms), a miss, a rejection.
+    _hit(ava, 1, 500, congruent=True, first=True)
+    _hit(ava, 2, 700, congruent=False)
+    _trial(ava, flip=3, target=True, responded=False, correct=False, congruent=True)
+    _trial(ava, flip=4, target=False, responded=False, correct=True)
+    # Ben, advanced: a hit and a false alarm.
+    _hit(ben, 1, 600, level="advanced")
+    _trial(ben, flip=2, level="advanced", target=False, responded=True, correct=False, rt_ms=300)
+    _hit(sneaky, 1, 450)
+    # A bot's trial has no seat: never exported.
+    assert ava.table is not None
+    Trial.objects.create(
+        session=session,
+        table=ava.table,
+        log_seq=9,
+        game="palm_strike",
+        kind="palm_strike.flip",
+        data={"bot": True},
+    )
+    later = make_session(school_class=school_class)
+    _hit(_seat(later, students["Ava"]), 1, 800)
+    return Played(school_class=school_class, session=session, later=later)
+
+
+@pytest.fixture
+def teacher_client(client: Client, teacher: User) -> Client:
+    client.force_login(teacher)
+    return client
+
+
+def _session_url(played: Played, kind: str) -> str:
+    return reverse("session_export", args=[played.session.pk, kind])
+
+
+def _class_url(played: Played, kind: str) -> str:
+    return reverse("class_export", args=[played.school_class.pk, kind])
+
+
+def _body(response: HttpResponseBase) -> bytes:
+    if response.streaming:
+        assert isinstance(response, StreamingHttpResponse)
+        return b"".join(response.streaming_content)  # type: ignore[arg-type]
+    assert isinstance(response, HttpResponse)
+    return response.content
+
+
+def _csv(response: HttpResponseBase) -> list[list[str]]:
+    text = _body(response).decode("utf-8")
+    assert text.startswith("\ufeff")  # so Excel reads the names as UTF-8
+    return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
+
+
+def _named(rows: list[list[str]], header: list[str], **where: str) -> list[dict[str, str]]:
+    records = [dict(zip(header, row, strict=True)) for row in rows[1:]]
+    return [r for r in records if all(r[key] == value for key, value in where.items())]
+
+
+def _workbook(response: HttpResponseBase) -> Any:
+    return openpyxl.load_workbook(io.BytesIO(_body(response)))
+
+
+def _attachment_name(response: HttpResponseBase) -> str:
+    disposition = response["Content-Disposition"]
+    assert disposition.startswith("attachment; ")
+    return disposition
+
+
+# --------------------------------------------------------------------------------------------
+# Trials CSV
+
+
+def test_session_trials_csv_has_one_row_per_human_trial(
+    teacher_client: Client, played: Played
+) -> None:
+    response = teacher_client.get(_session_url(played, "trials.csv"))
+    assert response.status_code == 200
+    assert response.streaming
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert (
+        _attachment_name(response)
+        == f'attachment; filename="snapclass-{played.session.code}-trials.csv"'
+    )
+    assert response["Cache-Control"] == "private, no-store"
+    rows = _csv(response)
+    assert rows[0] == TRIAL_HEADER
+    assert len(rows) == 1 + 7  # the bot's trial and the later session's are not in it
+    (first,) = _named(rows, TRIAL_HEADER, Name="Ava", Flip="1")
+    assert first == {
+        **first,
+        "Session": played.session.code,
+        "Session date": timezone.localdate(played.session.created_at).isoformat(),
+        "Game": "palm_strike",
+        "Level": "beginner",
+        "Public card word": "red",
+        "Public card ink": "blue",
+        "Public card background": "green",
+        "Target": "TRUE",
+        "Congruent": "TRUE",
+        "Response": "slap",
+        "RT (ms)": "500",
+        "Correct": "TRUE",
+        "First": "TRUE",
+        "Plausible": "TRUE",
+    }
+    assert first["Table"].isdigit()
+    assert first["Recorded at"].startswith(first["Session date"])
+    (rejection,) = _named(rows, TRIAL_HEADER, Name="Ava", Flip="4")
+    assert (rejection["Response"], rejection["RT (ms)"], rejection["Congruent"]) == ("none", "", "")
+
+
+def test_trials_csv_guards_against_formulas_in_names(
+    teacher_client: Client, played: Played
+) -> None:
+    rows = _csv(teacher_client.get(_session_url(played, "trials.csv")))
+    names = {row[TRIAL_HEADER.index("Name")] for row in rows[1:]}
+    assert names == {"Ava", "Ben", f"'{SNEAKY}"}
+
+
+def test_class_trials_csv_spans_the_class_sessions(teacher_client: Client, played: Played) -> None:
+    response = teacher_client.get(_class_url(played, "trials.csv"))
+    assert response.status_code == 200
+    assert "snapclass-year-3-otters-trials.csv" in _attachment_name(response)
+    rows = _csv(response)
+    assert rows[0] == TRIAL_HEADER
+    assert len(rows) == 1 + 8
+    assert {row[0] for row in rows[1:]} == {played.session.code, played.later.code}
+    assert [r["RT (ms)"] for r in _named(rows, TRIAL_HEADER, Session=played.later.code)] == ["800"]
+
+
+def test_trials_csv_is_streamed_in_chunks(
+    teacher_client: Client, played: Played, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(csv_files, "ROWS_PER_CHUNK", 2)
+    response = teacher_client.get(_class_url(played, "trials.csv"))
+    chunks = list(response.streaming_content)  # type: ignore[attr-defined]
+    assert len(chunks) == 5  # header + 2 rows, then 2 + 2 + 2, then the empty remainder
+    rows = list(csv.reader(io.StringIO(b"".join(chunks).decode("utf-8-sig"))))
+    assert len(rows) == 1 + 8
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_trials_csv_streams_asynchronously_under_asgi(teacher: User, played: Played) -> None:
+    # Daphne serves the site through ASGI: there the body must be an async iterator, or
+    # Django would read the whole file into memory first.
+    client = AsyncClient()
+    await client.aforce_login(teacher)
+    response = await client.get(_class_url(played, "trials.csv"))
+    assert response.status_code == 200
+    assert isinstance(response, StreamingHttpResponse)
+    assert response.is_async
+    body = b"".join([chunk async for chunk in response.streaming_content])
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+    assert rows[0] == TRIAL_HEADER
+    assert len(rows) == 1 + 8
+
+
+# --------------------------------------------------------------------------------------------
+# Summary CSV
+
+
+def test_session_summary_csv_has_a_row_per_seat_and_level(
+    teacher_client: Client, played: Played
+) -> None:
+    response = teacher_client.get(_session_url(played, "summary.csv"))
+    assert response.status_code == 200
+    assert f"snapclass-{played.session.code}-summary.csv" in _attachment_name(response)
+    rows = _csv(response)
+    assert rows[0] == SUMMARY_HEADER
+    assert [(row[0], row[1]) for row in rows[1:]] == [
+        (f"'{SNEAKY}", "all"),
+        (f"'{SNEAKY}", "beginner"),
+        ("Ava", "all"),
+        ("Ava", "beginner"),
+        ("Ben", "all"),
+        ("Ben", "advanced"),
+    ]
+    (ava,) = _named(rows, SUMMARY_HEADER, Name="Ava", Level="all")
+    assert ava == {
+        **ava,
+        "Trials": "4",
+        "Hits": "2",
+        "Misses": "1",
+        "False alarms": "0",
+        "Correct rejections": "1",
+        "Accuracy (%)": "75.0",
+        "Median correct RT (ms)": "600",
+        "Mean correct RT (ms)": "600",
+        "Anticipations": "0",
+        "IES (ms)": "800",  # 600 ms / 0.75
+        "Interference (ms)": "200",  # 700 incongruent - 500 congruent
+    }
+    # The same numbers as the report page, rounded to two decimals.
+    report = {r.seat.name: r for r in session_report(session=played.session)}
+    dprime = report["Ava"].overall.dprime
+    assert dprime is not None
+    assert ava["d′ (sensitivity)"] == str(round(dprime, 2))
+    (ben,) = _named(rows, SUMMARY_HEADER, Name="Ben", Level="advanced")
+    assert (ben["Trials"], ben["False alarms"], ben["Accuracy (%)"]) == ("2", "1", "50.0")
+    assert ben["Interference (ms)"] == ""  # no Stroop split: empty, not 0
+
+
+def test_class_summary_csv_lists_every_student_over_all_sessions(
+    teacher_client: Client, played: Played
+) -> None:
+    response = teacher_client.get(_class_url(played, "summary.csv"))
+    assert response.status_code == 200
+    assert "snapclass-year-3-otters-summary.csv" in _attachment_name(response)
+    rows = _csv(response)
+    assert rows[0] == SUMMARY_HEADER
+    assert [(row[0], row[1]) for row in rows[1:]] == [
+        (f"'{SNEAKY}", "all"),
+        (f"'{SNEAKY}", "beginner"),
+        ("Ava", "all"),
+        ("Ava", "beginner"),
+        ("Ben", "all"),
+        ("Ben", "advanced"),
+        ("Chen", "all"),  # not played yet: listed, so the class list is complete
+        ("Dara", "all"),
+        ("Eli", "all"),
+    ]
+    (ava,) = _named(rows, SUMMARY_HEADER, Name="Ava", Level="all")
+    assert (ava["Trials"], ava["Hits"], ava["Median correct RT (ms)"]) == ("5", "3", "700")
+    (chen,) = _named(rows, SUMMARY_HEADER, Name="Chen")
+    assert chen["Trials"] == "0"
+    assert chen["Accuracy (%)"] == chen["BIS"] == ""
+
+
+# --------------------------------------------------------------------------------------------
+# Workbook
+
+
+def _sheet_rows(sheet: Any) -> list[list[Any]]:
+    return [list(row) for row in sheet.iter_rows(values_only=True)]
+
+
+def _check_sheet_layout(sheet: Any, header: list[str]) -> None:
+    assert [cell.value for cell in sheet[1]] == header
+    assert all(cell.font.b for cell in sheet[1])
+    assert sheet.freeze_panes == "A2"
+    assert sheet.column_dimensions["A"].width > 0
+    assert sheet.column_dimensions["E"].width > 0
+
+
+def test_session_workbook_holds_trials_and_summary(teacher_client: Client, played: Played) -> None:
+    response = teacher_client.get(_session_url(played, "workbook.xlsx"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == (
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )
+    assert f"snapclass-{played.session.code}-workbook.xlsx" in _attachment_name(response)
+    workbook = _workbook(response)
+    assert workbook.sheetnames == ["Trials", "Summary"]
+
+    trials = workbook["Trials"]
+    _check_sheet_layout(trials, TRIAL_HEADER)
+    rows = _sheet_rows(trials)
+    assert len(rows) == 1 + 7
+    by_flip = {(row[4], row[6]): row for row in rows[1:]}
+    first = by_flip[("Ava", 1)]
+    assert first[TRIAL_HEADER.index("RT (ms)")] == 500  # a number, not text
+    assert first[TRIAL_HEADER.index("Correct")] is True
+    assert first[TRIAL_HEADER.index("Public card word")] == "red"
+    # The sneaky name is stored as text: shown as typed, never run as a formula.
+    sneaky_cell = next(row[4] for row in trials.iter_rows(min_row=2) if row[4].value == SNEAKY)
+    assert sneaky_cell.data_type == "s"
+
+    summary = workbook["Summary"]
+    _check_sheet_layout(summary, SUMMARY_HEADER)
+    summary_rows = _sheet_rows(summary)
+    assert len(summary_rows) == 1 + 6
+    ava = next(row for row in summary_rows if row[:2] == ["Ava", "all"])
+    assert ava[SUMMARY_HEADER.index("Accuracy (%)")] == 75
+    assert ava[SUMMARY_HEADER.index("Median correct RT (ms)")] == 600
+
+
+def test_class_workbook_holds_trials_and_summary(teacher_client: Client, played: Played) -> None:
+    response = teacher_client.get(_class_url(played, "workbook.xlsx"))
+    assert response.status_code == 200
+    assert "snapclass-year-3-otters-workbook.xlsx" in _attachment_name(response)
+    workbook = _workbook(response)
+    assert workbook.sheetnames == ["Trials", "Summary"]
+    _check_sheet_layout(workbook["Trials"], TRIAL_HEADER)
+    _check_sheet_layout(workbook["Summary"], SUMMARY_HEADER)
+    assert len(_sheet_rows(workbook["Trials"])) == 1 + 8
+    assert len(_sheet_rows(workbook["Summary"])) == 1 + 9
+    summary_cells = list(workbook["Summary"].iter_rows(min_row=2))
+    assert {cell.data_type for row in summary_cells for cell in row[:1]} == {"s"}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_exports_of_a_session_without_trials_have_just_the_header(
+    teacher_client: Client, guest_session: GameSession, kind: str
+) -> None:
+    seat_join_guest(session=guest_session, nickname="Mo")
+    response = teacher_client.get(reverse("session_export", args=[guest_session.pk, kind]))
+    assert response.status_code == 200
+    if kind.endswith(".csv"):
+        assert len(_csv(response)) == 1
+    else:
+        workbook = _workbook(response)
+        assert [len(_sheet_rows(workbook[name])) for name in workbook.sheetnames] == [1, 1]
+
+
+def test_class_file_name_keeps_a_chinese_class_name(teacher_client: Client, teacher: User) -> None:
+    school_class = class_create(teacher=teacher, name="三年 甲班", student_names=["小明"])
+    response = teacher_client.get(reverse("class_export", args=[school_class.pk, "summary.csv"]))
+    assert response.status_code == 200
+    assert _attachment_name(response) == (
+        "attachment; filename*=utf-8''snapclass-%E4%B8%89%E5%B9%B4-%E7%94%B2%E7%8F%AD-summary.csv"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Who may download what
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_another_teacher_gets_404(
+    client: Client, other_teacher: User, played: Played, kind: str
+) -> None:
+    client.force_login(other_teacher)
+    for url in (_session_url(played, kind), _class_url(played, kind)):
+        assert client.get(url).status_code == 404
+        assert client.post(url).status_code == 404  # not 405: the method tells nothing either
+
+
+@pytest.mark.parametrize("kind", ["trials.json", "summary.xlsx", "workbook.csv", "x"])
+def test_an_unknown_kind_is_404(teacher_client: Client, played: Played, kind: str) -> None:
+    assert teacher_client.get(_session_url(played, kind)).status_code == 404
+    assert teacher_client.get(_class_url(played, kind)).status_code == 404
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_anonymous_visitors_are_sent_to_log_in(client: Client, played: Played, kind: str) -> None:
+    for url in (_session_url(played, kind), _class_url(played, kind)):
+        response = client.get(url)
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+
+
+def test_exports_are_read_only(teacher_client: Client, played: Played) -> None:
+    assert teacher_client.post(_session_url(played, "trials.csv")).status_code == 405

@@ -1,0 +1,115 @@
+"""Analytics selectors: database counts and measures agree with a hand calculation."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import pytest
+from django.utils import timezone
+
+from classroom.models import Trial
+from classroom.selectors import analytics
+from tests.classroom.trial_rows import played_session, trial_add, worked_example
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from classroom.models import GameSession, SchoolClass
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_worked_example_matches_the_hand_calculation(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    seats = played_session(session=class_session, students=[ava])
+    worked_example(seats[ava.pk])
+
+    (row,) = analytics.session_report(session=class_session)
+    m = row.overall
+    assert (m.signal.hits, m.signal.misses) == (8, 2)
+    assert (m.signal.false_alarms, m.signal.correct_rejections) == (2, 8)
+    assert m.accuracy == pytest.approx(0.8)
+    assert m.dprime == pytest.approx(1.4957, abs=1e-3)
+    assert m.criterion == pytest.approx(0.0, abs=1e-9)
+    assert m.rt.median == pytest.approx(575)
+    assert m.rt.mean == pytest.approx(575)
+    assert m.inverse_efficiency_ms == pytest.approx(718.75)
+    assert m.interference_ms == pytest.approx(200)
+    # The two misses were incongruent cards: 2 errors in 6 incongruent matches, 0 in 4.
+    assert m.error_interference == pytest.approx(2 / 6)
+    assert list(row.by_level) == ["beginner"]
+
+
+def test_implausible_and_anticipated_rts_never_enter_a_measure(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    seat = played_session(session=class_session, students=[ava])[ava.pk]
+    for rt in (500, 600, 700):
+        trial_add(seat=seat, target=True, responded=True, rt_ms=rt)
+    trial_add(seat=seat, target=True, responded=True, rt_ms=90)  # an anticipation
+    trial_add(seat=seat, target=True, responded=True, rt_ms=40, plausible=False)
+
+    (row,) = analytics.session_report(session=class_session)
+    assert row.overall.trials == 5
+    assert row.overall.rt.median == 600
+    assert row.overall.rt.anticipations == 1
+    assert row.overall.rt.n == 3
+
+
+def test_the_dashboard_tiles_equal_the_report_and_flag_who_struggles(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    ava, ben, chen = school_class.students.filter(display_name__in=["Ava", "Ben", "Chen"])
+    seats = played_session(session=class_session, students=[ava, ben, chen])
+    worked_example(seats[ava.pk])
+    worked_example(seats[ben.pk])
+    for _ in range(10):  # Chen slaps at everything: 50 % right, many false alarms
+        trial_add(seat=seats[chen.pk], target=True, responded=True, rt_ms=450)
+        trial_add(seat=seats[chen.pk], target=False, responded=True, rt_ms=450)
+
+    dashboard = analytics.session_dashboard(session=class_session)
+    report = {row.seat.pk: row.overall for row in analytics.session_report(session=class_session)}
+    by_name = {tile.seat.name: tile for tile in dashboard.tiles}
+    for tile in dashboard.tiles:
+        assert tile.measures.accuracy == report[tile.seat.pk].accuracy
+        assert tile.measures.signal == report[tile.seat.pk].signal
+    assert by_name["Chen"].many_false_alarms
+    assert by_name["Chen"].low_accuracy  # 50 % against a class median of 80 %
+    assert not by_name["Ava"].struggling
+    # Ava's last ten correct RTs: 400..750 ms (8 hits); rolling median 575 ms.
+    assert by_name["Ava"].rolling_median_ms == 575
+    assert sorted(dashboard.class_rts) == sorted([400 + 50 * i for i in range(8)] * 2 + [450] * 10)
+
+
+def test_a_students_sessions_come_in_time_order_with_their_level(
+    make_session: Callable[..., GameSession], school_class: SchoolClass
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    weeks_ago = timezone.now() - timedelta(weeks=3)
+    early = make_session(school_class=school_class)
+    late = make_session(school_class=school_class)
+    early_seat = played_session(session=early, students=[ava], started=weeks_ago)[ava.pk]
+    late_seat = played_session(session=late, students=[ava])[ava.pk]
+    worked_example(early_seat, at=weeks_ago)
+    for rt in (400, 420, 440):
+        trial_add(seat=late_seat, target=True, responded=True, rt_ms=rt, level="advanced")
+
+    points = analytics.student_sessions(student=ava)
+    assert [point.session_id for point in points] == [early.pk, late.pk]
+    assert [point.level for point in points] == ["beginner", "advanced"]
+    assert points[0].measures.rt.median == 575
+    assert points[1].measures.rt.median == 420
+    overview = {
+        row.student.display_name: row for row in analytics.class_overview(school_class=school_class)
+    }
+    assert overview["Ava"].latest is not None
+    assert overview["Ava"].latest.session_id == late.pk
+    assert overview["Ava"].latest.measures.rt.median == 420
+    assert [fact.mean_correct_rt_ms for fact in overview["Ava"].sessions] == [575, 420]
+    assert [fact.accuracy for fact in overview["Ava"].sessions] == [0.8, 1.0]
+    assert overview["Ben"].sessions == []
+    assert Trial.objects.filter(student=ava).count() == 23
