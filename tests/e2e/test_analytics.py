@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+from tests.e2e.test_palm_strike import _has_match
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -58,21 +59,21 @@ def test_the_dashboard_changes_during_play_and_the_reports_open_after(
     dashboard = teacher.get_by_role("region", name="Live skills")
     expect(dashboard.locator(".student-tile")).to_have_count(3, timeout=15000)
     first_count = _trials_shown(teacher, "Ava")
-    # Ava slaps every card she sees for a few flips; the tiles follow without a reload.
+    # Ava slaps the matching cards of a few flips; the tiles follow without a reload.
     slapped: set[int] = set()
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and len(slapped) < 3:
-        flip = ava.evaluate(
-            "window.palmStrike.view.window_closes_ms ? window.palmStrike.shownFlip : null"
-        )
-        if flip and flip not in slapped:
-            ava.wait_for_timeout(300)
-            target = ava.locator(f'[data-flip="{flip}"]')
-            if target.count():
-                target.tap()
-                slapped.add(int(flip))
-        ava.wait_for_timeout(50)
-    assert len(slapped) == 3
+    seen: set[int] = set()
+    deadline = time.monotonic() + 45
+    while time.monotonic() < deadline and len(slapped) < 2:
+        view = ava.evaluate("window.palmStrike.view")
+        flip = int(view.get("flip") or 0)
+        if view.get("window_closes_ms") and flip not in seen and view.get("public"):
+            seen.add(flip)
+            if _has_match(view):
+                ava.wait_for_timeout(300)
+                ava.locator(f'[data-flip="{flip}"]').tap()
+                slapped.add(flip)
+        ava.wait_for_timeout(30)
+    assert len(slapped) == 2
     expect(dashboard.locator(".student-tile", has_text="Ava").locator("dd").first).to_contain_text(
         "ms", timeout=8000
     )
@@ -98,6 +99,14 @@ def test_the_dashboard_changes_during_play_and_the_reports_open_after(
     expect(teacher.get_by_role("heading", name=re.compile("Session report"))).to_be_visible()
     expect(teacher.locator(".chart svg").first).to_be_visible()
     screenshot(teacher, "analytics-session-report")
+    for link, suffix in [("Trials (CSV)", "-trials.csv"), ("Workbook (.xlsx)", "-workbook.xlsx")]:
+        with teacher.expect_download() as download_info:
+            teacher.get_by_role("link", name=link).click()
+        download = download_info.value
+        assert download.suggested_filename.endswith(suffix)
+        path = download.path()
+        assert path is not None
+        assert path.stat().st_size > 200
     teacher.get_by_role("link", name="Ava").click()
     expect(teacher.get_by_role("heading", name="Every trial")).to_be_visible()
     expect(teacher.locator(".trial-table tbody tr").first).to_be_visible()
@@ -112,3 +121,8 @@ def test_the_dashboard_changes_during_play_and_the_reports_open_after(
     expect(teacher.locator(".summary-sentence")).to_be_visible()
     expect(teacher.locator(".chart svg")).to_have_count(3)
     screenshot(teacher, "analytics-student-progress")
+    teacher.get_by_role("link", name="Printable report").click()
+    expect(teacher.locator(".print-page")).to_have_count(1)
+    teacher.emulate_media(media="print")
+    screenshot(teacher, "analytics-print-report")
+    expect(teacher.get_by_role("button", name="Print or save as PDF")).to_be_hidden()
