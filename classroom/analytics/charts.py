@@ -83,14 +83,31 @@ def line_chart(
     values: Sequence[float | None],
     unit: str,
     decimals: int = 0,
+    fitted: Sequence[float] | None = None,
+    fitted_title: str = "",
 ) -> Chart:
-    """One series over sessions (gaps where a session has no value)."""
+    """One series over sessions (gaps where a session has no value), and optionally the
+    student's fitted learning line, dashed."""
     chart = pygal.Line(
-        **_config(title=title, dots_size=6, stroke_style={"width": 3}, x_label_rotation=-20)
+        **_config(
+            title=title,
+            dots_size=6,
+            stroke_style={"width": 3},
+            x_label_rotation=-20,
+            show_legend=fitted is not None,
+            legend_at_bottom=True,
+        )
     )
     chart.x_labels = list(labels)
     chart.value_formatter = _formatter(unit, decimals)
     chart.add(title, list(values))
+    if fitted is not None:
+        chart.add(
+            fitted_title,
+            list(fitted),
+            show_dots=False,
+            stroke_style={"width": 2, "dasharray": "8, 6"},
+        )
     return Chart(svg=_render(chart), title=title)
 
 

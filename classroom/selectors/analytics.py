@@ -273,6 +273,15 @@ def class_overview(*, school_class: SchoolClass, game: str | None = None) -> lis
         trials=trials.filter(session__in={fact.session_id for fact in latest.values()}),
         by=["student", "session"],
     )
+    # BIS compares each student's latest session with the rest of the class's latest ones.
+    latest_measures = with_balanced_integration(
+        {
+            student_id: measures_from(
+                fact.tally, rts.get((student_id, fact.session_id), CorrectRts())
+            )
+            for student_id, fact in latest.items()
+        }
+    )
     overview = []
     for student in students:
         last = latest.get(student.pk)
@@ -287,9 +296,7 @@ def class_overview(*, school_class: SchoolClass, game: str | None = None) -> lis
                     started=last.started,
                     level=last.level,
                     game=last.game,
-                    measures=measures_from(
-                        last.tally, rts.get((student.pk, last.session_id), CorrectRts())
-                    ),
+                    measures=latest_measures[student.pk],
                 ),
             )
         )

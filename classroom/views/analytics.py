@@ -14,7 +14,14 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from classroom.analytics import charts
-from classroom.analytics.progress import SessionPoint, progress_summary, summary_text, trend
+from classroom.analytics.progress import (
+    LineFit,
+    SessionPoint,
+    learning_curve,
+    progress_summary,
+    summary_text,
+    trend,
+)
 from classroom.game_labels import level_label
 from classroom.live_fragments import game_name
 from classroom.models import GameSession, SchoolClass, Seat, Student
@@ -29,6 +36,7 @@ if TYPE_CHECKING:
     from classroom.analytics.measures import Measures
     from classroom.views.http import TeacherRequest
 
+WEEK_S = 7 * 24 * 3600
 # Per-session trends in the class overview: what counts as a real change.
 RT_TREND_TOLERANCE_MS = 25.0
 ACCURACY_TREND_TOLERANCE = 0.03
@@ -122,14 +130,46 @@ def _session_label(point: selectors.SessionMeasures) -> str:
     return f"{day} · {level_label(point.level)}"
 
 
-def _progress_charts(points: Sequence[selectors.SessionMeasures]) -> list[charts.Chart]:
+def _weeks_since_first(points: Sequence[selectors.SessionMeasures]) -> list[float]:
+    first = points[0].started
+    return [(point.started - first).total_seconds() / WEEK_S for point in points]
+
+
+def _fit(
+    points: Sequence[selectors.SessionMeasures], value: Callable[[Measures], float | None]
+) -> LineFit | None:
+    """This student's least-squares line of a measure over weeks (never a class average)."""
+    pairs = [
+        (x, y)
+        for x, point in zip(_weeks_since_first(points), points, strict=True)
+        if (y := value(point.measures)) is not None
+    ]
+    return learning_curve(pairs)
+
+
+def _learning(points: Sequence[selectors.SessionMeasures]) -> dict[str, Any]:
+    rt_fit = _fit(points, lambda m: m.rt.median)
+    accuracy_fit = _fit(points, lambda m: m.accuracy_percent)
+    return {
+        "rt_fit": rt_fit,
+        "rt_per_week": rt_fit.slope if rt_fit else None,
+        "accuracy_per_week": accuracy_fit.slope if accuracy_fit else None,
+    }
+
+
+def _progress_charts(
+    points: Sequence[selectors.SessionMeasures], rt_fit: LineFit | None
+) -> list[charts.Chart]:
     labels = [_session_label(point) for point in points]
+    fitted = [rt_fit.predict(x) for x in _weeks_since_first(points)] if rt_fit is not None else None
     return [
         charts.line_chart(
             title=_("Median correct reaction time"),
             labels=labels,
             values=[point.measures.rt.median for point in points],
             unit="ms",
+            fitted=fitted,
+            fitted_title=_("Learning line (fitted to this student)"),
         ),
         charts.line_chart(
             title=_("Accuracy"),
@@ -163,16 +203,16 @@ def _summary(points: Sequence[selectors.SessionMeasures]) -> str:
     return summary_text(parts, gettext=_)
 
 
-def _progress_context(
-    student: Student, game: str | None, *, with_charts: bool = True
-) -> dict[str, Any]:
+def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
     points = selectors.student_sessions(student=student, game=game)
+    learning = _learning(points) if points else {}
     return {
         "student": student,
         "points": points,
         "labels": [_session_label(point) for point in points],
         "summary": _summary(points),
-        "charts": _progress_charts(points) if with_charts and points else [],
+        "charts": _progress_charts(points, learning.get("rt_fit")) if points else [],
+        **learning,
     }
 
 
@@ -220,6 +260,7 @@ SORTS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "rt": lambda row: (row["median_rt"] is None, row["median_rt"] or 0),
     "accuracy": lambda row: (row["accuracy"] is None, -(row["accuracy"] or 0)),
     "dprime": lambda row: (row["dprime"] is None, -(row["dprime"] or 0)),
+    "bis": lambda row: (row["bis"] is None, -(row["bis"] or 0)),
     "sessions": lambda row: -row["sessions"],
 }
 
@@ -236,6 +277,8 @@ def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
         "median_rt": latest.measures.rt.median if latest else None,
         "accuracy": latest.measures.accuracy_percent if latest else None,
         "dprime": latest.measures.dprime if latest else None,
+        "ies": latest.measures.inverse_efficiency_ms if latest else None,
+        "bis": latest.measures.balanced_integration if latest else None,
         "level": latest.level if latest else None,
         "rt_trend": trend(rts, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
         "accuracy_trend": trend(

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
 from django.utils import timezone
 
+from classroom.analytics.signal import SignalCounts, dprime, signal_of
+from classroom.analytics.speed import rt_summary
 from classroom.models import Trial
 from classroom.selectors import analytics
+from classroom.selectors.analytics import ROLLING_RESPONSES
 from tests.classroom.trial_rows import played_session, trial_add, worked_example
 
 if TYPE_CHECKING:
@@ -113,3 +117,56 @@ def test_a_students_sessions_come_in_time_order_with_their_level(
     assert [fact.accuracy for fact in overview["Ava"].sessions] == [0.8, 1.0]
     assert overview["Ben"].sessions == []
     assert Trial.objects.filter(student=ava).count() == 23
+
+
+def test_tiles_updated_trial_by_trial_end_equal_to_a_recount_of_the_rows(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    """The live dashboard after every trial; at the end, the same numbers recomputed straight
+    from the stored rows with the pure formulas (no SQL aggregation involved)."""
+    students = list(school_class.students.all()[:3])
+    seats = played_session(session=class_session, students=students)
+    rng = random.Random(7)
+    added = dict.fromkeys((seat.pk for seat in seats.values()), 0)
+    for flip in range(1, 61):
+        seat = rng.choice(list(seats.values()))
+        target = rng.random() < 0.4
+        responded = rng.random() < (0.85 if target else 0.15)
+        trial_add(
+            seat=seat,
+            target=target,
+            responded=responded,
+            rt_ms=rng.randint(150, 1100),
+            congruent=rng.random() < 0.3,
+            plausible=rng.random() > 0.05,
+            flip=flip,
+        )
+        added[seat.pk] += 1
+        tiles = {
+            tile.seat.pk: tile for tile in analytics.session_dashboard(session=class_session).tiles
+        }
+        assert {pk: tile.measures.trials for pk, tile in tiles.items()} == {
+            pk: count for pk, count in added.items() if count
+        }
+
+    for seat_id, tile in tiles.items():
+        rows = list(Trial.objects.filter(seat_id=seat_id).order_by("pk"))
+        outcomes = [
+            signal_of(signal_present=bool(r.target), responded=bool(r.responded)) for r in rows
+        ]
+        counts = SignalCounts.tally(outcomes)
+        correct_rts = [
+            r.rt_ms
+            for r in rows
+            if r.correct and r.responded and r.plausible and r.rt_ms is not None
+        ]
+        summary = rt_summary(correct_rts)
+        accuracy = sum(1 for r in rows if r.correct) / len(rows)
+        assert tile.measures.signal == counts
+        assert tile.measures.accuracy == pytest.approx(accuracy)
+        assert tile.measures.dprime == pytest.approx(
+            dprime(counts.hits, counts.misses, counts.false_alarms, counts.correct_rejections)
+        )
+        assert tile.measures.rt.median == summary.median
+        assert tile.measures.rt.trimmed_mean == pytest.approx(summary.trimmed_mean)
+        assert tile.rolling_median_ms == rt_summary(correct_rts[-ROLLING_RESPONSES:]).median

@@ -73,6 +73,8 @@ def test_every_page_shows_the_hand_calculated_numbers(
     # Same level both times: 575 ms three weeks ago, 430 ms now; 80 % then 100 %.
     assert "Faster than 3 weeks ago; accuracy up at the beginner level." in text
     assert "Beginner" in text
+    # Her own learning line through (0 weeks, 575 ms) and (3 weeks, 430 ms): -48 ms a week.
+    assert "Learning line over 2 sessions: -48 ms per week" in text
 
     overview = client.get(reverse("class_overview", args=[school_class.pk])).content.decode()
     assert "430 ms" in overview  # Ava's latest median
