@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
@@ -43,6 +44,9 @@ def _motif_names() -> dict[str, str]:
     }
 
 
+COMMOTION_LEVEL = re.compile(r"refill_(\d+)_turn_(\d+)")
+
+
 def level_label(level: str) -> str:
     """A level's name for teachers' pages (levels a game does not name show as they are)."""
     names = {
@@ -50,15 +54,66 @@ def level_label(level: str) -> str:
         "intermediate": _("Intermediate"),
         "advanced": _("Advanced"),
     }
-    return names.get(level, level or _("Unknown level"))
+    if level in names:
+        return names[level]
+    if commotion := COMMOTION_LEVEL.fullmatch(level):
+        refill, turn = commotion.groups()
+        return _("Refill %(refill)s, stock by %(turn)s") % {"refill": refill, "turn": turn}
+    return level or _("Unknown level")
+
+
+def _seat_names(seat: Seat) -> dict[str, str]:
+    assert seat.table is not None
+    return {str(index): entry.get("name", "") for index, entry in enumerate(seat.table.roster)}
+
+
+def commotion_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "names": _seat_names(seat),
+        "colour": {
+            "red": _("red"),
+            "blue": _("blue"),
+            "green": _("green"),
+            "yellow": _("yellow"),
+        },
+        "start": pgettext("Commotion card", "START"),
+        "stop": pgettext("Commotion card", "STOP"),
+        "number_card": _("%(colour)s %(number)s"),
+        "pile_label": _("Pile with %(card)s on top, %(n)s cards"),
+        "player_n": _("Player %(n)s"),
+        "points": _("%(n)s points"),
+        "refill_left": _("Refill pile: %(n)s"),
+        "round_n": _("Round %(n)s"),
+        "countdown": _("Ready… %(n)s"),
+        "go": _("GO!"),
+        "playing": _("Tap a card, then a pile"),
+        "now_pile": _("Now tap a pile"),
+        "stuck": _("Everyone is stuck: take one more card!"),
+        "turn": _("Turn %(n)s"),
+        "recycle": _("Turn the waste over"),
+        "waste_empty": _("Empty"),
+        "new_pile": _("New pile"),
+        "centre_empty": _("Piles start with a START card."),
+        "paused": _("Paused: eyes on your teacher."),
+        "ended": _("The game has ended."),
+        "round_over": _("Round %(n)s is over"),
+        "next_round": _("Next round in %(n)s s"),
+        "you_win": _("You win! 🏆"),
+        "winner_is": _("%(name)s wins!"),
+        "well_played": _("Well played, everyone!"),
+        "left_title": _("This tablet left the game."),
+        "player": _("Player"),
+        "centre_cards": _("Cards in the centre"),
+        "refill_penalty": _("Refill left (-2 each)"),
+        "out_bonus": _("OUT bonus"),
+        "this_round": _("This round"),
+        "total": _("Total"),
+    }
 
 
 def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
-    assert seat.table is not None
     return {
-        "names": {
-            str(index): entry.get("name", "") for index, entry in enumerate(seat.table.roster)
-        },
+        "names": _seat_names(seat),
         "pacing": settings.get("flip_pacing", "tap"),
         "word": _colour_words(),
         "colour": _colour_names(),
@@ -95,3 +150,6 @@ def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any
         "well_played": _("Well played, everyone!"),
         "left_title": _("This tablet left the game."),
     }
+
+
+GAME_LABELS = {"palm_strike": palm_strike_labels, "commotion": commotion_labels}

@@ -68,6 +68,7 @@ def console_context(
         "game_name": game_name(session),
         "table_numbers": [entry.table.number for entry in roster.tables],
         "tiles": _tiles(session, views),
+        "seat_options": spec.seat_options if (spec := game_get(session.game)) else (),
         **dashboard_context(session=session),
     }
 

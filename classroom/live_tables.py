@@ -136,7 +136,7 @@ def _host_parts(
         return None
     setup = TableSetup(
         table_id=table.pk,
-        config=spec.config(session.settings),
+        config=spec.table_config(spec.config(session.settings), table.roster),
         seats=tuple(range(len(table.roster))),
         seed=table.seed,
         bots={

@@ -34,6 +34,9 @@ class Student(models.Model):
     # Signs the student in from their badge QR code; rotating it retires the old badge.
     token = models.CharField(max_length=43, unique=True)
     token_rotated_at = models.DateTimeField(null=True, blank=True)
+    # Per-game options the teacher set for this student, e.g. {"commotion": {"refill": 8}};
+    # a new seat of theirs in that game starts with them.
+    game_options = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -134,6 +137,8 @@ class Seat(models.Model):
     kicked_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    # This seat's game options (the game's ``seat_options``), e.g. {"refill": 8}.
+    options = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["joined_at", "pk"]

@@ -31,6 +31,8 @@ class TableTile:
     paused: bool
     claims: dict[str, int] = field(default_factory=dict)
     centre_count: int = 0
+    game: str = ""
+    round: int = 0
 
     @property
     def by_claims(self) -> list[PlayerLine]:
@@ -57,8 +59,9 @@ def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
             PlayerLine(
                 name=entry.get("name", "?"),
                 bot="bot" in entry,
-                card_count=int(player.get("card_count", 0)),
-                score=int(player.get("score", 0)),
+                # Palm Strike counts cards in hand; Commotion the refill pile still to clear.
+                card_count=int(player.get("card_count", player.get("refill", 0))),
+                score=int(player.get("score", player.get("total", 0))),
                 active=view.get("active_seat") == index,
                 winner=index in winners,
                 recent=list(recent.get(str(index), []))[::-1],
@@ -74,4 +77,6 @@ def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
         paused=bool(view.get("paused")),
         claims={str(k): int(v) for k, v in (view.get("claims") or {}).items()},
         centre_count=len(view.get("centre") or []),
+        game=str(view.get("game", "")),
+        round=int(view.get("round") or 0),
     )

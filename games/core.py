@@ -253,6 +253,27 @@ class Engine(Protocol[StateT]):
 
 
 @dataclass(frozen=True)
+class SeatOption:
+    """A setting the teacher may give one student (a smaller refill pile …).
+
+    The chosen value travels in the seat's roster entry under ``options``; the game's
+    ``table_config`` folds the table's entries into the Config its engine gets.
+    """
+
+    name: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]
+    help: str = ""
+
+    def accepts(self, value: Any) -> bool:
+        return any(value == choice and type(value) is type(choice) for choice, _ in self.choices)
+
+
+def _same_config(config: Any, roster: Sequence[Mapping[str, Any]]) -> Any:
+    return config
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game as the site knows it: its name, settings and table sizes."""
 
@@ -268,6 +289,12 @@ class GameSpec:
     # A bot of the named skill level ("steady" …), as the engine's ``bots`` argument wants it.
     make_bot: Callable[[str], Any]
     single_table: Callable[[Any], bool] = lambda _config: False
+    seat_options: tuple[SeatOption, ...] = ()
+    # The Config one table's engine gets: the session's, with its seats' options folded in.
+    table_config: Callable[[Any, Sequence[Mapping[str, Any]]], Any] = _same_config
+
+    def seat_option(self, name: str) -> SeatOption | None:
+        return next((option for option in self.seat_options if option.name == name), None)
 
     def config(self, values: Mapping[str, Any]) -> Any:
         return config_from_values(self.config_cls, values)

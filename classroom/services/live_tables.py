@@ -33,7 +33,14 @@ def table_roster_fix(*, session: GameSession, table: Table) -> Table:
     """Freeze the table's seats in join order, topped up with bots to the game's minimum."""
     spec = game_get(session.game)
     humans = list(table.seats.filter(kicked_at__isnull=True).order_by("joined_at", "pk"))
-    roster: list[dict[str, Any]] = [{"seat_id": seat.pk, "name": seat.name} for seat in humans]
+    roster: list[dict[str, Any]] = [
+        {
+            "seat_id": seat.pk,
+            "name": seat.name,
+            **({"options": seat.options} if seat.options else {}),
+        }
+        for seat in humans
+    ]
     minimum = spec.min_players if spec is not None else 2
     for bot_number in range(max(0, minimum - len(roster))):
         roster.append({"bot": BOT_LEVEL, "name": BOT_NAMES[bot_number % len(BOT_NAMES)]})

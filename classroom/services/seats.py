@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -24,6 +26,7 @@ from classroom.services.tables import (
     tables_drop_empty,
 )
 from classroom.services.tokens import token_new
+from games.core import game_get
 
 NICKNAME_MAX = 20
 
@@ -82,6 +85,8 @@ def seat_join_student(*, session: GameSession, student: Student, from_badge: boo
             name=student.display_name,
             name_key=name_key(student.display_name),
             token=token_new(),
+            # What the teacher set for this student in this game last time still holds.
+            options=dict(student.game_options.get(session.game, {})),
         )
         _seat_place(session=session, seat=seat)
     lobby_changed(session_id=session.pk)
@@ -195,4 +200,35 @@ def seat_resume(*, session: GameSession, token: str) -> Seat:
     if seat.is_kicked:
         raise ValidationError(_("Your teacher removed you from this session."))
     session_join_check(session=session, new_seat=False)
+    return seat
+
+
+@transaction.atomic
+def seat_option_set(*, seat: Seat, name: str, value: Any) -> Seat:
+    """Give one student a game option (e.g. a smaller refill pile) before play starts.
+
+    A class student keeps it for their next sessions of the same game. ``None`` goes back to
+    the session's setting.
+    """
+    session = GameSession.objects.select_for_update().get(pk=seat.session_id)
+    spec = game_get(session.game)
+    option = spec.seat_option(name) if spec is not None else None
+    if option is None:
+        raise ValidationError(_("This game has no such setting for one student."))
+    if value is not None and not option.accepts(value):
+        raise ValidationError(_("Choose one of the listed values."))
+    if session.status != GameSession.Status.LOBBY:
+        raise ValidationError(_("Set this before the session starts; tables are already dealt."))
+    options = {key: chosen for key, chosen in seat.options.items() if key != name}
+    if value is not None:
+        options[name] = value
+    seat.options = options
+    seat.save(update_fields=["options"])
+    if seat.student_id is not None:
+        student = Student.objects.select_for_update().get(pk=seat.student_id)
+        remembered = dict(student.game_options)
+        remembered[session.game] = options
+        student.game_options = remembered
+        student.save(update_fields=["game_options"])
+    lobby_changed(session_id=session.pk)
     return seat

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from classroom import live_fragments
-from classroom.game_labels import palm_strike_labels
+from classroom.game_labels import GAME_LABELS
 from classroom.models import GameSession, Seat
 from classroom.seat_cookies import seat_cookie_get, seat_cookie_name, seat_cookie_set
 from classroom.selectors.sessions import session_get_by_code
@@ -42,7 +42,7 @@ def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
         context = {
             "session": session,
             "seat": seat,
-            "labels": palm_strike_labels(seat=seat, settings=session.settings),
+            "labels": GAME_LABELS[session.game](seat=seat, settings=session.settings),
         }
         return render(request, f"play/{session.game}.html", context)
     return render(request, "play/lobby.html", live_fragments.lobby_context(seat=seat))

@@ -152,6 +152,13 @@ def session_action(request: TeacherRequest, session_id: int, action: str) -> Htt
     return _console_after_action(request, session, None)
 
 
+def _option_value(raw: str) -> int | str | None:
+    # Options are small whole numbers or words; "" means "the session's setting".
+    if raw == "":
+        return None
+    return int(raw) if raw.isdigit() else raw
+
+
 @login_required
 @require_POST
 def seat_action(
@@ -173,6 +180,12 @@ def seat_action(
             seat_services.seat_kick(seat=seat)
         elif action == "readmit":
             seat_services.seat_readmit(seat=seat)
+        elif action == "option":
+            seat_services.seat_option_set(
+                seat=seat,
+                name=request.POST.get("name", ""),
+                value=_option_value(request.POST.get("value", "")),
+            )
         else:
             raise Http404
     except ValidationError as problem:

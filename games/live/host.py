@@ -326,6 +326,8 @@ class TableHost:
         view = self.engine.view(self.state, seat)
         view["paused"] = self.paused
         view["ended"] = self.ended
+        # Game time of this frame: lets a tablet count down to the view's own deadlines.
+        view["game_ms"] = self.clock.now()
         frame = StateFrame(version=self.version, view=view, events=events, at_ms=at_ms)
         return server_frame_encode(frame)
 

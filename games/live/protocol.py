@@ -7,7 +7,7 @@ nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
@@ -62,7 +62,44 @@ class ClaimAction(_Action, tag="claim"):
     rtt_ms: RoundTripMs = 0
 
 
-Action = FlipAction | SlapAction | ChooseAction | ClaimAction
+# Commotion (a card goes from your tableau or waste top onto a centre pile, or opens one).
+PileIndex = Annotated[int, msgspec.Meta(ge=-1, le=511)]
+PileSize = Annotated[int, msgspec.Meta(ge=-1, le=64)]
+
+
+class PlayAction(_Action, tag="play"):
+    source: Literal["tableau", "waste"]
+    card: CardIndex
+    # An index into the view's centre list, or -1 to open a new pile with a START.
+    pile: PileIndex
+    # How many cards the player saw on that pile: tells a lost race from a wrong card.
+    pile_size: PileSize = -1
+    rt_ms: ReactionMs = 0
+    rtt_ms: RoundTripMs = 0
+
+
+class TurnAction(_Action, tag="turn"):
+    pass
+
+
+class OutAction(_Action, tag="out"):
+    pass
+
+
+class ExtraAction(_Action, tag="extra"):
+    pass
+
+
+Action = (
+    FlipAction
+    | SlapAction
+    | ChooseAction
+    | ClaimAction
+    | PlayAction
+    | TurnAction
+    | OutAction
+    | ExtraAction
+)
 
 
 class Act(_Frame, tag="act"):

@@ -44,7 +44,7 @@ PUBLIC_INCLUDES = {"i18n/"}
 # What the walker can put in a URL.
 ACTIONS: dict[str, list[str]] = {
     "session_action": sorted(SESSION_ACTIONS),
-    "seat_action": ["move", "kick", "readmit"],
+    "seat_action": ["move", "kick", "readmit", "option"],
 }
 KNOWN_KWARGS = {"class_id", "student_id", "session_id", "seat_id", "action", "kind"}
 # Everything a hostile form could carry, so a view never refuses for lack of data.

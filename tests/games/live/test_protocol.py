@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 
 from games.live.protocol import (
     MAX_FRAME_BYTES,
+    Act,
     ErrorFrame,
     Ping,
     Pong,
     ProtocolError,
+    action_to_dict,
     client_frame_decode,
     server_frame_encode,
 )
@@ -252,3 +254,44 @@ def test_seq_out_of_range_is_invalid(seq: int) -> None:
 
 def test_lone_surrogate_is_a_protocol_error() -> None:
     assert _code_of('{"type":"ping","seq":"\ud800"}') == "malformed"
+
+
+# --------------------------------------------------------------------------------------------
+# Commotion's actions
+
+
+def test_a_commotion_play_decodes_with_its_defaults() -> None:
+    frame = client_frame_decode(
+        '{"type":"act","seq":3,"action":{"kind":"play","source":"waste","card":0,"pile":-1}}'
+    )
+    assert isinstance(frame, Act)
+    assert action_to_dict(frame.action) == {
+        "kind": "play",
+        "source": "waste",
+        "card": 0,
+        "pile": -1,
+        "pile_size": -1,
+        "rt_ms": 0,
+        "rtt_ms": 0,
+    }
+
+
+@pytest.mark.parametrize("kind", ["turn", "out", "extra"])
+def test_commotion_moves_without_fields_decode(kind: str) -> None:
+    frame = client_frame_decode(json.dumps({"type": "act", "seq": 1, "action": {"kind": kind}}))
+    assert isinstance(frame, Act)
+    assert action_to_dict(frame.action) == {"kind": kind}
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        pytest.param({"kind": "play", "source": "hand", "card": 0, "pile": 0}, id="bad-source"),
+        pytest.param({"kind": "play", "source": "tableau", "card": 0, "pile": -2}, id="pile"),
+        pytest.param({"kind": "play", "source": "tableau", "card": 99, "pile": 0}, id="card"),
+        pytest.param({"kind": "play", "source": "tableau", "card": 0}, id="no-pile"),
+        pytest.param({"kind": "turn", "cards": 3}, id="turn-extra-field"),
+    ],
+)
+def test_bad_commotion_moves_are_invalid(action: dict[str, Any]) -> None:
+    assert _code_of(json.dumps({"type": "act", "seq": 1, "action": action})) == "invalid"

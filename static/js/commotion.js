@@ -1,0 +1,351 @@
+// Commotion on a tablet: the shared centre piles, your tableau, waste and stock.
+//
+// Tap a card to pick it up and tap a pile to play it; when exactly one pile can take it, the
+// tap plays it at once. Reaction time for the analytics: the onset of a play opportunity is
+// the first animation frame after the card is drawn as playable (double requestAnimationFrame),
+// the response the pointerdown event's timeStamp when the card is picked up.
+(function () {
+  "use strict";
+
+  var root = document.querySelector("[data-commotion]");
+  if (!root) return;
+  var L = JSON.parse(document.getElementById("cm-labels").textContent);
+
+  var el = {
+    status: root.querySelector("[data-status]"),
+    round: root.querySelector("[data-round]"),
+    others: root.querySelector("[data-others]"),
+    centre: root.querySelector("[data-centre]"),
+    tableau: root.querySelector("[data-tableau]"),
+    waste: root.querySelector("[data-waste]"),
+    stock: root.querySelector("[data-stock]"),
+    refill: root.querySelector("[data-refill]"),
+    out: root.querySelector("[data-out]"),
+    extra: root.querySelector("[data-extra]"),
+    feedback: root.querySelector("[data-feedback]"),
+    over: root.querySelector("[data-over]"),
+    overTitle: root.querySelector("[data-over-title]"),
+    overBody: root.querySelector("[data-over-body]"),
+    overText: root.querySelector("[data-over-text]"),
+  };
+
+  var view = null;
+  var held = null;          // {source, card, key, tappedAt}
+  var onsets = {};          // opportunity key -> performance.now() of its first painted frame
+  var gameOffset = 0;       // performance.now() - game time, from the last frame
+  var feedbackTimer = null;
+  var clockTimer = null;
+
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)[sd]/g, function (_m, key) {
+      return values[key] === undefined ? "" : values[key];
+    });
+  }
+
+  function seatName(seat) {
+    return L.names[String(seat)] || fmt(L.player_n, { n: seat + 1 });
+  }
+
+  var table = window.SnapclassTable.connect(root, {
+    onState: function (next) {
+      if (typeof next.game_ms === "number") gameOffset = performance.now() - next.game_ms;
+      view = next;
+      if (held && !stillHeld()) held = null;
+      render();
+    },
+    onError: function (frame) {
+      if (["rejected", "paused", "slow_down", "not_saved"].indexOf(frame.code) >= 0) {
+        feedback(frame.message, "gentle");
+      }
+    },
+    onStop: function (message) { showOver(message || L.left_title, "", null); },
+  });
+
+  // ---- cards ---------------------------------------------------------------------------------
+
+  function cardLabel(card) {
+    if (card.kind === "start") return L.start;
+    if (card.kind === "stop") return L.stop;
+    return fmt(L.number_card, { colour: L.colour[card.colour] || card.colour, number: card.number });
+  }
+
+  function cardElement(card, size) {
+    var node = document.createElement("span");
+    node.className = "cm-card cm-size-" + size + " cm-" + card.kind + (card.colour ? " cm-" + card.colour : "");
+    node.dataset.owner = card.owner;
+    var face = document.createElement("span");
+    face.className = "cm-face";
+    face.textContent = card.kind === "number" ? card.number : card.kind === "start" ? L.start : L.stop;
+    node.appendChild(face);
+    var back = document.createElement("span");
+    back.className = "cm-owner";
+    node.appendChild(back);
+    return node;
+  }
+
+  function key(source, index, card) {
+    return source + ":" + index + ":" + card.owner + card.kind + (card.colour || "") + (card.number || "");
+  }
+
+  function me() {
+    if (!view || view.you === null || view.you === undefined) return null;
+    return view.players.find(function (p) { return p.seat === view.you; }) || null;
+  }
+
+  function playableFor(source, index) {
+    return (view.playable || []).find(function (p) {
+      return p.source === source && (source === "waste" || p.card === index);
+    }) || null;
+  }
+
+  function stillHeld() {
+    var mine = me();
+    if (!mine) return false;
+    var card = held.source === "waste" ? mine.waste_top : mine.tableau[held.card];
+    return !!card && key(held.source, held.card, card) === held.key;
+  }
+
+  // ---- drawing -------------------------------------------------------------------------------
+
+  function render() {
+    var mine = me();
+    root.classList.toggle("is-paused", !!view.paused);
+    renderStatus();
+    renderOthers();
+    renderCentre();
+    renderMine(mine);
+    renderOver();
+    trackOnsets();
+  }
+
+  function renderStatus() {
+    el.round.textContent = fmt(L.round_n, { n: view.round });
+    clearInterval(clockTimer);
+    if (view.paused) el.status.textContent = L.paused;
+    else if (view.ended) el.status.textContent = L.ended;
+    else if (view.phase === "countdown") {
+      var tick = function () {
+        var left = Math.max(0, Math.ceil((view.go_at_ms + gameOffset - performance.now()) / 1000));
+        el.status.textContent = left > 0 ? fmt(L.countdown, { n: left }) : L.go;
+      };
+      tick();
+      clockTimer = setInterval(tick, 200);
+    } else if (view.phase === "playing") {
+      el.status.textContent = view.you_can_extra ? L.stuck : held ? L.now_pile : L.playing;
+    } else el.status.textContent = "";
+  }
+
+  function renderOthers() {
+    el.others.replaceChildren();
+    view.players.forEach(function (player) {
+      if (player.seat === view.you) return;
+      var box = document.createElement("div");
+      box.className = "cm-opponent";
+      var name = document.createElement("p");
+      name.className = "cm-opponent-name";
+      name.textContent = seatName(player.seat) + " · " + fmt(L.points, { n: player.total });
+      var row = document.createElement("div");
+      row.className = "cm-opponent-cards";
+      player.tableau.forEach(function (card) { row.appendChild(cardElement(card, "tiny")); });
+      var refill = document.createElement("p");
+      refill.className = "cm-opponent-refill";
+      refill.textContent = fmt(L.refill_left, { n: player.refill });
+      box.append(name, row, refill);
+      el.others.appendChild(box);
+    });
+  }
+
+  function renderCentre() {
+    el.centre.replaceChildren();
+    var targets = held ? (playableFor(held.source, held.card) || { piles: [] }).piles : [];
+    view.centre.forEach(function (pile, index) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "cm-pile" + (pile.closed ? " is-closed" : "") + (targets.indexOf(index) >= 0 ? " is-target" : "");
+      button.setAttribute("aria-label", fmt(L.pile_label, { card: cardLabel(pile.top), n: pile.cards }));
+      button.appendChild(cardElement(pile.top, "pile"));
+      var count = document.createElement("span");
+      count.className = "cm-pile-count";
+      count.textContent = pile.cards;
+      button.appendChild(count);
+      button.addEventListener("pointerdown", function (event) { playOn(index, pile, event); });
+      el.centre.appendChild(button);
+    });
+    if (held && targets.indexOf(-1) >= 0) {
+      var fresh = document.createElement("button");
+      fresh.type = "button";
+      fresh.className = "cm-pile cm-new-pile is-target";
+      fresh.textContent = L.new_pile;
+      fresh.addEventListener("pointerdown", function (event) { playOn(-1, null, event); });
+      el.centre.appendChild(fresh);
+    }
+    if (!view.centre.length && !(held && targets.indexOf(-1) >= 0)) {
+      var hint = document.createElement("p");
+      hint.className = "cm-centre-empty";
+      hint.textContent = L.centre_empty;
+      el.centre.appendChild(hint);
+    }
+  }
+
+  function cardButton(card, source, index) {
+    var button = document.createElement("button");
+    button.type = "button";
+    var isHeld = held && held.source === source && held.card === index;
+    var canPlay = !!playableFor(source, index);
+    button.className = "cm-pick" + (isHeld ? " is-held" : "") + (canPlay ? " is-playable" : "");
+    button.setAttribute("aria-label", cardLabel(card));
+    button.setAttribute("aria-pressed", isHeld ? "true" : "false");
+    button.appendChild(cardElement(card, "mine"));
+    button.addEventListener("pointerdown", function (event) { pick(source, index, card, event); });
+    return button;
+  }
+
+  function renderMine(mine) {
+    el.tableau.replaceChildren();
+    el.waste.replaceChildren();
+    if (!mine) return;
+    mine.tableau.forEach(function (card, index) { el.tableau.appendChild(cardButton(card, "tableau", index)); });
+    if (mine.waste_top) el.waste.appendChild(cardButton(mine.waste_top, "waste", 0));
+    else {
+      var empty = document.createElement("span");
+      empty.className = "cm-slot";
+      empty.textContent = L.waste_empty;
+      el.waste.appendChild(empty);
+    }
+    var stockText = mine.stock > 0 ? fmt(L.turn, { n: Math.min(view.stock_turn, mine.stock) }) : L.recycle;
+    el.stock.textContent = stockText + " (" + mine.stock + ")";
+    el.stock.disabled = view.phase !== "playing" || (mine.stock === 0 && mine.waste === 0);
+    el.refill.textContent = fmt(L.refill_left, { n: mine.refill });
+    el.out.hidden = !view.you_can_out;
+    el.extra.hidden = !view.you_can_extra;
+  }
+
+  function renderOver() {
+    if (view.phase === "round_over" || view.phase === "game_over" || view.ended) {
+      var rows = (view.rounds || []).filter(function (r) { return r.round === view.round; });
+      var title;
+      var text = "";
+      if (view.phase === "game_over" || view.ended) {
+        var winners = view.winners || [];
+        if (winners.indexOf(view.you) >= 0) title = L.you_win;
+        else if (winners.length) title = fmt(L.winner_is, { name: winners.map(seatName).join(" & ") });
+        else title = L.ended;
+        text = L.well_played;
+      } else {
+        title = fmt(L.round_over, { n: view.round });
+        var left = Math.max(0, Math.ceil((view.next_round_at_ms + gameOffset - performance.now()) / 1000));
+        text = fmt(L.next_round, { n: left });
+      }
+      showOver(title, text, rows);
+    } else {
+      el.over.hidden = true;
+    }
+  }
+
+  function showOver(title, text, rows) {
+    el.overTitle.textContent = title;
+    el.overText.textContent = text;
+    el.overBody.replaceChildren();
+    if (rows && rows.length) {
+      var tableEl = document.createElement("table");
+      tableEl.className = "cm-scores";
+      var head = document.createElement("tr");
+      [L.player, L.centre_cards, L.refill_penalty, L.out_bonus, L.this_round, L.total].forEach(function (label) {
+        var th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = label;
+        head.appendChild(th);
+      });
+      tableEl.appendChild(head);
+      rows.forEach(function (row) {
+        var tr = document.createElement("tr");
+        if (row.seat === view.you) tr.className = "is-you";
+        [seatName(row.seat), "+" + row.centre_cards, row.refill_left ? "−" + 2 * row.refill_left : "0",
+         row.out_bonus ? "+" + row.out_bonus : "", row.round_score, row.total].forEach(function (value, i) {
+          var cell = document.createElement(i === 0 ? "th" : "td");
+          if (i === 0) cell.scope = "row";
+          cell.textContent = value;
+          tr.appendChild(cell);
+        });
+        tableEl.appendChild(tr);
+      });
+      el.overBody.appendChild(tableEl);
+    }
+    el.over.hidden = false;
+  }
+
+  // ---- reaction-time onsets ------------------------------------------------------------------
+
+  function trackOnsets() {
+    var mine = me();
+    var current = {};
+    (view.playable || []).forEach(function (p) {
+      var card = p.source === "waste" ? mine && mine.waste_top : mine && mine.tableau[p.card];
+      if (card) current[key(p.source, p.source === "waste" ? 0 : p.card, card)] = true;
+    });
+    Object.keys(onsets).forEach(function (k) { if (!current[k]) delete onsets[k]; });
+    var fresh = Object.keys(current).filter(function (k) { return onsets[k] === undefined; });
+    if (!fresh.length) return;
+    fresh.forEach(function (k) { onsets[k] = null; });
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () {
+        var at = performance.now();
+        fresh.forEach(function (k) { if (onsets[k] === null) onsets[k] = at; });
+      });
+    });
+  }
+
+  function rtFor(k, tappedAt) {
+    var start = onsets[k];
+    return typeof start === "number" ? Math.max(0, Math.round(tappedAt - start)) : 0;
+  }
+
+  // ---- input ---------------------------------------------------------------------------------
+
+  function pick(source, index, card, event) {
+    if (!view || view.phase !== "playing" || view.paused) return;
+    var k = key(source, index, card);
+    if (held && held.key === k) { held = null; render(); return; }
+    held = { source: source, card: index, key: k, tappedAt: event.timeStamp };
+    var options = playableFor(source, index);
+    if (options && options.piles.length === 1) {
+      var pileIndex = options.piles[0];
+      send(pileIndex, pileIndex >= 0 ? view.centre[pileIndex].cards : -1);
+      return;
+    }
+    render();
+  }
+
+  function playOn(pileIndex, pile, event) {
+    if (!held) return;
+    event.preventDefault();
+    send(pileIndex, pile ? pile.cards : -1);
+  }
+
+  function send(pileIndex, pileSize) {
+    table.act({
+      kind: "play", source: held.source, card: held.card, pile: pileIndex, pile_size: pileSize,
+      rt_ms: rtFor(held.key, held.tappedAt), rtt_ms: table.rtt(),
+    });
+    held = null;
+    render();
+  }
+
+  el.stock.addEventListener("click", function () { table.act({ kind: "turn" }); });
+  el.out.addEventListener("click", function () { table.act({ kind: "out" }); });
+  el.extra.addEventListener("click", function () { table.act({ kind: "extra" }); });
+
+  function feedback(text, mood) {
+    el.feedback.textContent = text;
+    el.feedback.className = "ps-feedback feedback-" + mood;
+    el.feedback.hidden = false;
+    clearTimeout(feedbackTimer);
+    feedbackTimer = setTimeout(function () { el.feedback.hidden = true; }, 1400);
+  }
+
+  // Read-only handle for browser tests and debugging.
+  window.commotion = {
+    get view() { return view; },
+    get onsets() { return onsets; },
+  };
+})();

@@ -1,0 +1,98 @@
+// The game socket of a tablet at a live table, shared by every game page.
+//
+// Connects to root.dataset.tableSocket, keeps the seat token in localStorage (so a tablet that
+// lost its cookie can resume), pings every 4 s for the round-trip time, reconnects with
+// jittered backoff (capped at 8 s) and shows the calm "Reconnecting…" overlay meanwhile, asks
+// for a fresh view when the tablet wakes up, and stops for good on the server's final close
+// codes (removed, no seat, flood, table not playing).
+(function () {
+  "use strict";
+
+  var STOP_CODES = [1008, 4401, 4403, 4404];
+  var SEAT_KEY = "snapclass.seat.";
+
+  function connectTable(root, handlers) {
+    var socket = null;
+    var seq = 0;
+    var version = -1;
+    var rttMs = 0;
+    var pings = {};
+    var retries = 0;
+    var stopped = false;
+    var lastError = "";
+    var reconnecting = document.querySelector("[data-reconnecting]");
+
+    localStorage.setItem(SEAT_KEY + root.dataset.seatCode, root.dataset.seatToken);
+
+    function send(frame) {
+      if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+    }
+
+    function ping() {
+      seq += 1;
+      pings[seq] = performance.now();
+      send({ type: "ping", seq: seq });
+    }
+
+    function open() {
+      var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+      socket = new WebSocket(scheme + location.host + root.dataset.tableSocket);
+      socket.onopen = function () {
+        retries = 0;
+        if (reconnecting) reconnecting.hidden = true;
+        ping();
+      };
+      socket.onmessage = function (message) {
+        var frame = JSON.parse(message.data);
+        if (frame.type === "state") {
+          if (frame.version < version) return;  // views are whole: an older one is stale
+          version = frame.version;
+          handlers.onState(frame.view, frame.events || []);
+        } else if (frame.type === "pong") {
+          var sentAt = pings[frame.seq];
+          delete pings[frame.seq];
+          if (sentAt !== undefined) rttMs = Math.round(performance.now() - sentAt);
+        } else if (frame.type === "error") {
+          lastError = frame.message;
+          if (handlers.onError) handlers.onError(frame);
+        }
+      };
+      socket.onclose = function (event) {
+        if (STOP_CODES.indexOf(event.code) >= 0) {
+          stopped = true;
+          if (event.code === 4401 || event.code === 4403) {
+            localStorage.removeItem(SEAT_KEY + root.dataset.seatCode);
+          }
+          if (handlers.onStop) handlers.onStop(lastError);
+          return;
+        }
+        if (stopped) return;
+        if (reconnecting) reconnecting.hidden = false;
+        var ceiling = Math.min(500 * Math.pow(2, retries), 8000);
+        retries += 1;
+        setTimeout(open, ceiling / 2 + Math.random() * (ceiling / 2));
+      };
+    }
+
+    setInterval(ping, 4000);
+    window.addEventListener("online", function () {
+      if (!socket || socket.readyState === WebSocket.CLOSED) open();
+    });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible" && socket && socket.readyState === WebSocket.OPEN) {
+        send({ type: "sync", seq: ++seq });
+      }
+    });
+    open();
+
+    return {
+      act: function (action) {
+        seq += 1;
+        send({ type: "act", seq: seq, action: action });
+      },
+      rtt: function () { return rttMs; },
+    };
+  }
+
+  window.SnapclassTable = { connect: connectTable };
+})();
