@@ -289,6 +289,9 @@ class GameSpec:
     # A bot of the named skill level ("steady" …), as the engine's ``bots`` argument wants it.
     make_bot: Callable[[str], Any]
     single_table: Callable[[Any], bool] = lambda _config: False
+    # Bots take every empty seat of a table (up to the session's players per table), not
+    # just enough to reach ``min_players``: a race needs rivals.
+    bots_fill_table: bool = False
     seat_options: tuple[SeatOption, ...] = ()
     # The Config one table's engine gets: the session's, with its seats' options folded in.
     table_config: Callable[[Any, Sequence[Mapping[str, Any]]], Any] = _same_config

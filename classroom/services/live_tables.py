@@ -42,6 +42,8 @@ def table_roster_fix(*, session: GameSession, table: Table) -> Table:
         for seat in humans
     ]
     minimum = spec.min_players if spec is not None else 2
+    if spec is not None and spec.bots_fill_table:
+        minimum = max(minimum, session.players_per_table)
     for bot_number in range(max(0, minimum - len(roster))):
         roster.append({"bot": BOT_LEVEL, "name": BOT_NAMES[bot_number % len(BOT_NAMES)]})
     table.roster = roster

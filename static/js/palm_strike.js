@@ -11,8 +11,6 @@
   var root = document.querySelector("[data-table-socket]");
   if (!root) return;
   var L = JSON.parse(document.getElementById("ps-labels").textContent);
-  var STOP_CODES = [1008, 4401, 4403, 4404];
-  var SEAT_KEY = "snapclass.seat.";
 
   var el = {
     status: root.querySelector("[data-status]"),
@@ -28,25 +26,14 @@
     over: root.querySelector("[data-over]"),
     overTitle: root.querySelector("[data-over-title]"),
     overText: root.querySelector("[data-over-text]"),
-    reconnecting: document.querySelector("[data-reconnecting]"),
   };
 
-  var socket = null;
-  var seq = 0;
-  var version = -1;
   var view = null;
   var shownFlip = 0;
   var onset = null;
   var respondedFlip = 0;
   var lastFeedbackFlip = 0;
-  var rttMs = 0;
-  var pings = {};
-  var retries = 0;
-  var stopped = false;
-  var lastError = "";
   var feedbackTimer = null;
-
-  localStorage.setItem(SEAT_KEY + root.dataset.seatCode, root.dataset.seatToken);
 
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)s/g, function (_match, key) {
@@ -54,84 +41,20 @@
     });
   }
 
-  function send(frame) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
-  }
-
-  function act(action) {
-    seq += 1;
-    send({ type: "act", seq: seq, action: action });
-  }
-
-  // ---- the socket ------------------------------------------------------------------------
-
-  function connect() {
-    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.tableSocket;
-    socket = new WebSocket(url);
-    socket.onopen = function () {
-      retries = 0;
-      el.reconnecting.hidden = true;
-      ping();
-    };
-    socket.onmessage = function (message) {
-      var frame = JSON.parse(message.data);
-      if (frame.type === "state") onState(frame);
-      else if (frame.type === "pong") onPong(frame);
-      else if (frame.type === "error") onError(frame);
-    };
-    socket.onclose = function (event) {
-      if (STOP_CODES.indexOf(event.code) >= 0) {
-        stopped = true;
-        if (event.code === 4401 || event.code === 4403) localStorage.removeItem(SEAT_KEY + root.dataset.seatCode);
-        showOver(lastError || L.left_title, "");
-        return;
+  var table = window.SnapclassTable.connect(root, {
+    onState: function (next) {
+      view = next;
+      render();
+    },
+    onError: function (frame) {
+      if (frame.code === "rejected" || frame.code === "paused" || frame.code === "slow_down") {
+        showFeedback(frame.message, "gentle");
       }
-      if (stopped) return;
-      el.reconnecting.hidden = false;
-      var ceiling = Math.min(500 * Math.pow(2, retries), 8000);
-      retries += 1;
-      setTimeout(connect, ceiling / 2 + Math.random() * (ceiling / 2));
-    };
-  }
-
-  function ping() {
-    seq += 1;
-    pings[seq] = performance.now();
-    send({ type: "ping", seq: seq });
-  }
-  setInterval(ping, 4000);
-
-  function onPong(frame) {
-    var sentAt = pings[frame.seq];
-    delete pings[frame.seq];
-    if (sentAt !== undefined) rttMs = Math.round(performance.now() - sentAt);
-  }
-
-  function onError(frame) {
-    lastError = frame.message;
-    if (frame.code === "rejected" || frame.code === "paused" || frame.code === "slow_down") {
-      showFeedback(frame.message, "gentle");
-    }
-  }
-
-  function onState(frame) {
-    if (frame.version < version) return;
-    if (version >= 0 && frame.version > version + 1 && frame.events.length) {
-      // Missed a frame: this one is complete anyway (views are whole), so just carry on.
-    }
-    version = frame.version;
-    view = frame.view;
-    render();
-  }
-
-  window.addEventListener("online", function () {
-    if (!socket || socket.readyState === WebSocket.CLOSED) connect();
+    },
+    onStop: function (message) { showOver(message || L.left_title, ""); },
   });
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && socket && socket.readyState === WebSocket.OPEN) {
-      send({ type: "sync", seq: ++seq });
-    }
-  });
+
+  function act(action) { table.act(action); }
 
   // ---- drawing cards -----------------------------------------------------------------------
 
@@ -300,7 +223,7 @@
     if (rt === null) return;
     respondedFlip = flip;
     target.classList.add("is-pressed");
-    act({ kind: "slap", flip: flip, rt_ms: rt, rtt_ms: Math.min(rttMs, 10000) });
+    act({ kind: "slap", flip: flip, rt_ms: rt, rtt_ms: Math.min(table.rtt(), 10000) });
   }
 
   function renderCentre() {
@@ -321,7 +244,7 @@
         if (rt === null) return;
         respondedFlip = view.flip;
         button.classList.add("is-pressed");
-        act({ kind: "claim", flip: view.flip, card: index, rt_ms: rt, rtt_ms: Math.min(rttMs, 10000) });
+        act({ kind: "claim", flip: view.flip, card: index, rt_ms: rt, rtt_ms: Math.min(table.rtt(), 10000) });
       });
       el.centre.appendChild(button);
     });
@@ -395,8 +318,7 @@
     get view() { return view; },
     get onset() { return onset; },
     get shownFlip() { return shownFlip; },
-    get rttMs() { return rttMs; },
+    get rttMs() { return table.rtt(); },
   };
 
-  connect();
 })();

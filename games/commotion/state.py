@@ -1,0 +1,114 @@
+"""The game state of one Commotion table, and how to copy and compare it.
+
+A State is plain data. The rule functions never change a state they were given: they work
+on :meth:`State.clone` and return the copy, so a host may keep old states (and a refused
+input returns the very object it was given).
+
+Pile orientation: every list of cards keeps its *top at the end* (``stock[-1]`` is the next
+card turned, ``waste[-1]`` the playable one, ``refill[-1]`` the next refill card, and each
+centre pile's last card its top). The tableau is a row, left to right.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from games.commotion.bots import BotSkill
+    from games.commotion.cards import Card
+    from games.commotion.config import Config
+
+Phase = Literal["countdown", "playing", "round_over", "game_over"]
+Source = Literal["tableau", "waste"]
+EndReason = Literal["out", "stall", "round_limit"]
+
+
+@dataclass
+class Player:
+    """One seat's own cards and score."""
+
+    seat: int
+    tableau: list[Card] = field(default_factory=list)
+    refill: list[Card] = field(default_factory=list)
+    stock: list[Card] = field(default_factory=list)
+    waste: list[Card] = field(default_factory=list)
+    total: int = 0
+    # Stock recycles since the last play to the centre (by anyone): the stall rule's counter.
+    quiet_recycles: int = 0
+
+
+@dataclass
+class Opportunity:
+    """A visible card of a human seat that could go to the centre, since ``opened_ms``."""
+
+    source: Source
+    card: Card
+    opened_ms: int
+
+
+@dataclass(eq=False)
+class State:
+    """Everything about one table."""
+
+    config: Config
+    seats: tuple[int, ...]
+    bots: dict[int, BotSkill]
+    rng: random.Random
+    players: dict[int, Player]
+    phase: Phase = "countdown"
+    round: int = 1
+    go_at_ms: int | None = None
+    next_round_at_ms: int | None = None
+    centre: list[list[Card]] = field(default_factory=list)
+    # When each bot moves next; None while it has nothing to do (woken by the next change).
+    bot_due: dict[int, int | None] = field(default_factory=dict)
+    # Per human seat: its open play opportunities (analytics trials), oldest first.
+    opportunities: dict[int, list[Opportunity]] = field(default_factory=dict)
+    # Per-round score rows, see games.commotion.scoring.
+    rounds: list[dict[str, int]] = field(default_factory=list)
+    out_by: int | None = None
+    ended_by: EndReason | None = None
+    winners: list[int] | None = None
+
+    def clone(self) -> State:
+        """A deep, independent copy (cards are immutable and shared; the generator is not)."""
+        return copy.deepcopy(self)
+
+    def player(self, seat: int) -> Player:
+        return self.players[seat]
+
+    def __eq__(self, other: object) -> bool:
+        # random.Random compares by identity, so compare digests of every field instead.
+        if not isinstance(other, State):
+            return NotImplemented
+        return state_fingerprint(self) == state_fingerprint(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
+
+
+def _canonical(value: Any) -> Any:
+    """A JSON-ready, order-stable form of any part of a state."""
+    if isinstance(value, random.Random):
+        return ["rng", _canonical(value.getstate())]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [
+            type(value).__name__,
+            {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)},
+        ]
+    if isinstance(value, dict):
+        return [["key", _canonical(k), _canonical(v)] for k, v in sorted(value.items())]
+    if isinstance(value, list | tuple):
+        return [_canonical(item) for item in value]
+    return value
+
+
+def state_fingerprint(state: State) -> str:
+    """A digest of every field of ``state``, the generator included: equal iff same game."""
+    text = json.dumps(_canonical(state), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()

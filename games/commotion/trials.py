@@ -1,0 +1,161 @@
+"""Play opportunities of human seats, turned into analytics trials.
+
+An *opportunity* is a visible card of a human seat (a row card or its waste top) that could
+go to the centre. It opens at the game time the card becomes playable and closes:
+
+* as a **hit** when the seat plays that card (reaction time from the tablet; plausible when
+  at least ``MIN_PLAUSIBLE_RT_MS`` and no longer than the opportunity has existed plus the
+  measured round trip and ``PLAUSIBLE_SLACK_MS``);
+* as a **miss** when the card stops being playable (someone else filled the slot, the seat
+  turned its stock over it) or when the round ends;
+* without a trial when the seat's *own* play took the slot with another card (two 2s for
+  one START pile: answering with either is not a miss).
+
+A refused play of a real card that does not fit (not a lost race) is a **false alarm**. A
+refused input leaves the state unchanged, so the false-alarm trial cannot be stored in the
+state: ``act`` returns it on the rejected Outcome itself (``Outcome.trials`` is allowed on
+a rejected outcome; the host must store those trials too).
+
+Opportunities are keyed by (source, card); equal cards (a deck's four STOPs) are counted,
+not told apart. Bots produce no trials.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from games.commotion.cards import card_to_dict
+from games.commotion.piles import fits_somewhere
+from games.commotion.state import Opportunity
+from games.commotion.table import visible_cards
+from games.core import Trial
+
+if TYPE_CHECKING:
+    from games.commotion.cards import Card
+    from games.commotion.config import Config
+    from games.commotion.state import Source, State
+
+TRIAL_KIND = "commotion.play"
+# Faster than this is an anticipation, not a reaction to the card.
+MIN_PLAUSIBLE_RT_MS = 150
+# Clock granularity and frame timing on the tablet.
+PLAUSIBLE_SLACK_MS = 100
+
+Key: TypeAlias = "tuple[Source, Card]"
+
+
+def level(config: Config, seat: int) -> str:
+    """The difficulty a seat played at, as analytics groups trials."""
+    return f"refill_{config.refill_for(seat)}_turn_{config.stock_turn}"
+
+
+def humans(state: State) -> list[int]:
+    return [seat for seat in state.seats if seat not in state.bots]
+
+
+def _trial(
+    state: State,
+    seat: int,
+    key: Key,
+    *,
+    target: bool,
+    responded: bool,
+    correct: bool,
+    rt_ms: int | None,
+    plausible: bool,
+) -> Trial:
+    source, card = key
+    data: dict[str, Any] = {
+        "level": level(state.config, seat),
+        "target": target,
+        "responded": responded,
+        "congruent": None,
+        "rt_ms": rt_ms,
+        "plausible": plausible,
+        "correct": correct,
+        "card": card_to_dict(card),
+        "source": source,
+        "round": state.round,
+        "bot": False,
+    }
+    return Trial(seat=seat, kind=TRIAL_KIND, data=data)
+
+
+def _miss(state: State, seat: int, key: Key) -> Trial:
+    # No response: no measurement to doubt.
+    return _trial(
+        state, seat, key, target=True, responded=False, correct=False, rt_ms=None, plausible=True
+    )
+
+
+def playable_now(state: State, seat: int) -> Counter[Key]:
+    """The seat's visible cards that fit somewhere in the centre, counted by (source, card)."""
+    return Counter(
+        (source, card)
+        for source, _index, card in visible_cards(state.players[seat])
+        if fits_somewhere(card, state.centre)
+    )
+
+
+def sync(state: State, now_ms: int, *, own_play: int | None = None) -> list[Trial]:
+    """Bring every human seat's opportunities up to date after a change at ``now_ms``.
+
+    Cards no longer playable close as misses (dropped without a trial for ``own_play``, the
+    seat whose play caused the change); newly playable cards open at ``now_ms``.
+    """
+    trials: list[Trial] = []
+    for seat in humans(state):
+        current = playable_now(state, seat)
+        kept: list[Opportunity] = []
+        for opportunity in state.opportunities.get(seat, []):
+            key: Key = (opportunity.source, opportunity.card)
+            if current[key] > 0:
+                current[key] -= 1
+                kept.append(opportunity)
+            elif seat != own_play:
+                trials.append(_miss(state, seat, key))
+        for (source, card), count in current.items():
+            kept.extend(Opportunity(source, card, now_ms) for _ in range(count))
+        state.opportunities[seat] = kept
+    return trials
+
+
+def hit(
+    state: State, seat: int, key: Key, rt_ms: int, rtt_ms: int, now_ms: int
+) -> Trial | None:
+    """Close the seat's opportunity for ``key`` as a hit (None for a bot)."""
+    if seat in state.bots:
+        return None
+    records = state.opportunities.setdefault(seat, [])
+    index = next((i for i, o in enumerate(records) if (o.source, o.card) == key), None)
+    # Always found when the opportunities are kept in sync; a play at the same moment the
+    # card became playable would open it now.
+    opened_ms = records.pop(index).opened_ms if index is not None else now_ms
+    limit = (now_ms - opened_ms) + rtt_ms + PLAUSIBLE_SLACK_MS
+    plausible = MIN_PLAUSIBLE_RT_MS <= rt_ms <= limit
+    return _trial(
+        state, seat, key, target=True, responded=True, correct=True, rt_ms=rt_ms, plausible=plausible
+    )
+
+
+def false_alarm(state: State, seat: int, key: Key, rt_ms: int) -> Trial | None:
+    """A play of a card that does not fit there (None for a bot)."""
+    if seat in state.bots:
+        return None
+    # There was no opportunity to time it against: only the human floor applies.
+    plausible = rt_ms >= MIN_PLAUSIBLE_RT_MS
+    return _trial(
+        state, seat, key, target=False, responded=True, correct=False, rt_ms=rt_ms, plausible=plausible
+    )
+
+
+def close_all(state: State) -> list[Trial]:
+    """The round is over: every open opportunity is a miss."""
+    trials = [
+        _miss(state, seat, (opportunity.source, opportunity.card))
+        for seat in humans(state)
+        for opportunity in state.opportunities.get(seat, [])
+    ]
+    state.opportunities = {seat: [] for seat in humans(state)}
+    return trials

@@ -1,0 +1,114 @@
+"""Two students and two bots race a Commotion round to OUT on tablets."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import screenshot
+from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+pytestmark = pytest.mark.e2e
+
+ROUND_TIMEOUT_S = 150
+
+
+def _create_commotion_session(teacher: Page) -> str:
+    teacher.goto("/sessions/new/")
+    teacher.get_by_label("Game").select_option(label="Commotion")
+    teacher.get_by_label("Class", exact=True).select_option(label="Year 3 Otters")
+    teacher.get_by_label("Players per table").fill("4")
+    teacher.get_by_label("Refill pile").fill("6")
+    teacher.get_by_label("Target score").fill("5")
+    teacher.get_by_label("Bot speed").select_option("quick")
+    teacher.get_by_role("button", name="Create session").click()
+    return teacher.get_by_label("Session code").inner_text().strip()
+
+
+def _move(tablet: Page) -> bool:
+    """One sensible move on this tablet, by tapping like a child would. False: round over."""
+    view: dict[str, Any] = tablet.evaluate("window.commotion.view")
+    if view["phase"] in ("round_over", "game_over") or view.get("ended"):
+        return False
+    if view["phase"] != "playing":
+        tablet.wait_for_timeout(100)
+        return True
+    if view["you_can_out"]:
+        tablet.get_by_role("button", name="OUT!").tap()
+        return True
+    if view["playable"]:
+        option = view["playable"][0]
+        if option["source"] == "waste":
+            cards = tablet.locator("[data-waste] .cm-pick")
+        else:
+            cards = tablet.locator("[data-tableau] .cm-pick").nth(option["card"])
+        cards.first.tap()
+        if len(option["piles"]) > 1:
+            pile = option["piles"][0]
+            target = (
+                tablet.locator(".cm-new-pile")
+                if pile == -1
+                else tablet.locator(".cm-pile").nth(pile)
+            )
+            target.tap()
+        return True
+    if view["you_can_extra"]:
+        tablet.get_by_role("button", name="Take a 6th card").tap()
+        return True
+    stock = tablet.locator("[data-stock]")
+    if stock.is_enabled():
+        stock.tap()
+    return True
+
+
+def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
+    teacher_page: Page, new_tablet: Callable[[], Page]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "ms-commotion")
+    _create_class(teacher)
+    code = _create_commotion_session(teacher)
+    tablets = {name: new_tablet() for name in ("Ava", "Ben")}
+    for name, tablet in tablets.items():
+        _join_by_roster(tablet, code, name)
+    # Ava is younger: the teacher gives her a refill pile of 5 from the console.
+    teacher.get_by_label("Refill pile", exact=True).first.select_option("5")
+    expect(teacher.get_by_label("Refill pile", exact=True).first).to_have_value("5")
+    teacher.get_by_role("button", name="Start").click()
+    for tablet in tablets.values():
+        expect(tablet.get_by_role("region", name="Centre piles")).to_be_visible(timeout=8000)
+        tablet.wait_for_function("window.commotion && window.commotion.view")
+    ava = tablets["Ava"]
+    view = ava.evaluate("window.commotion.view")
+    assert len(view["players"]) == 4  # two students, two bots
+    refills = {p["seat"]: p["refill_size"] for p in view["players"]}
+    assert refills[view["you"]] == 5
+    assert sorted(refills.values()) == [5, 6, 6, 6]
+
+    deadline = time.monotonic() + ROUND_TIMEOUT_S
+    playing = True
+    screenshot_taken = False
+    while playing and time.monotonic() < deadline:
+        playing = all([_move(tablet) for tablet in tablets.values()])
+        if not screenshot_taken and ava.evaluate("window.commotion.view.centre.length") >= 3:
+            screenshot(ava, "commotion-tablet-playing")
+            screenshot_taken = True
+    assert not playing, "the round did not end in time"
+
+    expect(ava.locator("[data-over]")).to_be_visible(timeout=5000)
+    screenshot(ava, "commotion-round-over")
+    view = ava.evaluate("window.commotion.view")
+    rows = [row for row in view["rounds"] if row["round"] == view["round"]]
+    shown = ava.locator(".cm-scores tr").all_inner_texts()[1:]
+    assert len(shown) == len(rows) == 4
+    for row, text in zip(rows, shown, strict=True):
+        assert text.split("\t")[-1].strip() == str(row["total"])  # the engine's totals, shown
+        assert row["round_score"] == row["centre_cards"] - 2 * row["refill_left"] + row["out_bonus"]
+    expect(teacher.locator(".game-tile")).to_contain_text("Round", timeout=5000)
+    screenshot(teacher, "commotion-console")
