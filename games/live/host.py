@@ -277,6 +277,8 @@ class TableHost:
         now = self.clock.now()
         outcome = self.engine.act(self.state, item.listener.seat, item.action, now)
         if outcome.rejected is not None:
+            if outcome.trials:
+                await self._record_refusal(item, now, outcome)
             await self._reply_error(item, "rejected", outcome.rejected)
             return
         entry = LogEntry(self.next_seq, "act", item.listener.seat, dict(item.action), now)
@@ -309,12 +311,31 @@ class TableHost:
         self.state = outcome.state
         self.next_seq = entry.seq + 1
         self.version += 1
-        for trial in outcome.trials:
-            recent = self.recent_trials.setdefault(trial.seat, deque(maxlen=RECENT_TRIALS_PER_SEAT))
-            recent.append(dict(trial.data))
+        self._remember_trials(outcome)
         if self._on_change is not None:
             self._on_change(self)
         return True
+
+    async def _record_refusal(self, item: _Act, now: int, outcome: Outcome[Any]) -> None:
+        """A refused input that is still a measurement (a false alarm): log it with its trials.
+
+        Replaying it is refused again and changes nothing, so the log stays a faithful
+        history; the table's state and version do not move.
+        """
+        assert item.listener.seat is not None
+        entry = LogEntry(self.next_seq, "act", item.listener.seat, dict(item.action), now)
+        try:
+            await self.store.append(entry, outcome.trials)
+        except Exception:
+            logger.exception("table %s: could not store refused input %s", self.table_id, entry.seq)
+            return
+        self.next_seq = entry.seq + 1
+        self._remember_trials(outcome)
+
+    def _remember_trials(self, outcome: Outcome[Any]) -> None:
+        for trial in outcome.trials:
+            recent = self.recent_trials.setdefault(trial.seat, deque(maxlen=RECENT_TRIALS_PER_SEAT))
+            recent.append(dict(trial.data))
 
     # -- sending -----------------------------------------------------------------------------
 

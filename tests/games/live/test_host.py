@@ -75,6 +75,21 @@ class Tally:
         return state
 
 
+class Guessing(Tally):
+    """Guessing 7 is a refused input that still counts as a measurement (a false alarm)."""
+
+    @staticmethod
+    def act(state: TallyState, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[Any]:
+        if action.get("kind") == "guess":
+            miss = Trial(seat=seat, kind="tally.guess", data={"correct": False})
+            return Outcome(state=state, rejected="Not quite.", trials=(miss,))
+        return Tally.act(state, seat, action, now_ms)
+
+    @staticmethod
+    def next_deadline(state: TallyState) -> int | None:
+        return None
+
+
 class NoTicks(Tally):
     @staticmethod
     def next_deadline(state: TallyState) -> int | None:
@@ -285,3 +300,27 @@ def test_game_clock_stands_still_while_paused(paused_for: int) -> None:
     clock.resume()
     wall[0] += 50
     assert clock.now() == 350
+
+
+async def test_a_refused_input_that_is_a_measurement_is_logged_with_its_trial() -> None:
+    alice, bob = FakeSocket(0), FakeSocket(1)
+    store = MemoryStore()
+    host = await _host(engine=Guessing, store=store)
+    await host.join(alice)
+    await host.join(bob)
+    await _settle()
+    state_before, version_before, bob_frames = host.state, host.version, len(bob.frames)
+    host.submit(alice, 4, {"kind": "guess"})
+    await _settle()
+    assert alice.frames[-1]["code"] == "rejected"
+    assert host.state is state_before
+    assert host.version == version_before
+    assert [(entry.seq, entry.action) for entry in store.entries] == [(1, {"kind": "guess"})]
+    assert [trial.data for trial in store.trials] == [{"correct": False}]
+    assert len(bob.frames) == bob_frames  # nothing changed on the table
+    host.submit(alice, 5, {"kind": "add", "n": 1})
+    await _settle()
+    assert [entry.seq for entry in store.entries] == [1, 2]
+    rebuilt = TableHost(setup=SETUP, engine=Guessing, store=MemoryStore(), log=store.entries)
+    assert rebuilt.state == host.state
+    await host.stop()
