@@ -312,9 +312,10 @@ class GameSpec:
 @functools.cache
 def game_registry() -> dict[str, GameSpec]:
     """Every playable game by slug; imported lazily so games may import this module."""
+    from games.commotion.spec import SPEC as commotion
     from games.palm_strike.spec import SPEC as palm_strike
 
-    return {spec.slug: spec for spec in (palm_strike,)}
+    return {spec.slug: spec for spec in (palm_strike, commotion)}
 
 
 def game_get(slug: str) -> GameSpec | None:

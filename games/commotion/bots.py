@@ -38,8 +38,8 @@ BOT_TEMPO: dict[str, float] = {"gentle": 1.6, "steady": 1.0, "quick": 0.6}
 class BotSkill:
     """How a bot plays: its mean time between moves and how often it overlooks a play."""
 
-    move_every_ms: int = 1400
-    error_rate: float = 0.1
+    move_every_ms: int = 2000
+    error_rate: float = 0.12
 
     def __post_init__(self) -> None:
         if not MIN_MOVE_MS <= self.move_every_ms <= 20_000:
@@ -50,9 +50,9 @@ class BotSkill:
 
 # Named skills the site offers (``spec.make_bot(level)``); "steady" fills empty seats.
 BOT_LEVELS: dict[str, BotSkill] = {
-    "gentle": BotSkill(move_every_ms=2200, error_rate=0.25),
+    "gentle": BotSkill(move_every_ms=3000, error_rate=0.25),
     "steady": BotSkill(),
-    "quick": BotSkill(move_every_ms=800, error_rate=0.05),
+    "quick": BotSkill(move_every_ms=1200, error_rate=0.05),
 }
 
 

@@ -7,9 +7,11 @@ seat whose deck it came from) because scoring counts each player's cards in the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 COLOURS = ("red", "blue", "green", "yellow")
 NUMBERS = tuple(range(2, 13))

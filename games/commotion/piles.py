@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from games.commotion.cards import HIGHEST, LOWEST
+from games.commotion.cards import COLOURS, HIGHEST, LOWEST
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -68,9 +68,46 @@ def is_closed(pile: Sequence[Card]) -> bool:
     return bool(pile) and pile[-1].is_stop
 
 
+# A card's face as openings list it: (colour, number), or (kind, 0) for START and STOP.
+Face = tuple[str, int]
+
+
+def face(card: Card) -> Face:
+    if card.kind == "number":
+        assert card.colour is not None
+        assert card.number is not None
+        return (card.colour, card.number)
+    return (card.kind, 0)
+
+
+def openings(centre: Sequence[Sequence[Card]]) -> frozenset[Face]:
+    """Every face some centre pile takes now (a START, which begins its own pile, aside).
+
+    The same answer as asking :func:`can_play` of every pile, computed once for a whole
+    row: the engine asks "does anything fit anywhere" after every move.
+    """
+    faces: set[Face] = set()
+    for pile in centre:
+        need = wants(pile)
+        if need == "two":
+            faces.update((colour, LOWEST) for colour in COLOURS)
+        elif need == "number":
+            colour, number = pile[-1].colour, next_number(pile)
+            assert colour is not None
+            assert number is not None
+            faces.add((colour, number))
+        elif need == "stop":
+            faces.add(("stop", 0))
+    return frozenset(faces)
+
+
 def fits_somewhere(card: Card, centre: Sequence[Sequence[Card]]) -> bool:
     """Whether ``card`` can go anywhere in the centre; a START can always begin a pile."""
-    return card.is_start or any(can_play(card, pile) for pile in centre)
+    return fits_openings(card, openings(centre))
+
+
+def fits_openings(card: Card, faces: frozenset[Face]) -> bool:
+    return card.is_start or face(card) in faces
 
 
 def piles_for(card: Card, centre: Sequence[Sequence[Card]]) -> list[int]:

@@ -51,9 +51,7 @@ def score_round(state: State, out_by: int | None, bonus: int) -> list[dict[str, 
         centre_cards = counts.get(seat, 0)
         refill_left = len(player.refill)
         seat_bonus = bonus if seat == out_by else 0
-        round_score = (
-            CENTRE_POINTS * centre_cards - REFILL_PENALTY * refill_left + seat_bonus
-        )
+        round_score = CENTRE_POINTS * centre_cards - REFILL_PENALTY * refill_left + seat_bonus
         player.total += round_score
         rows.append(
             {

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games.commotion.cards import card_to_dict, deck_for
-from games.commotion.piles import fits_somewhere, piles_for
+from games.commotion.piles import fits_openings, openings, piles_for
 from games.core import Event
 
 if TYPE_CHECKING:
@@ -55,14 +55,17 @@ def open_starts(state: State, seat: int) -> list[Event]:
     its gap refills (which may show another START, handled in turn)."""
     events: list[Event] = []
     player = state.players[seat]
-    while (index := next((i for i, c in enumerate(player.tableau) if c.is_start), None)) is not None:
+    while (index := _first_start(player)) is not None:
         card = player.tableau.pop(index)
         state.centre.append([card])
         fill_gap(player, index)
-        events.append(
-            Event("start", {"seat": seat, "pile": len(state.centre) - 1, "card": card_to_dict(card)})
-        )
+        pile = len(state.centre) - 1
+        events.append(Event("start", {"seat": seat, "pile": pile, "card": card_to_dict(card)}))
     return events
+
+
+def _first_start(player: Player) -> int | None:
+    return next((i for i, card in enumerate(player.tableau) if card.is_start), None)
 
 
 def take_from_tableau(state: State, seat: int, index: int) -> Card:
@@ -127,10 +130,9 @@ def legal_plays(state: State, seat: int) -> list[tuple[Source, int, int]]:
 
 def table_stuck(state: State) -> bool:
     """RULES.md "Stuck": no player can play any tableau card onto the centre."""
+    faces = openings(state.centre)
     return not any(
-        fits_somewhere(card, state.centre)
-        for seat in state.seats
-        for card in state.players[seat].tableau
+        fits_openings(card, faces) for seat in state.seats for card in state.players[seat].tableau
     )
 
 

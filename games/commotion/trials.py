@@ -26,7 +26,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from games.commotion.cards import card_to_dict
-from games.commotion.piles import fits_somewhere
+from games.commotion.piles import fits_openings, openings
 from games.commotion.state import Opportunity
 from games.commotion.table import visible_cards
 from games.core import Trial
@@ -91,10 +91,11 @@ def _miss(state: State, seat: int, key: Key) -> Trial:
 
 def playable_now(state: State, seat: int) -> Counter[Key]:
     """The seat's visible cards that fit somewhere in the centre, counted by (source, card)."""
+    faces = openings(state.centre)
     return Counter(
         (source, card)
         for source, _index, card in visible_cards(state.players[seat])
-        if fits_somewhere(card, state.centre)
+        if fits_openings(card, faces)
     )
 
 
@@ -121,9 +122,7 @@ def sync(state: State, now_ms: int, *, own_play: int | None = None) -> list[Tria
     return trials
 
 
-def hit(
-    state: State, seat: int, key: Key, rt_ms: int, rtt_ms: int, now_ms: int
-) -> Trial | None:
+def hit(state: State, seat: int, key: Key, rt_ms: int, rtt_ms: int, now_ms: int) -> Trial | None:
     """Close the seat's opportunity for ``key`` as a hit (None for a bot)."""
     if seat in state.bots:
         return None
@@ -135,7 +134,14 @@ def hit(
     limit = (now_ms - opened_ms) + rtt_ms + PLAUSIBLE_SLACK_MS
     plausible = MIN_PLAUSIBLE_RT_MS <= rt_ms <= limit
     return _trial(
-        state, seat, key, target=True, responded=True, correct=True, rt_ms=rt_ms, plausible=plausible
+        state,
+        seat,
+        key,
+        target=True,
+        responded=True,
+        correct=True,
+        rt_ms=rt_ms,
+        plausible=plausible,
     )
 
 
@@ -146,7 +152,14 @@ def false_alarm(state: State, seat: int, key: Key, rt_ms: int) -> Trial | None:
     # There was no opportunity to time it against: only the human floor applies.
     plausible = rt_ms >= MIN_PLAUSIBLE_RT_MS
     return _trial(
-        state, seat, key, target=False, responded=True, correct=False, rt_ms=rt_ms, plausible=plausible
+        state,
+        seat,
+        key,
+        target=False,
+        responded=True,
+        correct=False,
+        rt_ms=rt_ms,
+        plausible=plausible,
     )
 
 

@@ -32,6 +32,23 @@ def _pile(pile: Sequence[Card]) -> dict[str, Any]:
     }
 
 
+def _player(state: State, seat: int) -> dict[str, Any]:
+    """One seat as everyone sees it: the row and waste top face up, the rest as counts."""
+    player = state.players[seat]
+    return {
+        "seat": seat,
+        "tableau": [card_to_dict(card) for card in player.tableau],
+        "waste_top": card_to_dict(player.waste[-1]) if player.waste else None,
+        "waste": len(player.waste),
+        "stock": len(player.stock),
+        "refill": len(player.refill),
+        "refill_size": state.config.refill_for(seat),
+        "total": player.total,
+        "can_out": can_out(state, seat),
+        "bot": seat in state.bots,
+    }
+
+
 def _playable(state: State, seat: int | None) -> list[dict[str, Any]]:
     """``seat``'s cards that can go to the centre now, with the piles each fits."""
     if seat is None or seat not in state.players or state.phase != "playing":
@@ -60,22 +77,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "stock_turn": state.config.stock_turn,
         "target_score": state.config.target_score,
         "centre": [_pile(pile) for pile in state.centre],
-        "players": [
-            {
-                "seat": s,
-                "tableau": [card_to_dict(card) for card in player.tableau],
-                "waste_top": card_to_dict(player.waste[-1]) if player.waste else None,
-                "waste": len(player.waste),
-                "stock": len(player.stock),
-                "refill": len(player.refill),
-                "refill_size": state.config.refill_for(s),
-                "total": player.total,
-                "can_out": can_out(state, s),
-                "bot": s in state.bots,
-            }
-            for s in state.seats
-            for player in (state.players[s],)
-        ],
+        "players": [_player(state, s) for s in state.seats],
         "you_can_out": mine is not None and can_out(state, mine),
         "you_can_extra": mine is not None and can_extra(state, mine),
         "stuck": stuck,

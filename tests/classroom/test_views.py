@@ -911,3 +911,14 @@ def test_a_teacher_removes_a_student_from_the_class(
     page = _text(teacher_client.get(reverse("class_detail", args=[school_class.pk])))
     assert "Ava" not in page
     assert "Ben" in page
+
+
+def test_teacher_pages_have_a_plain_title_and_one_dashboard_script(
+    teacher_client: Client, guest_session: GameSession
+) -> None:
+    page = teacher_client.get(reverse("session_console", args=[guest_session.pk])).content.decode()
+    title = page[page.index("<title>") : page.index("</title>")]
+    assert "<" not in title.removeprefix("<title>")
+    assert page.count("js/dashboard_sort") == 1
+    main_tag = page.split("<main", 1)[1].split(">", 1)[0]
+    assert "container wide" in main_tag

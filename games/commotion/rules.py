@@ -1,0 +1,594 @@
+"""Commotion's rule set (RULES.md §2): setup, player inputs, timers, replay.
+
+The engine contract (ARCHITECTURE.md): pure functions of a :class:`State`, with time only
+from ``now_ms`` arguments and randomness only from the state's seeded generator. A state is
+never changed in place: ``act`` and ``tick`` return a changed copy, and a refused input
+returns the very state it was given with a readable reason.
+
+Phases: ``countdown`` (cards dealt, GO at ``go_at_ms``) → ``playing`` (everyone at once, no
+turns) → ``round_over`` (scores shown for ``ROUND_OVER_MS``, then the next round's countdown
+starts by itself) … → ``game_over`` after the round in which someone reaches the target.
+``setup`` deals round 1 with GO at ``COUNTDOWN_MS`` (the host's game clock starts at 0).
+
+``act`` first runs every timer already due at ``now_ms`` (on its own copy), so a host that
+ticks a little late still judges inputs against the right moment; ``tick`` runs them
+without an input. Timers run at their own scheduled times, so how often a host ticks never
+changes the game.
+
+Inputs (parsed by :mod:`games.commotion.actions`): ``play`` a row card or the waste top onto
+a centre pile (or a START onto a new pile, ``pile`` -1); ``turn`` the stock (recycling the
+waste when the stock is used up); ``out``; ``extra`` (the all-stuck 6th card).
+
+Trials (see :mod:`games.commotion.trials`): hits and misses come on accepted outcomes of
+``act`` and ``tick``; a false alarm (a real card that does not fit where it was played)
+comes on the *rejected* outcome of that ``act``, which otherwise changes nothing.
+
+[digital] decisions beyond RULES.md, all deliberate:
+
+* conflicts: the first input the host takes wins; a play that no longer fits because the
+  pile grew since the tablet drew it (``pile_size``) is refused with "Too late! Someone
+  played there first." (no penalty, no trial: the slot's miss was recorded when it filled);
+* a gap refills in the same place in the row, so the other cards keep their positions; a
+  START appearing in a row goes to the centre at GO and at once whenever it shows later;
+* the 6th card: a play from a row of six does not refill the gap (the player plays back
+  down to five); a START drawn as the 6th card opens a pile and the row is back at five;
+* OUT needs an empty refill pile and no 6th card; a row that shrank below five because the
+  refill pile ran out may still call it (RULES.md: "back at 5" means not holding a 6th);
+* the stall rule: when every player has recycled their stock ``STALL_RECYCLES`` times since
+  the last play (or 6th card) anywhere, and nobody may call OUT or take a 6th card, the
+  round ends as if OUT was called by nobody (no bonus). A player with no stock and no waste
+  who cannot play counts as having recycled. This guarantees that a table of bots always
+  finishes;
+* as a last safety net the game ends after ``MAX_ROUNDS`` rounds (highest total wins), so
+  a table whose scores never reach the target still finishes.
+
+Events (``Outcome.events``) by kind: ``go`` {round}, ``start`` {seat, pile, card} (a START
+from a row opened a pile), ``play`` {seat, source, card, pile, cards, closed}, ``turn``
+{seat, cards}, ``recycle`` {seat}, ``extra`` {seat, card}, ``out`` {seat}, ``stall`` {},
+``round_over`` {round, out_by, ended_by, rows}, ``deal`` {round, go_at_ms}, ``game_over``
+{winners, totals, reason}.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from games.commotion import bots as botlib
+from games.commotion import scoring
+from games.commotion import trials as triallib
+from games.commotion.actions import (
+    ExtraAction,
+    OutAction,
+    PlayAction,
+    TurnAction,
+    parse_action,
+)
+from games.commotion.cards import card_to_dict
+from games.commotion.config import COUNTDOWN_MS, ROUND_OVER_MS
+from games.commotion.piles import can_play, is_closed, wants
+from games.commotion.state import Player, State, state_fingerprint
+from games.commotion.table import (
+    TABLEAU_SIZE,
+    can_extra,
+    can_out,
+    can_turn,
+    deal,
+    draw_extra,
+    legal_plays,
+    open_starts,
+    table_stuck,
+    take_from_tableau,
+    turn_stock,
+)
+from games.commotion.view import view
+from games.core import Event, Outcome, SettingError, Trial, gettext_noop
+
+if TYPE_CHECKING:
+    from games.commotion.bots import BotSkill
+    from games.commotion.cards import Card
+    from games.commotion.config import Config
+    from games.commotion.state import EndReason, Source
+
+__all__ = [
+    "COUNTDOWN_MS",
+    "MAX_ROUNDS",
+    "ROUND_OVER_MS",
+    "STALL_RECYCLES",
+    "TOO_LATE",
+    "State",
+    "act",
+    "can_play",
+    "next_deadline",
+    "replay",
+    "setup",
+    "state_fingerprint",
+    "tick",
+    "view",
+]
+
+MIN_SEATS, MAX_SEATS = 2, 6
+# See the module doc: the stall rule and the game's safety net.
+STALL_RECYCLES = 2
+MAX_ROUNDS = 40
+
+TOO_LATE = gettext_noop("Too late! Someone played there first.")
+
+LogEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
+
+
+class _Refused(Exception):
+    """An input that is not allowed now; the message is shown to the player. A refused play
+    of a real card that does not fit carries its false-alarm trial."""
+
+    def __init__(self, message: str, trial: Trial | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.trial = trial
+
+
+Changes = tuple[list[Event], list[Trial]]
+
+
+# ============================================================================================
+# Setup
+
+
+def _check_seats(seats: tuple[int, ...], bots: Mapping[int, BotSkill]) -> None:
+    # A bad table is a programming error of the caller, never shown to players, so these
+    # messages are not marked for translation.
+    if any(isinstance(seat, bool) or not isinstance(seat, int) for seat in seats):
+        raise SettingError("seats", "Seats must be whole numbers.")
+    if len(set(seats)) != len(seats):
+        raise SettingError("seats", "A seat is listed twice.")
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise SettingError(
+            "seats",
+            "This game needs %(low)d to %(high)d players.",
+            {"low": MIN_SEATS, "high": MAX_SEATS},
+        )
+    if set(bots) - set(seats):
+        raise SettingError("bots", "Every bot must have a seat.")
+    if not all(isinstance(skill, botlib.BotSkill) for skill in bots.values()):
+        raise SettingError("bots", "Every bot needs a skill.")
+
+
+def setup(
+    config: Config,
+    seats: Sequence[int],
+    seed: int,
+    bots: Mapping[int, BotSkill] | None = None,
+) -> State:
+    """A new table: round 1 dealt, counting down to GO at ``COUNTDOWN_MS``.
+
+    ``seats`` are seat numbers (each seat's deck has its own back colour; a card's owner is
+    its seat); ``bots`` maps the seats played by the computer to their skill. Raises
+    :class:`SettingError` (a ValueError) for a bad table.
+    """
+    seat_order = tuple(seats)
+    bot_skills = dict(bots or {})
+    _check_seats(seat_order, bot_skills)
+    state = State(
+        config=config,
+        seats=seat_order,
+        bots=bot_skills,
+        rng=random.Random(seed),
+        players={seat: Player(seat) for seat in seat_order},
+        phase="countdown",
+        round=1,
+        go_at_ms=COUNTDOWN_MS,
+        bot_due={seat: None for seat in seat_order if seat in bot_skills},
+        opportunities={seat: [] for seat in seat_order if seat not in bot_skills},
+    )
+    deal(state)
+    return state
+
+
+# ============================================================================================
+# After every change
+
+
+def _seat_stalled(state: State, seat: int) -> bool:
+    """This seat cannot (or will not) move the game on: see the stall rule."""
+    player = state.players[seat]
+    recycled = player.quiet_recycles >= STALL_RECYCLES
+    # Nothing to cycle and nothing to play counts as having recycled.
+    if not recycled and (can_turn(player) or legal_plays(state, seat)):
+        return False
+    return not can_out(state, seat) and not can_extra(state, seat)
+
+
+def _stalled(state: State) -> bool:
+    return state.phase == "playing" and all(_seat_stalled(state, s) for s in state.seats)
+
+
+def _schedule_bot(state: State, seat: int, now_ms: int) -> None:
+    tempo = state.config.bot_speed
+    state.bot_due[seat] = now_ms + botlib.move_delay(state.bots[seat], tempo, state.rng)
+
+
+def _after_change(
+    state: State, now_ms: int, *, own_play: int | None = None, progress: bool = False
+) -> Changes:
+    """What follows any move: the stall counters, trials, the stall rule, idle bots wake."""
+    if progress:
+        for player in state.players.values():
+            player.quiet_recycles = 0
+    trials = triallib.sync(state, now_ms, own_play=own_play)
+    if _stalled(state):
+        events, more = _end_round(state, now_ms, None, "stall")
+        return [Event("stall", {}), *events], trials + more
+    # Bots with nothing to do sleep; any change may have given them something.
+    for seat in state.seats:
+        if seat in state.bots and state.bot_due.get(seat) is None:
+            _schedule_bot(state, seat, now_ms)
+    return [], trials
+
+
+# ============================================================================================
+# Rounds
+
+
+def _go(state: State, now_ms: int) -> Changes:
+    """GO: play starts for everyone; STARTs dealt into rows open piles at once."""
+    state.phase = "playing"
+    events = [Event("go", {"round": state.round})]
+    for seat in state.seats:
+        events += open_starts(state, seat)
+    for seat in state.seats:
+        if seat in state.bots:
+            _schedule_bot(state, seat, now_ms)
+    more_events, trials = _after_change(state, now_ms)
+    return events + more_events, trials
+
+
+def _end_round(state: State, now_ms: int, out_by: int | None, reason: EndReason) -> Changes:
+    """Score the round; then the game ends, or the scores show until the next deal."""
+    trials = triallib.close_all(state)
+    bonus = scoring.out_bonus(state.round, state.rng) if out_by is not None else 0
+    rows = scoring.score_round(state, out_by, bonus)
+    state.rounds += rows
+    state.out_by = out_by
+    state.ended_by = reason
+    state.bot_due = {seat: None for seat in state.bot_due}
+    state.go_at_ms = None
+    events = [
+        Event(
+            "round_over",
+            {"round": state.round, "out_by": out_by, "ended_by": reason, "rows": rows},
+        )
+    ]
+    totals = {seat: state.players[seat].total for seat in state.seats}
+    reached = scoring.reached_target(totals, state.config.target_score)
+    if reached or state.round >= MAX_ROUNDS:
+        state.phase = "game_over"
+        state.next_round_at_ms = None
+        state.winners = scoring.leaders(totals)
+        events.append(
+            Event(
+                "game_over",
+                {
+                    "winners": list(state.winners),
+                    "totals": {str(seat): total for seat, total in totals.items()},
+                    "reason": "target" if reached else "round_limit",
+                },
+            )
+        )
+    else:
+        state.phase = "round_over"
+        state.next_round_at_ms = now_ms + ROUND_OVER_MS
+    return events, trials
+
+
+def _new_round(state: State, now_ms: int) -> Changes:
+    state.round += 1
+    deal(state)
+    state.phase = "countdown"
+    state.go_at_ms = now_ms + COUNTDOWN_MS
+    state.next_round_at_ms = None
+    state.out_by = None
+    state.ended_by = None
+    return [Event("deal", {"round": state.round, "go_at_ms": state.go_at_ms})], []
+
+
+# ============================================================================================
+# Moves (shared by players and bots)
+
+
+def _misfit_reason(card: Card, pile: Sequence[Card]) -> str:
+    if is_closed(pile):
+        return gettext_noop("That pile is closed.")
+    if card.is_start:
+        return gettext_noop("A START card can only begin a new pile.")
+    need = wants(pile)
+    if need == "two":
+        return gettext_noop("That pile needs a 2 first.")
+    if need == "stop":
+        return gettext_noop("That pile needs a STOP card now.")
+    return gettext_noop("That card does not fit on that pile.")
+
+
+def _do_play(
+    state: State,
+    seat: int,
+    source: Source,
+    index: int,
+    pile: int,
+    now_ms: int,
+    *,
+    pile_size: int = -1,
+    rt_ms: int = 0,
+    rtt_ms: int = 0,
+) -> Changes:
+    player = state.players[seat]
+    if source == "tableau":
+        if index >= len(player.tableau):
+            raise _Refused(gettext_noop("There is no card at that place in your row."))
+        card = player.tableau[index]
+    else:
+        if not player.waste:
+            raise _Refused(gettext_noop("Your waste pile is empty."))
+        card = player.waste[-1]
+    key = (source, card)
+    if pile == -1:
+        if not card.is_start:
+            raise _Refused(
+                gettext_noop("Only a START card can begin a new pile."),
+                triallib.false_alarm(state, seat, key, rt_ms),
+            )
+    elif pile >= len(state.centre):
+        raise _Refused(gettext_noop("There is no such pile."))
+    else:
+        target = state.centre[pile]
+        if not can_play(card, target):
+            # The race: it fitted the pile as the tablet showed it, and someone got there
+            # first. Not the player's mistake, so no false alarm.
+            if 0 <= pile_size < len(target) and can_play(card, target[:pile_size]):
+                raise _Refused(TOO_LATE)
+            raise _Refused(
+                _misfit_reason(card, target), triallib.false_alarm(state, seat, key, rt_ms)
+            )
+    trials: list[Trial] = []
+    hit = triallib.hit(state, seat, key, rt_ms, rtt_ms, now_ms)
+    if hit is not None:
+        trials.append(hit)
+    events: list[Event] = []
+    if source == "tableau":
+        take_from_tableau(state, seat, index)
+    else:
+        player.waste.pop()
+    if pile == -1:
+        state.centre.append([card])
+        pile = len(state.centre) - 1
+    else:
+        state.centre[pile].append(card)
+    events.append(
+        Event(
+            "play",
+            {
+                "seat": seat,
+                "source": source,
+                "card": card_to_dict(card),
+                "pile": pile,
+                "cards": len(state.centre[pile]),
+                "closed": is_closed(state.centre[pile]),
+            },
+        )
+    )
+    if source == "tableau":
+        events += open_starts(state, seat)
+    more_events, more_trials = _after_change(state, now_ms, own_play=seat, progress=True)
+    return events + more_events, trials + more_trials
+
+
+def _do_turn(state: State, seat: int, now_ms: int) -> Changes:
+    player = state.players[seat]
+    if not can_turn(player):
+        raise _Refused(gettext_noop("Your stock and waste are both empty."))
+    turned, recycled = turn_stock(player, state.config.stock_turn)
+    if recycled:
+        player.quiet_recycles += 1
+        events = [Event("recycle", {"seat": seat})]
+    else:
+        events = [Event("turn", {"seat": seat, "cards": turned})]
+    more_events, trials = _after_change(state, now_ms)
+    return events + more_events, trials
+
+
+def _do_extra(state: State, seat: int, now_ms: int) -> Changes:
+    player = state.players[seat]
+    if not can_extra(state, seat):
+        if state.phase != "playing":
+            raise _Refused(gettext_noop("Wait for GO!"))
+        if not player.refill:
+            raise _Refused(gettext_noop("Your refill pile is empty."))
+        if len(player.tableau) > TABLEAU_SIZE:
+            raise _Refused(gettext_noop("You already have an extra card."))
+        if len(player.tableau) < TABLEAU_SIZE:
+            raise _Refused(gettext_noop("An extra card needs a full row of five."))
+        raise _Refused(gettext_noop("Someone can still play a card from their row."))
+    assert table_stuck(state)
+    card = draw_extra(state, seat)
+    events = [Event("extra", {"seat": seat, "card": card_to_dict(card)})]
+    events += open_starts(state, seat)
+    # A new card in play is progress: the stall counters start again.
+    more_events, trials = _after_change(state, now_ms, progress=True)
+    return events + more_events, trials
+
+
+def _do_out(state: State, seat: int, now_ms: int) -> Changes:
+    player = state.players[seat]
+    if not can_out(state, seat):
+        if player.refill:
+            raise _Refused(gettext_noop("You can call OUT once your refill pile is empty."))
+        raise _Refused(gettext_noop("Play your extra card first: OUT needs five cards or fewer."))
+    events, trials = _end_round(state, now_ms, seat, "out")
+    return [Event("out", {"seat": seat}), *events], trials
+
+
+# ============================================================================================
+# Bots and timers
+
+
+def _bot_move(state: State, seat: int, now_ms: int) -> Changes:
+    """One move of the bot at ``seat``, due now; it then schedules its next one."""
+    skill = state.bots[seat]
+    options = botlib.BotOptions(
+        plays=tuple(legal_plays(state, seat)),
+        can_out=can_out(state, seat),
+        can_extra=can_extra(state, seat),
+        can_turn=can_turn(state.players[seat]),
+    )
+    move = botlib.choose_move(skill, state.rng, options)
+    if move is None:
+        state.bot_due[seat] = None  # asleep until something changes
+        return [], []
+    _schedule_bot(state, seat, now_ms)
+    if move.kind == "out":
+        return _do_out(state, seat, now_ms)
+    if move.kind == "extra":
+        return _do_extra(state, seat, now_ms)
+    if move.kind == "turn":
+        return _do_turn(state, seat, now_ms)
+    return _do_play(state, seat, move.source, move.card, move.pile, now_ms)
+
+
+def _next_timer(state: State) -> tuple[int, int] | None:
+    """The earliest pending timer as (time, seat order), or None.
+
+    Bots due at the same moment move in seat order; phase changes have no seat (-1).
+    """
+    if state.phase == "countdown" and state.go_at_ms is not None:
+        return (state.go_at_ms, -1)
+    if state.phase == "round_over" and state.next_round_at_ms is not None:
+        return (state.next_round_at_ms, -1)
+    if state.phase != "playing":
+        return None
+    due = [
+        (at, order)
+        for order, seat in enumerate(state.seats)
+        if (at := state.bot_due.get(seat)) is not None
+    ]
+    return min(due) if due else None
+
+
+def _run_timer(state: State, at_ms: int, order: int) -> Changes:
+    if state.phase == "countdown":
+        return _go(state, at_ms)
+    if state.phase == "round_over":
+        return _new_round(state, at_ms)
+    return _bot_move(state, state.seats[order], at_ms)
+
+
+def _advance(state: State, now_ms: int) -> tuple[list[Event], list[Trial], int]:
+    """Run every timer due at or before ``now_ms``, each at its own time; count them."""
+    events: list[Event] = []
+    trials: list[Trial] = []
+    count = 0
+    while (timer := _next_timer(state)) is not None and timer[0] <= now_ms:
+        more_events, more_trials = _run_timer(state, *timer)
+        events += more_events
+        trials += more_trials
+        count += 1
+    return events, trials, count
+
+
+def next_deadline(state: State) -> int | None:
+    """The earliest game time at which :func:`tick` will change something: GO, the next
+    round's deal, or a bot's move; None when nothing happens without an input."""
+    timer = _next_timer(state)
+    return timer[0] if timer is not None else None
+
+
+def tick(state: State, now_ms: int) -> Outcome[State]:
+    """Run the timers due at ``now_ms``: GO, bot moves, the next deal. A tick with nothing
+    to do returns ``state`` itself."""
+    timer = _next_timer(state)
+    if timer is None or timer[0] > now_ms:
+        return Outcome(state=state)
+    work = state.clone()
+    events, trials, _count = _advance(work, now_ms)
+    return Outcome(state=work, events=tuple(events), trials=tuple(trials))
+
+
+# ============================================================================================
+# Player inputs
+
+
+def _check_phase(state: State) -> None:
+    if state.phase == "countdown":
+        raise _Refused(gettext_noop("Wait for GO!"))
+    if state.phase == "round_over":
+        raise _Refused(gettext_noop("The round is over."))
+    if state.phase == "game_over":
+        raise _Refused(gettext_noop("The game is over."))
+
+
+def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[State]:
+    """One player input: play, turn, out or extra.
+
+    Any timer already due at ``now_ms`` runs first (on the copy), so the input is judged at
+    the right moment. A refused input returns ``state`` itself and a sentence to show; a
+    refused play of a card that does not fit also carries its false-alarm trial.
+    """
+    if state.phase == "game_over":
+        return Outcome(state=state, rejected=gettext_noop("The game is over."))
+    parsed = parse_action(action)
+    if isinstance(parsed, str):
+        return Outcome(state=state, rejected=parsed)
+    if seat not in state.seats:
+        return Outcome(state=state, rejected=gettext_noop("You do not have a seat at this table."))
+    if seat in state.bots:
+        return Outcome(state=state, rejected=gettext_noop("That seat is played by the computer."))
+    work = state.clone()
+    events, trials, _count = _advance(work, now_ms)
+    try:
+        _check_phase(work)
+        if isinstance(parsed, PlayAction):
+            changes = _do_play(
+                work,
+                seat,
+                parsed.source,
+                parsed.card,
+                parsed.pile,
+                now_ms,
+                pile_size=parsed.pile_size,
+                rt_ms=parsed.rt_ms,
+                rtt_ms=parsed.rtt_ms,
+            )
+        elif isinstance(parsed, TurnAction):
+            changes = _do_turn(work, seat, now_ms)
+        elif isinstance(parsed, ExtraAction):
+            changes = _do_extra(work, seat, now_ms)
+        else:
+            assert isinstance(parsed, OutAction)
+            changes = _do_out(work, seat, now_ms)
+    except _Refused as refusal:
+        found = (refusal.trial,) if refusal.trial is not None else ()
+        return Outcome(state=state, rejected=refusal.message, trials=found)
+    return Outcome(state=work, events=tuple(events + changes[0]), trials=tuple(trials + changes[1]))
+
+
+# ============================================================================================
+# Replay
+
+
+def replay(
+    config: Config,
+    seats: Sequence[int],
+    seed: int,
+    bots: Mapping[int, BotSkill] | None,
+    log: Sequence[LogEntry],
+) -> State:
+    """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
+    ``("tick", None, None, now_ms)`` entries, applied in order."""
+    state = setup(config, seats, seed, bots)
+    for kind, seat, action, now_ms in log:
+        if kind == "tick":
+            state = tick(state, now_ms).state
+        elif kind == "act" and seat is not None and action is not None:
+            state = act(state, seat, action, now_ms).state
+        else:
+            raise ValueError(f"not a log entry: {(kind, seat, action, now_ms)!r}")
+    return state

@@ -1,0 +1,60 @@
+"""Commotion as the site's game registry knows it.
+
+Besides the usual fields: bots take every empty seat (a race needs rivals), and a teacher
+may give one student a smaller refill pile (the seat option ``refill``, folded into the
+table's Config as ``refill_by_seat``; RULES.md §2 "Difficulty").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.commotion.config import MAX_REFILL, MIN_REFILL, Config
+from games.core import GameSpec, SeatOption, gettext_noop
+
+REFILL_OPTION = "refill"
+
+
+def _make_bot(level: str) -> Any:
+    from games.commotion.bots import BOT_LEVELS
+
+    return BOT_LEVELS.get(level, BOT_LEVELS["steady"])
+
+
+def _table_config(config: Config, roster: Sequence[Mapping[str, Any]]) -> Config:
+    """The session's Config with each seat's own refill size (engine seat = roster index)."""
+    pairs = []
+    for seat, entry in enumerate(roster):
+        options = entry.get("options")
+        size = options.get(REFILL_OPTION) if isinstance(options, Mapping) else None
+        # Only a valid choice counts; anything else falls back to the session's setting.
+        if type(size) is int and MIN_REFILL <= size <= MAX_REFILL:
+            pairs.append((seat, size))
+    if not pairs:
+        return config
+    return dataclasses.replace(config, refill_by_seat=tuple(pairs))
+
+
+SPEC = GameSpec(
+    slug="commotion",
+    name=gettext_noop("Commotion"),
+    tagline=gettext_noop("Race solitaire: build the shared piles from START to STOP."),
+    config_cls=Config,
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    engine_path="games.commotion.rules",
+    make_bot=_make_bot,
+    bots_fill_table=True,
+    seat_options=(
+        SeatOption(
+            name=REFILL_OPTION,
+            label=gettext_noop("Refill pile"),
+            choices=tuple((size, str(size)) for size in range(MIN_REFILL, MAX_REFILL + 1)),
+            help=gettext_noop("A smaller refill pile makes the round easier for this student."),
+        ),
+    ),
+    table_config=_table_config,
+)
