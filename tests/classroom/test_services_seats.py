@@ -20,10 +20,17 @@ from classroom.services.seats import (
     seat_join_student,
     seat_kick,
     seat_move,
+    seat_option_set,
     seat_readmit,
     seat_resume,
 )
-from classroom.services.sessions import session_end, session_lock, session_start
+from classroom.services.sessions import (
+    session_create,
+    session_end,
+    session_lock,
+    session_start,
+)
+from games.core import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -546,3 +553,78 @@ def test_seat_in_an_ended_session_cannot_be_moved(guest_session: GameSession) ->
     with pytest.raises(ValidationError):
         seat_move(seat=_fresh(a), table_number=2)
     assert _fresh(a).table_id == a.table_id
+
+
+# --------------------------------------------------------------------------------------------
+# Per-student game options (Commotion's smaller refill pile)
+
+
+def _race(teacher: User, school_class: SchoolClass | None = None) -> GameSession:
+    return session_create(
+        teacher=teacher,
+        game="commotion",
+        school_class=school_class,
+        players_per_table=4,
+        settings={"refill_size": 8},
+    )
+
+
+def test_a_student_gets_a_smaller_refill_pile_and_keeps_it_next_time(
+    teacher: User, school_class: SchoolClass
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    first = _race(teacher, school_class)
+    seat = seat_join_student(session=first, student=ava)
+    seat_option_set(seat=seat, name="refill", value=6)
+    seat.refresh_from_db()
+    assert seat.options == {"refill": 6}
+    ava.refresh_from_db()
+    assert ava.game_options == {"commotion": {"refill": 6}}
+
+    session_start(session=first)
+    table = Table.objects.get(session=first)
+    entry = next(e for e in table.roster if e.get("seat_id") == seat.pk)
+    assert entry["options"] == {"refill": 6}
+    assert len(table.roster) == 4  # bots take the empty seats of a race
+    spec = game_get("commotion")
+    assert spec is not None
+    config = spec.table_config(spec.config(first.settings), table.roster)
+    assert config.refill_for(table.roster.index(entry)) == 6
+
+    assert config.refill_for(next(i for i, e in enumerate(table.roster) if "bot" in e)) == 8
+    later = _race(teacher, school_class)
+    assert seat_join_student(session=later, student=ava).options == {"refill": 6}
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("refill", 4, "Choose one of the listed values."),
+        ("refill", "6", "Choose one of the listed values."),
+        ("speed", 1, "This game has no such setting for one student."),
+    ],
+)
+def test_a_bad_option_is_refused_and_changes_nothing(
+    teacher: User, name: str, value: object, message: str
+) -> None:
+    session = _race(teacher)
+    seat = seat_join_guest(session=session, nickname="Ava")
+    with pytest.raises(ValidationError, match=message):
+        seat_option_set(seat=seat, name=name, value=value)
+    seat.refresh_from_db()
+    assert seat.options == {}
+
+
+def test_options_are_set_before_play_and_palm_strike_has_none(
+    make_session: Callable[..., GameSession], teacher: User
+) -> None:
+    palm = make_session()
+    seat = seat_join_guest(session=palm, nickname="Ava")
+    with pytest.raises(ValidationError, match="no such setting"):
+        seat_option_set(seat=seat, name="refill", value=6)
+    race = _race(teacher)
+    racer = seat_join_guest(session=race, nickname="Ben")
+    seat_join_guest(session=race, nickname="Cy")
+    session_start(session=race)
+    with pytest.raises(ValidationError, match="before the session starts"):
+        seat_option_set(seat=racer, name="refill", value=6)

@@ -17,7 +17,7 @@ from classroom.rate_limits import JOIN_CODE_MISS_RATE, LOGIN_RATE_PER_USERNAME
 from classroom.seat_cookies import seat_cookie_name
 from classroom.services.classes import class_create
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
-from classroom.services.sessions import session_end, session_start
+from classroom.services.sessions import session_create, session_end, session_start
 from games.palm_strike.config import Config
 
 if TYPE_CHECKING:
@@ -922,3 +922,31 @@ def test_teacher_pages_have_a_plain_title_and_one_dashboard_script(
     assert page.count("js/dashboard_sort") == 1
     main_tag = page.split("<main", 1)[1].split(">", 1)[0]
     assert "container wide" in main_tag
+
+
+def test_the_console_gives_one_student_a_smaller_refill_pile(
+    teacher_client: Client, teacher: User
+) -> None:
+    session = session_create(
+        teacher=teacher, game="commotion", school_class=None, players_per_table=4, settings={}
+    )
+    seat = seat_join_guest(session=session, nickname="Ava")
+    console = teacher_client.get(reverse("session_console", args=[session.pk])).content.decode()
+    assert f'id="option-refill-{seat.pk}"' in console
+    url = reverse("seat_action", args=[session.pk, seat.pk, "option"])
+    response = teacher_client.post(
+        url, {"name": "refill", "value": "5"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    seat.refresh_from_db()
+    assert seat.options == {"refill": 5}
+    assert '<option value="5" selected>' in response.content.decode()
+    refused = teacher_client.post(
+        url, {"name": "refill", "value": "99"}, headers={"HX-Request": "true"}
+    )
+    assert "Choose one of the listed values." in refused.content.decode()
+    seat.refresh_from_db()
+    assert seat.options == {"refill": 5}
+    teacher_client.post(url, {"name": "refill", "value": ""}, headers={"HX-Request": "true"})
+    seat.refresh_from_db()
+    assert seat.options == {}

@@ -126,3 +126,11 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
         re.compile("Round|Game over"), timeout=5000
     )
     screenshot(teacher, "commotion-console")
+
+    # The play opportunities are trials like any other: they reach the report.
+    teacher.get_by_role("link", name="Full report").click()
+    report = teacher.locator("table.data-table").first
+    expect(report).to_contain_text("Ava")
+    expect(report).to_contain_text("Ben")
+    expect(teacher.get_by_role("rowheader", name="Refill 5, stock by 3")).to_be_visible()
+    screenshot(teacher, "commotion-report")
