@@ -7,7 +7,7 @@ PORT ?= 8000
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
 
-.PHONY: setup run test lint format typecheck messages bench bench-analytics clean
+.PHONY: setup run test lint format typecheck messages bench bench-commotion bench-analytics clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -47,6 +47,11 @@ typecheck: setup
 # Flip-to-tablet latency of live tables against a raw websockets yardstick (prints JSON).
 bench: setup
 	$(BIN)/python tests/load/bench_tables.py
+
+# Commotion: engine inputs per second (all-bot tables of 6), and play-to-tablet latency with
+# ten racing tables on one Daphne (prints JSON).
+bench-commotion: setup
+	$(BIN)/python tests/load/bench_commotion.py
 
 # Server time of the class overview and a student's progress page on a seeded class of
 # 30 students x 20 sessions x 200 trials (prints JSON). Seeds a throwaway SQLite file.
