@@ -226,6 +226,9 @@ async def test_other_tablets_coming_and_going_do_not_wake_a_tablet(
     # Presence changes are lobby news; a game socket hears only its table and its own seat.
     session, (ava, ben) = playing
     ava_tablet = await _seated(session, ava)
+    # Paused, the table's own timers are still, so anything Ava hears would come from Ben.
+    await sync_to_async(session_pause)(session=session)
+    await _frame(ava_tablet, "state", where=lambda frame: frame["view"]["paused"])
     ben_tablet = await _seated(session, ben)
     await ben_tablet.disconnect()
     assert await ava_tablet.receive_nothing(timeout=0.3)

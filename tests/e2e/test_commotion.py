@@ -110,6 +110,9 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
         playing = all([_move(tablet) for tablet in tablets.values()])
         if not screenshot_taken and ava.evaluate("window.commotion.view.centre.length") >= 3:
             screenshot(ava, "commotion-tablet-playing")
+            ava.set_viewport_size({"width": 768, "height": 1024})  # the tablet turned upright
+            screenshot(ava, "commotion-tablet-portrait")
+            ava.set_viewport_size({"width": 1024, "height": 768})
             screenshot_taken = True
     assert not playing, "the round did not end in time"
 
