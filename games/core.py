@@ -217,6 +217,28 @@ class Outcome(Generic[StateT]):
 ReplayEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
 
 
+def log_replay(
+    state: StateT,
+    log: Sequence[ReplayEntry],
+    *,
+    act: Callable[[StateT, int, Mapping[str, Any], int], Outcome[StateT]],
+    tick: Callable[[StateT, int], Outcome[StateT]],
+) -> StateT:
+    """Apply a table's log to ``state`` (just set up): every engine's ``replay``.
+
+    Entries are ``("act", seat, action, now_ms)`` and ``("tick", None, None, now_ms)``; a
+    refused input in the log is refused again and changes nothing.
+    """
+    for kind, seat, action, now_ms in log:
+        if kind == "tick":
+            state = tick(state, now_ms).state
+        elif kind == "act" and seat is not None and action is not None:
+            state = act(state, seat, action, now_ms).state
+        else:
+            raise ValueError(f"not a log entry: {(kind, seat, action, now_ms)!r}")
+    return state
+
+
 class Engine(Protocol[StateT]):
     """What every game module exposes (and what a table host drives)."""
 

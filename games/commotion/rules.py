@@ -68,7 +68,7 @@ from games.commotion.actions import (
 from games.commotion.cards import card_to_dict
 from games.commotion.config import COUNTDOWN_MS, ROUND_OVER_MS
 from games.commotion.piles import can_play, is_closed, wants
-from games.commotion.state import Player, State, state_fingerprint
+from games.commotion.state import Player, State
 from games.commotion.table import (
     TABLEAU_SIZE,
     can_extra,
@@ -83,7 +83,8 @@ from games.commotion.table import (
     turn_stock,
 )
 from games.commotion.view import view
-from games.core import Event, Outcome, SettingError, Trial, gettext_noop
+from games.core import Event, Outcome, SettingError, Trial, gettext_noop, log_replay
+from games.fingerprint import state_fingerprint
 
 if TYPE_CHECKING:
     from games.commotion.bots import BotSkill
@@ -583,12 +584,4 @@ def replay(
 ) -> State:
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
     ``("tick", None, None, now_ms)`` entries, applied in order."""
-    state = setup(config, seats, seed, bots)
-    for kind, seat, action, now_ms in log:
-        if kind == "tick":
-            state = tick(state, now_ms).state
-        elif kind == "act" and seat is not None and action is not None:
-            state = act(state, seat, action, now_ms).state
-        else:
-            raise ValueError(f"not a log entry: {(kind, seat, action, now_ms)!r}")
-    return state
+    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick)

@@ -12,11 +12,11 @@ centre pile's last card its top). The tableau is a row, left to right.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
+
+from games.fingerprint import state_fingerprint
 
 if TYPE_CHECKING:
     from games.commotion.bots import BotSkill
@@ -116,25 +116,3 @@ def _copy_player(player: Player) -> Player:
         stock=list(player.stock),
         waste=list(player.waste),
     )
-
-
-def _canonical(value: Any) -> Any:
-    """A JSON-ready, order-stable form of any part of a state."""
-    if isinstance(value, random.Random):
-        return ["rng", _canonical(value.getstate())]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [
-            type(value).__name__,
-            {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)},
-        ]
-    if isinstance(value, dict):
-        return [["key", _canonical(k), _canonical(v)] for k, v in sorted(value.items())]
-    if isinstance(value, list | tuple):
-        return [_canonical(item) for item in value]
-    return value
-
-
-def state_fingerprint(state: State) -> str:
-    """A digest of every field of ``state``, the generator included: equal iff same game."""
-    text = json.dumps(_canonical(state), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()

@@ -49,7 +49,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games.core import Event, Outcome, SettingError, Trial, gettext_noop
+from games.core import Event, Outcome, SettingError, Trial, gettext_noop, log_replay
+from games.fingerprint import state_fingerprint
 from games.palm_strike import bots as botlib
 from games.palm_strike.actions import (
     ChooseAction,
@@ -67,7 +68,6 @@ from games.palm_strike.state import (
     Reason,
     Response,
     State,
-    state_fingerprint,
 )
 from games.palm_strike.table import judge, next_seat
 from games.palm_strike.view import view
@@ -890,12 +890,4 @@ def replay(
 ) -> State:
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
     ``("tick", None, None, now_ms)`` entries, applied in order."""
-    state = setup(config, seats, seed, bots)
-    for kind, seat, action, now_ms in log:
-        if kind == "tick":
-            state = tick(state, now_ms).state
-        elif kind == "act" and seat is not None and action is not None:
-            state = act(state, seat, action, now_ms).state
-        else:
-            raise ValueError(f"not a log entry: {(kind, seat, action, now_ms)!r}")
-    return state
+    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick)

@@ -8,14 +8,14 @@ input returns the very object it was given).
 from __future__ import annotations
 
 import copy
-import dataclasses
-import hashlib
-import json
-import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
+
+from games.fingerprint import state_fingerprint
 
 if TYPE_CHECKING:
+    import random
+
     from games.palm_strike.bots import BotSkill
     from games.palm_strike.cards import Card
     from games.palm_strike.config import Config
@@ -132,25 +132,3 @@ class State:
         return state_fingerprint(self) == state_fingerprint(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
-
-
-def _canonical(value: Any) -> Any:
-    """A JSON-ready, order-stable form of any part of a state."""
-    if isinstance(value, random.Random):
-        return ["rng", _canonical(value.getstate())]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [
-            type(value).__name__,
-            {f.name: _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)},
-        ]
-    if isinstance(value, dict):
-        return [["key", _canonical(k), _canonical(v)] for k, v in sorted(value.items())]
-    if isinstance(value, list | tuple):
-        return [_canonical(item) for item in value]
-    return value
-
-
-def state_fingerprint(state: State) -> str:
-    """A digest of every field of ``state``, the generator included: equal iff same game."""
-    text = json.dumps(_canonical(state), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import FrozenInstanceError, dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
@@ -18,10 +19,15 @@ from games.core import (
     config_to_values,
     game_get,
     game_registry,
+    log_replay,
     setting,
     validate_settings,
 )
+from games.fingerprint import state_fingerprint
 from games.palm_strike.config import Config as PalmStrikeConfig
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 @dataclass(frozen=True)
@@ -317,3 +323,27 @@ def test_default_single_table_is_false() -> None:
     )
     assert spec.single_table(spec.default_config()) is False
     assert spec.config({"rounds": 4}) == Demo(rounds=4)
+
+
+def test_log_replay_applies_entries_in_order_and_refuses_a_malformed_one() -> None:
+    def act(state: list[str], seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[Any]:
+        return Outcome(state=[*state, f"{seat}:{action['kind']}@{now_ms}"])
+
+    def tick(state: list[str], now_ms: int) -> Outcome[Any]:
+        return Outcome(state=[*state, f"tick@{now_ms}"])
+
+    log = [("act", 1, {"kind": "flip"}, 10), ("tick", None, None, 20)]
+    assert log_replay([], log, act=act, tick=tick) == ["1:flip@10", "tick@20"]
+    with pytest.raises(ValueError, match="not a log entry"):
+        log_replay([], [("act", None, {"kind": "flip"}, 5)], act=act, tick=tick)
+
+
+def test_equal_fingerprints_mean_equal_states_generator_included() -> None:
+    one, two = random.Random(3), random.Random(3)
+    assert state_fingerprint({"rng": one, "cards": [1, 2]}) == state_fingerprint(
+        {"rng": two, "cards": [1, 2]}
+    )
+    two.random()
+    assert state_fingerprint({"rng": one, "cards": [1, 2]}) != state_fingerprint(
+        {"rng": two, "cards": [1, 2]}
+    )
