@@ -207,6 +207,10 @@ class Outcome(Generic[StateT]):
     events: tuple[Event, ...] = ()
     trials: tuple[Trial, ...] = ()
     rejected: str | None = None
+    # False for a timer that only moved things along a deterministic path (physics steps on a
+    # fixed grid): the host streams it but does not log it, since replaying the next logged
+    # entry recomputes it exactly.
+    logged: bool = True
 
     @property
     def accepted(self) -> bool:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from games.core import gettext_noop
-from games.live.protocol import Ack, ErrorFrame, StateFrame, server_frame_encode
+from games.live.protocol import Ack, ErrorFrame, MotionFrame, StateFrame, server_frame_encode
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RECENT_TRIALS_PER_SEAT = 5
+# Motion (physics) is streamed at most this often: 20 frames a second, which tablets
+# interpolate to their own 60 Hz.
+MOTION_FRAME_MS = 50
 
 # Told to the tablet (the site translates them on the way out).
 GAME_FINISHED = gettext_noop("This game has finished.")
@@ -170,6 +173,7 @@ class TableHost:
         self._inbox: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._on_change = on_change
+        self._last_motion_ms = -MOTION_FRAME_MS
 
     # -- the outside world's side ------------------------------------------------------------
 
@@ -294,6 +298,11 @@ class TableHost:
         outcome = self.engine.tick(self.state, now)
         if outcome.state is self.state and not outcome.events and not outcome.trials:
             return
+        if not outcome.logged:
+            # Deterministic motion: replaying the next logged entry recomputes it.
+            self.state = outcome.state
+            await self._stream_motion(began, now)
+            return
         entry = LogEntry(self.next_seq, "tick", None, None, now)
         if await self._commit(entry, outcome):
             await self._broadcast(events=_events(outcome), at_ms=began)
@@ -342,6 +351,28 @@ class TableHost:
     async def _reply_error(self, item: _Act, code: str, message: str) -> None:
         frame = ErrorFrame(code=code, message=message, seq=item.seq)
         await item.listener.deliver(server_frame_encode(frame))
+
+    async def _stream_motion(self, began: int, now: int) -> None:
+        if (
+            began - self._last_motion_ms < MOTION_FRAME_MS
+            and self.engine.next_deadline(self.state) is not None
+        ):
+            return  # a frame went out moments ago; the last one before rest always goes
+        self._last_motion_ms = began
+        # Only engines with moving parts (physics) have frames, and only they stream.
+        frame_of: Callable[[Any], dict[str, Any]] | None = getattr(self.engine, "frame", None)
+        if frame_of is None:
+            return
+        frame = MotionFrame(
+            version=self.version, frame=frame_of(self.state), at_ms=began, game_ms=now
+        )
+        encoded = server_frame_encode(frame)  # once, for every socket
+        for listener in list(self._listeners):
+            try:
+                await listener.deliver(encoded)
+            except Exception:
+                logger.debug("table %s: dropping a listener", self.table_id, exc_info=True)
+                self._listeners.discard(listener)
 
     def _frame_for(self, seat: int | None, events: list[dict[str, Any]], at_ms: int) -> str:
         view = self.engine.view(self.state, seat)

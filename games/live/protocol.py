@@ -130,6 +130,16 @@ class StateFrame(msgspec.Struct, tag="state", tag_field="type"):
     at_ms: int = 0
 
 
+class MotionFrame(msgspec.Struct, tag="motion", tag_field="type"):
+    """Where moving things are (a physics game), between logged changes: the same for every
+    socket, serialized once. ``version`` is the state version it moves on from."""
+
+    version: int
+    frame: dict[str, Any]
+    at_ms: int = 0
+    game_ms: int = 0
+
+
 class ErrorFrame(msgspec.Struct, tag="error", tag_field="type"):
     code: str
     message: str

@@ -48,6 +48,9 @@
           if (frame.version < version) return;  // views are whole: an older one is stale
           version = frame.version;
           handlers.onState(frame.view, frame.events || []);
+        } else if (frame.type === "motion") {
+          // Moving things between changes (physics): only for the version it moves on from.
+          if (frame.version === version && handlers.onMotion) handlers.onMotion(frame);
         } else if (frame.type === "pong") {
           var sentAt = pings[frame.seq];
           delete pings[frame.seq];

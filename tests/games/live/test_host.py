@@ -324,3 +324,109 @@ async def test_a_refused_input_that_is_a_measurement_is_logged_with_its_trial() 
     rebuilt = TableHost(setup=SETUP, engine=Guessing, store=MemoryStore(), log=store.entries)
     assert rebuilt.state == host.state
     await host.stop()
+
+
+# --------------------------------------------------------------------------------------------
+# Motion: physics steps are streamed, not logged
+
+STEP_MS = 10
+
+
+@dataclasses.dataclass(frozen=True)
+class Fall:
+    """A ball falling on a fixed 10 ms step grid; it lands (a logged change) at height 0."""
+
+    height: int = 30
+    steps: int = 0
+    landed: bool = False
+
+
+class Falling:
+    @staticmethod
+    def _advance(state: Fall, now_ms: int) -> Fall:
+        while not state.landed and (state.steps + 1) * STEP_MS <= now_ms:
+            height = state.height - 1
+            state = Fall(height=height, steps=state.steps + 1, landed=height == 0)
+        return state
+
+    @classmethod
+    def tick(cls, state: Fall, now_ms: int) -> Outcome[Any]:
+        new = cls._advance(state, now_ms)
+        if new == state:
+            return Outcome(state=state)
+        if new.landed:
+            return Outcome(state=new, events=(Event("landed", {}),))
+        return Outcome(state=new, logged=False)
+
+    @staticmethod
+    def act(state: Fall, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[Any]:
+        return Outcome(state=state, rejected="Nothing to do.")
+
+    @staticmethod
+    def next_deadline(state: Fall) -> int | None:
+        return None if state.landed else (state.steps + 1) * STEP_MS
+
+    @staticmethod
+    def view(state: Fall, seat: int | None) -> dict[str, Any]:
+        return {"height": state.height, "landed": state.landed}
+
+    @staticmethod
+    def frame(state: Fall) -> dict[str, Any]:
+        return {"height": state.height}
+
+    @classmethod
+    def replay(
+        cls,
+        config: Any,
+        seats: Sequence[int],
+        seed: int,
+        bots: Mapping[int, Any],
+        log: Sequence[tuple[str, int | None, Mapping[str, Any] | None, int]],
+    ) -> Fall:
+        state = Fall()
+        for _kind, _seat, _action, now_ms in log:
+            state = cls.tick(state, now_ms).state
+        return state
+
+
+class SharedFrames(FakeSocket):
+    """Keeps the raw strings, to see that every socket got the very same serialization."""
+
+    def __init__(self, seat: int | None) -> None:
+        super().__init__(seat)
+        self.raw: list[str] = []
+
+    async def deliver(self, frame: str) -> None:
+        self.raw.append(frame)
+        await super().deliver(frame)
+
+
+async def test_motion_is_streamed_to_everyone_once_serialized_and_only_the_landing_is_logged() -> (
+    None
+):
+    store = MemoryStore()
+    host = await _host(engine=Falling, store=store)
+    alice, bob = SharedFrames(0), SharedFrames(None)
+    await host.join(alice)
+    await host.join(bob)
+    await asyncio.sleep(0.6)  # 30 steps of 10 ms
+    await host.stop()
+
+    assert [entry.kind for entry in store.entries] == ["tick"]  # the landing, nothing else
+    motion = alice.of_type("motion")
+    assert 2 <= len(motion) <= 20  # throttled well below the 100 Hz of the steps
+    heights = [frame["frame"]["height"] for frame in motion]
+    assert heights == sorted(heights, reverse=True)
+    assert all(frame["version"] == 0 for frame in motion)
+    assert [raw for raw in alice.raw if '"motion"' in raw] == [
+        raw for raw in bob.raw if '"motion"' in raw
+    ]
+    assert alice.of_type("state")[-1]["view"] == {
+        "height": 0,
+        "landed": True,
+        "paused": False,
+        "ended": False,
+        "game_ms": alice.of_type("state")[-1]["view"]["game_ms"],
+    }
+    rebuilt = TableHost(setup=SETUP, engine=Falling, store=MemoryStore(), log=store.entries)
+    assert rebuilt.state == host.state == Fall(height=0, steps=30, landed=True)
