@@ -1,1 +1,1 @@
-"""Riff Raff (驚濤駭浪): cargo on a rocking ship."""
+"""Riff Raff (驚濤駭浪): cargo on a rocking ship, simulated with pymunk."""
