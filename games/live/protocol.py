@@ -90,6 +90,43 @@ class ExtraAction(_Action, tag="extra"):
     pass
 
 
+# Riff Raff (secret card choice, captaincy, cargo drops, catching falling cargo).
+CardNumber = Annotated[int, msgspec.Meta(ge=1, le=10)]
+SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=15)]
+PieceId = Annotated[int, msgspec.Meta(ge=0, le=9_999)]
+# Ship coordinates in cm (the ship is about 120 wide) and radians.
+ShipX = Annotated[float, msgspec.Meta(ge=-500.0, le=500.0)]
+Angle = Annotated[float, msgspec.Meta(ge=-7.0, le=7.0)]
+
+
+class ChooseCardAction(_Action, tag="choose_card"):
+    card: CardNumber
+
+
+class PickCaptainAction(_Action, tag="pick_captain"):
+    seat: SeatNumber
+
+
+class OrderAction(_Action, tag="order"):
+    seats: Annotated[list[SeatNumber], msgspec.Meta(min_length=1, max_length=16)]
+
+
+class DeclareAction(_Action, tag="declare"):
+    pieces: Literal[1, 2]
+
+
+class DropAction(_Action, tag="drop"):
+    piece: PieceId
+    x: ShipX
+    angle: Angle = 0.0
+
+
+class CatchAction(_Action, tag="catch"):
+    piece: PieceId
+    rt_ms: ReactionMs
+    rtt_ms: RoundTripMs = 0
+
+
 Action = (
     FlipAction
     | SlapAction
@@ -99,6 +136,12 @@ Action = (
     | TurnAction
     | OutAction
     | ExtraAction
+    | ChooseCardAction
+    | PickCaptainAction
+    | OrderAction
+    | DeclareAction
+    | DropAction
+    | CatchAction
 )
 
 

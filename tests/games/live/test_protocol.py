@@ -295,3 +295,47 @@ def test_commotion_moves_without_fields_decode(kind: str) -> None:
 )
 def test_bad_commotion_moves_are_invalid(action: dict[str, Any]) -> None:
     assert _code_of(json.dumps({"type": "act", "seq": 1, "action": action})) == "invalid"
+
+
+# --------------------------------------------------------------------------------------------
+# Riff Raff's actions
+
+
+@pytest.mark.parametrize(
+    ("action", "plain"),
+    [
+        ({"kind": "choose_card", "card": 7}, {"kind": "choose_card", "card": 7}),
+        ({"kind": "pick_captain", "seat": 2}, {"kind": "pick_captain", "seat": 2}),
+        ({"kind": "order", "seats": [2, 0]}, {"kind": "order", "seats": [2, 0]}),
+        ({"kind": "declare", "pieces": 2}, {"kind": "declare", "pieces": 2}),
+        (
+            {"kind": "drop", "piece": 12, "x": -17.5},
+            {"kind": "drop", "piece": 12, "x": -17.5, "angle": 0.0},
+        ),
+        (
+            {"kind": "catch", "piece": 3, "rt_ms": 480},
+            {"kind": "catch", "piece": 3, "rt_ms": 480, "rtt_ms": 0},
+        ),
+    ],
+)
+def test_riff_raff_moves_decode(action: dict[str, Any], plain: dict[str, Any]) -> None:
+    frame = client_frame_decode(json.dumps({"type": "act", "seq": 1, "action": action}))
+    assert isinstance(frame, Act)
+    assert action_to_dict(frame.action) == plain
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        pytest.param({"kind": "choose_card", "card": 11}, id="card-11"),
+        pytest.param({"kind": "choose_card", "card": 0}, id="card-0"),
+        pytest.param({"kind": "declare", "pieces": 3}, id="declare-3"),
+        pytest.param({"kind": "order", "seats": []}, id="order-empty"),
+        pytest.param({"kind": "drop", "piece": 1, "x": 1e9}, id="drop-far"),
+        pytest.param({"kind": "drop", "piece": 1, "x": "left"}, id="drop-x-text"),
+        pytest.param({"kind": "drop", "piece": 1, "x": 0, "angle": 99}, id="drop-angle"),
+        pytest.param({"kind": "catch", "piece": 1}, id="catch-no-rt"),
+    ],
+)
+def test_bad_riff_raff_moves_are_invalid(action: dict[str, Any]) -> None:
+    assert _code_of(json.dumps({"type": "act", "seq": 1, "action": action})) == "invalid"
