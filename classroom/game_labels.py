@@ -152,4 +152,41 @@ def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any
     }
 
 
-GAME_LABELS = {"palm_strike": palm_strike_labels, "commotion": commotion_labels}
+def riff_raff_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
+    # Imported here: the ship module loads pymunk, which only this game's page needs.
+    from games.riff_raff.cargo import CARGO, outline
+    from games.riff_raff.ship import ship_outline
+
+    return {
+        "names": _seat_names(seat),
+        "geometry": ship_outline(),
+        "cargo": {name: outline(name) for name in CARGO},
+        "player_n": _("Player %(n)s"),
+        "round_n": _("Round %(n)s of %(total)s"),
+        "pieces_left": _("%(n)s cargo left"),
+        "choose_card": _("Pick a card: the highest is captain"),
+        "waiting_others": _("Waiting for the others to pick…"),
+        "captain_tie": _("A tie for captain: the last captain chooses"),
+        "order_tie": _("Same cards: the captain chooses who goes first"),
+        "goes_first": _("%(name)s first"),
+        "declare": _("That area has cargo: place 1 or 2 pieces?"),
+        "declare_n": _("%(n)s"),
+        "drag_piece": _("Drag your cargo onto the ship and let go"),
+        "their_turn": _("%(name)s is loading"),
+        "settling": _("The sea rolls…"),
+        "catch_it": _("Catch it! Tap the falling cargo"),
+        "falling": _("Cargo overboard!"),
+        "paused": _("Paused: eyes on your teacher."),
+        "ended": _("The game has ended."),
+        "you_win": _("You win! 🏆"),
+        "winner_is": _("%(name)s wins!"),
+        "well_played": _("Well played, everyone!"),
+        "left_title": _("This tablet left the game."),
+    }
+
+
+GAME_LABELS = {
+    "palm_strike": palm_strike_labels,
+    "commotion": commotion_labels,
+    "riff_raff": riff_raff_labels,
+}
