@@ -1,0 +1,28 @@
+"""Riff Raff as the site's game registry knows it (not registered yet: see games.core)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import GameSpec, gettext_noop
+from games.riff_raff.config import Config
+
+
+def _make_bot(level: str) -> Any:
+    from games.riff_raff.bots import BOT_LEVELS
+
+    return BOT_LEVELS.get(level, BOT_LEVELS["steady"])
+
+
+SPEC = GameSpec(
+    slug="riff_raff",
+    name=gettext_noop("Riff Raff"),
+    tagline=gettext_noop("Load the rocking ship; catch what falls."),
+    config_cls=Config,
+    min_players=2,
+    max_players=4,
+    default_players=3,
+    engine_path="games.riff_raff.game",
+    make_bot=_make_bot,
+    bots_fill_table=False,
+)
