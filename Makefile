@@ -7,7 +7,7 @@ PORT ?= 8000
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
 
-.PHONY: setup run test lint format typecheck messages bench bench-commotion bench-analytics clean
+.PHONY: setup run test lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -52,6 +52,10 @@ bench: setup
 # ten racing tables on one Daphne (prints JSON).
 bench-commotion: setup
 	$(BIN)/python tests/load/bench_commotion.py
+
+# Riff Raff: ten all-bot tables simulating (pymunk) and streaming in one process (prints JSON).
+bench-riff-raff: setup
+	$(BIN)/python tests/load/bench_riff_raff.py
 
 # Server time of the class overview and a student's progress page on a seeded class of
 # 30 students x 20 sessions x 200 trials (prints JSON). Seeds a throwaway SQLite file.

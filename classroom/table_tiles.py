@@ -59,8 +59,11 @@ def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
             PlayerLine(
                 name=entry.get("name", "?"),
                 bot="bot" in entry,
-                # Palm Strike counts cards in hand; Commotion the refill pile still to clear.
-                card_count=int(player.get("card_count", player.get("refill", 0))),
+                # Palm Strike counts cards in hand; Commotion the refill pile still to clear;
+                # Riff Raff the cargo still to load.
+                card_count=int(
+                    player.get("card_count", player.get("refill", player.get("pieces_left", 0)))
+                ),
                 score=int(player.get("score", player.get("total", 0))),
                 active=view.get("active_seat") == index,
                 winner=index in winners,

@@ -340,8 +340,9 @@ def game_registry() -> dict[str, GameSpec]:
     """Every playable game by slug; imported lazily so games may import this module."""
     from games.commotion.spec import SPEC as commotion
     from games.palm_strike.spec import SPEC as palm_strike
+    from games.riff_raff.spec import SPEC as riff_raff
 
-    return {spec.slug: spec for spec in (palm_strike, commotion)}
+    return {spec.slug: spec for spec in (palm_strike, commotion, riff_raff)}
 
 
 def game_get(slug: str) -> GameSpec | None:

@@ -24,5 +24,5 @@ SPEC = GameSpec(
     default_players=3,
     engine_path="games.riff_raff.game",
     make_bot=_make_bot,
-    bots_fill_table=False,
+    bots_fill_table=True,
 )

@@ -35,6 +35,7 @@
   var drag = null;            // {piece, shape, x, y (canvas px), angle}
   var angle = 0;
   var feedbackTimer = null;
+  var motionFrames = 0;       // streamed physics frames received (for tests and debugging)
 
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)[sd]/g, function (_m, key) {
@@ -49,7 +50,7 @@
       if (next.frame) pushFrame(next.frame);
       renderPanel();
     },
-    onMotion: function (message) { pushFrame(message.frame); },
+    onMotion: function (message) { motionFrames += 1; pushFrame(message.frame); },
     onError: function (frame) {
       if (["rejected", "paused", "slow_down", "not_saved"].indexOf(frame.code) >= 0) feedback(frame.message);
     },
@@ -332,7 +333,7 @@
   // Read-only handle for browser tests and debugging.
   window.riffRaff = {
     get view() { return view; },
-    get frames() { return frames.length; },
+    get motionFrames() { return motionFrames; },
     get fallingSince() { return fallingSince; },
     toCanvas: function (x, y) { return toCanvas(x, y); },
     shipAngle: function () { var f = frameAt(performance.now() - DELAY_MS); return f ? f.ship[2] : 0; },

@@ -281,7 +281,8 @@ def test_session_form_accepts_own_class_or_guests(school_class: SchoolClass, tea
 
 def test_session_form_games_and_table_sizes(teacher: User) -> None:
     form = SessionForm(teacher=teacher)
-    assert [slug for slug, _name in form.fields["game"].choices] == ["palm_strike", "commotion"]  # type: ignore[attr-defined]
+    games = [slug for slug, _name in form.fields["game"].choices]  # type: ignore[attr-defined]
+    assert games == ["palm_strike", "commotion", "riff_raff"]
     assert form.fields["players_per_table"].initial == SPEC.default_players
     for bad in ["1", "9", "many"]:
         bound = SessionForm(

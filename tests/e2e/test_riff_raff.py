@@ -1,0 +1,141 @@
+"""Two students and a bot load the rocking ship to the end: drags, rotations and catches."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.e2e.conftest import screenshot
+from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+pytestmark = pytest.mark.e2e
+
+GAME_TIMEOUT_S = 150
+TAP_MS = 2000
+
+
+def _create_riff_raff_session(teacher: Page) -> str:
+    teacher.goto("/sessions/new/")
+    teacher.get_by_label("Game").select_option(label="Riff Raff")
+    teacher.get_by_label("Class", exact=True).select_option(label="Year 3 Otters")
+    teacher.get_by_label("Players per table").fill("3")
+    teacher.get_by_label("Wave strength").fill("1")
+    teacher.get_by_label("Catch window (seconds)").fill("3")
+    teacher.get_by_label("Cargo pieces per player").fill("4")
+    teacher.get_by_role("button", name="Create session").click()
+    return teacher.get_by_label("Session code").inner_text().strip()
+
+
+def _canvas_point(tablet: Page, x: float, y: float, *, ship: bool) -> tuple[float, float]:
+    """Page coordinates of a point given in ship (turned with the ship) or world coordinates."""
+    point = tablet.evaluate(
+        """([x, y, ship]) => {
+            const a = ship ? window.riffRaff.shipAngle() : 0;
+            const wx = x * Math.cos(a) - y * Math.sin(a), wy = x * Math.sin(a) + y * Math.cos(a);
+            const [cx, cy] = window.riffRaff.toCanvas(wx, wy);
+            const box = document.querySelector('.rr-canvas').getBoundingClientRect();
+            return [box.left + cx, box.top + cy];
+        }""",
+        [x, y, ship],
+    )
+    return float(point[0]), float(point[1])
+
+
+def _turn(tablet: Page, *, careful: bool) -> str:
+    """Whatever this tablet's student should do now. Returns the phase seen."""
+    view: dict[str, Any] = tablet.evaluate("window.riffRaff.view")
+    phase = view["phase"]
+    me = view["you"]
+    controls = tablet.locator("[data-controls] button")
+    if phase == "choosing" and not view["chosen"][str(me)]:
+        cards = sorted(view["cards_left"])
+        pick = cards[-1] if careful else cards[0]
+        tablet.locator("[data-controls]").get_by_role("button", name=str(pick), exact=True).tap(
+            timeout=TAP_MS
+        )
+    elif phase in ("captain_tie", "order_tie", "declaring") and controls.count():
+        if view.get("tie_chooser") == me or view.get("captain") == me or view["active"] == me:
+            controls.first.tap(timeout=TAP_MS)
+    elif phase == "placing" and view["active"] == me and view["drop_zone"]:
+        zone = view["drop_zone"]
+        x = (zone["x_min"] + zone["x_max"]) / 2 if careful else zone["x_max"] - 1
+        start = _canvas_point(tablet, x, zone["y"] + 30, ship=True)
+        end = _canvas_point(tablet, x, zone["y"] + 10, ship=True)
+        if not careful:
+            tablet.get_by_role("button", name="⟳").tap(timeout=TAP_MS)  # a tilted drop
+        tablet.mouse.move(*start)
+        tablet.mouse.down()
+        tablet.mouse.move(*end, steps=6)
+        tablet.mouse.up()
+        tablet.wait_for_timeout(250)
+    elif phase == "catching" and view["active"] == me:
+        falling = {entry["piece"] for entry in view["catchable"]}
+        frame = tablet.evaluate("window.riffRaff.view.frame")
+        for piece_id, x, y, _angle in frame["pieces"]:
+            if piece_id in falling:
+                tablet.wait_for_timeout(400)  # a child needs a moment to see it
+                tablet.mouse.click(*_canvas_point(tablet, x, y, ship=False))
+                break
+    return str(phase)
+
+
+@pytest.mark.timeout(GAME_TIMEOUT_S + 60)
+def test_two_students_and_a_bot_load_the_ship_to_the_end(
+    teacher_page: Page, new_tablet: Callable[[], Page], server_env: dict[str, str]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "ms-riff-raff")
+    _create_class(teacher)
+    code = _create_riff_raff_session(teacher)
+    tablets = {name: new_tablet() for name in ("Ava", "Ben")}
+    for name, tablet in tablets.items():
+        _join_by_roster(tablet, code, name)
+    teacher.get_by_role("button", name="Start").click()
+    for tablet in tablets.values():
+        expect(tablet.get_by_role("img", name="The ship and its cargo")).to_be_visible(timeout=8000)
+        tablet.wait_for_function("window.riffRaff && window.riffRaff.view")
+    view = tablets["Ava"].evaluate("window.riffRaff.view")
+    assert len(view["players"]) == 3  # two students and a bot
+
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    seen: set[str] = set()
+    shot = False
+    while time.monotonic() < deadline:
+        phases = set()
+        for name, tablet in tablets.items():
+            # A timeout: the ship moved on under the finger; look again next time round.
+            with contextlib.suppress(PlaywrightTimeoutError):
+                phases.add(_turn(tablet, careful=name == "Ava"))
+        seen |= phases
+        if "game_over" in phases:
+            break
+        if not shot and tablets["Ava"].evaluate("window.riffRaff.view.frame.pieces.length") >= 3:
+            screenshot(tablets["Ava"], "riff-raff-tablet")
+            shot = True
+        tablets["Ava"].wait_for_timeout(60)
+    assert "game_over" in seen, f"the game did not end in time; phases seen: {sorted(seen)}"
+    assert {"choosing", "placing"} <= seen
+    for tablet in tablets.values():
+        expect(tablet.locator("[data-over]")).to_be_visible(timeout=5000)
+    screenshot(tablets["Ava"], "riff-raff-over")
+    assert tablets["Ava"].evaluate("window.riffRaff.motionFrames") > 50  # motion was streamed
+    expect(teacher.locator(".game-tile-status")).to_contain_text("Game over", timeout=5000)
+    screenshot(teacher, "riff-raff-console")
+
+    database = server_env["DATABASE_URL"].removeprefix("sqlite:///")
+    with sqlite3.connect(database) as connection:
+        kinds = dict(
+            connection.execute(
+                "SELECT kind, COUNT(*) FROM classroom_trial WHERE game = 'riff_raff' GROUP BY kind"
+            ).fetchall()
+        )
+    assert kinds.get("riff_raff.placement", 0) >= 4, kinds
