@@ -62,6 +62,18 @@ def level_label(level: str) -> str:
     return level or _("Unknown level")
 
 
+def kind_label(kind: str) -> str:
+    """What one kind of trial is called on the teachers' pages."""
+    names = {
+        "palm_strike.flip": _("Flips"),
+        "palm_strike.team_flip": _("Team flips"),
+        "commotion.play": _("Plays"),
+        "riff_raff.catch": _("Catches"),
+        "riff_raff.placement": _("Placements (stayed on board)"),
+    }
+    return names.get(kind, kind)
+
+
 def _seat_names(seat: Seat) -> dict[str, str]:
     assert seat.table is not None
     return {str(index): entry.get("name", "") for index, entry in enumerate(seat.table.roster)}

@@ -117,6 +117,9 @@ class SeatReport:
     seat: Seat
     overall: Measures
     by_level: dict[str, Measures]
+    # A game with more than one kind of trial (Riff Raff: catches and placements) is also
+    # reported kind by kind: one accuracy over both would mean nothing.
+    by_kind: dict[str, Measures]
 
 
 def session_report(*, session: GameSession) -> list[SeatReport]:
@@ -129,9 +132,17 @@ def session_report(*, session: GameSession) -> list[SeatReport]:
     per_level: dict[int, dict[str, Measures]] = defaultdict(dict)
     for (seat_id, level), measures in measures_by(trials=trials, by=["seat", "level"]).items():
         per_level[seat_id][level] = measures
+    per_kind: dict[int, dict[str, Measures]] = defaultdict(dict)
+    for (seat_id, kind), measures in measures_by(trials=trials, by=["seat", "kind"]).items():
+        per_kind[seat_id][kind] = measures
     seats = Seat.objects.filter(pk__in=overall).order_by("name", "pk")
     return [
-        SeatReport(seat=seat, overall=overall[seat.pk], by_level=per_level[seat.pk])
+        SeatReport(
+            seat=seat,
+            overall=overall[seat.pk],
+            by_level=per_level[seat.pk],
+            by_kind=dict(sorted(per_kind[seat.pk].items())),
+        )
         for seat in seats
     ]
 

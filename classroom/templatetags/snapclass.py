@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import template
 
-from classroom.game_labels import level_label
+from classroom.game_labels import kind_label, level_label
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -26,3 +26,9 @@ def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
 def level_name(level: str) -> str:
     """``{{ trial.level|level_name }}``: a game level in the teacher's language."""
     return level_label(level)
+
+
+@register.filter
+def trial_kind_name(kind: str) -> str:
+    """``{{ kind|trial_kind_name }}``: a kind of trial in the teacher's language."""
+    return kind_label(kind)

@@ -170,3 +170,29 @@ def test_tiles_updated_trial_by_trial_end_equal_to_a_recount_of_the_rows(
         assert tile.measures.rt.median == summary.median
         assert tile.measures.rt.trimmed_mean == pytest.approx(summary.trimmed_mean)
         assert tile.rolling_median_ms == rt_summary(correct_rts[-ROLLING_RESPONSES:]).median
+
+
+def test_each_kind_of_trial_is_also_reported_on_its_own(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    # Riff Raff: two catches (one caught at 600 ms) and two placements (one stayed on board).
+    ava = school_class.students.get(display_name="Ava")
+    seat = played_session(session=class_session, students=[ava])[ava.pk]
+    caught = trial_add(seat=seat, target=True, responded=True, rt_ms=600, congruent=None)
+    missed = trial_add(seat=seat, target=True, responded=False, congruent=None)
+    Trial.objects.filter(pk__in=[caught.pk, missed.pk]).update(kind="riff_raff.catch")
+    stayed = trial_add(seat=seat, target=True, responded=True, rt_ms=None, congruent=None)
+    fell = trial_add(seat=seat, target=True, responded=True, rt_ms=None, congruent=None)
+    Trial.objects.filter(pk__in=[stayed.pk, fell.pk]).update(
+        kind="riff_raff.placement", target=None, rt_ms=None
+    )
+    Trial.objects.filter(pk=fell.pk).update(correct=False)
+
+    (row,) = analytics.session_report(session=class_session)
+    assert list(row.by_kind) == ["riff_raff.catch", "riff_raff.placement"]
+    catches, placements = row.by_kind["riff_raff.catch"], row.by_kind["riff_raff.placement"]
+    assert (catches.trials, catches.accuracy, catches.rt.median) == (2, 0.5, 600)
+    assert (placements.trials, placements.accuracy, placements.rt.median) == (2, 0.5, None)
+    assert placements.signal.trials == 0  # not yes/no decisions: no d'
+    assert placements.dprime is None
+    assert row.overall.trials == 4

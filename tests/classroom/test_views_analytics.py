@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from classroom.models import Trial
 from tests.classroom.trial_rows import played_session, trial_add, worked_example
 
 if TYPE_CHECKING:
@@ -124,3 +125,17 @@ def test_a_visitor_is_sent_to_log_in(
         response = client.get(url)
         assert response.status_code == 302
         assert reverse("login") in response["Location"]
+
+
+def test_a_game_with_two_kinds_of_trial_shows_each_kind_in_the_report(
+    client: Client, teacher: User, school_class: SchoolClass, played: tuple[GameSession, ...]
+) -> None:
+    early, _late = played
+    ava = school_class.students.get(display_name="Ava")
+    Trial.objects.filter(session=early, student=ava, target=False).update(
+        kind="riff_raff.placement", target=None
+    )
+    client.force_login(teacher)
+    page = client.get(reverse("session_report", args=[early.pk])).content.decode()
+    assert "Placements (stayed on board)" in page
+    assert "Flips" in page
