@@ -221,6 +221,29 @@ class Outcome(Generic[StateT]):
 ReplayEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
 
 
+def seats_check(
+    seats: Sequence[int], bots: Mapping[int, Any], *, low: int, high: int, skill_type: type
+) -> None:
+    """Refuse a bad table at ``setup``: seats whole, distinct and ``low..high`` of them;
+    every bot seated and given a ``skill_type``.
+
+    A bad table is a programming error of the caller, never shown to players, so these
+    messages are not marked for translation.
+    """
+    if any(isinstance(seat, bool) or not isinstance(seat, int) for seat in seats):
+        raise SettingError("seats", "Seats must be whole numbers.")
+    if len(set(seats)) != len(seats):
+        raise SettingError("seats", "A seat is listed twice.")
+    if not low <= len(seats) <= high:
+        raise SettingError(
+            "seats", "This game needs %(low)d to %(high)d players.", {"low": low, "high": high}
+        )
+    if set(bots) - set(seats):
+        raise SettingError("bots", "Every bot must have a seat.")
+    if not all(isinstance(skill, skill_type) for skill in bots.values()):
+        raise SettingError("bots", "Every bot needs a skill.")
+
+
 def log_replay(
     state: StateT,
     log: Sequence[ReplayEntry],

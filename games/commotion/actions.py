@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from games.action_fields import ActionRefusal, FieldMessages
 from games.core import gettext_noop
 
 if TYPE_CHECKING:
@@ -84,28 +85,13 @@ _OUT_OF_RANGE = {
 }
 
 
-class _Refusal(Exception):
-    """An input that cannot be read; the message is what the player sees."""
-
-
-def _whole(raw: Mapping[str, Any], name: str, low: int, high: int, default: int | None) -> int:
-    if name not in raw or raw[name] is None:
-        if default is not None:
-            return default
-        raise _Refusal(_MISSING[name])
-    value = raw[name]
-    # JSON true/false would pass as int in Python; they are not numbers here.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _Refusal(_NOT_WHOLE[name])
-    if not low <= value <= high:
-        raise _Refusal(_OUT_OF_RANGE[name])
-    return value
+_whole = FieldMessages(missing=_MISSING, not_whole=_NOT_WHOLE, out_of_range=_OUT_OF_RANGE).whole
 
 
 def _play(raw: Mapping[str, Any]) -> PlayAction:
     source = raw.get("source")
     if source not in ("tableau", "waste"):
-        raise _Refusal(gettext_noop("Say whether the card comes from your row or your waste."))
+        raise ActionRefusal(gettext_noop("Say whether the card comes from your row or your waste."))
     # The waste has one playable card, so its number is ignored (and may be left out).
     card = _whole(raw, "card", 0, MAX_CARD_INDEX, None if source == "tableau" else 0)
     pile = _whole(raw, "pile", -1, MAX_PILE_INDEX, None)
@@ -133,6 +119,6 @@ def parse_action(raw: object) -> Action | str:
             return OutAction()
         if kind == "extra":
             return ExtraAction()
-    except _Refusal as refusal:
+    except ActionRefusal as refusal:
         return str(refusal)
     return gettext_noop("That move is not part of this game.")

@@ -83,7 +83,7 @@ from games.commotion.table import (
     turn_stock,
 )
 from games.commotion.view import view
-from games.core import Event, Outcome, SettingError, Trial, gettext_noop, log_replay
+from games.core import Event, Outcome, Trial, gettext_noop, log_replay, seats_check
 from games.fingerprint import state_fingerprint
 
 if TYPE_CHECKING:
@@ -137,22 +137,7 @@ Changes = tuple[list[Event], list[Trial]]
 
 
 def _check_seats(seats: tuple[int, ...], bots: Mapping[int, BotSkill]) -> None:
-    # A bad table is a programming error of the caller, never shown to players, so these
-    # messages are not marked for translation.
-    if any(isinstance(seat, bool) or not isinstance(seat, int) for seat in seats):
-        raise SettingError("seats", "Seats must be whole numbers.")
-    if len(set(seats)) != len(seats):
-        raise SettingError("seats", "A seat is listed twice.")
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise SettingError(
-            "seats",
-            "This game needs %(low)d to %(high)d players.",
-            {"low": MIN_SEATS, "high": MAX_SEATS},
-        )
-    if set(bots) - set(seats):
-        raise SettingError("bots", "Every bot must have a seat.")
-    if not all(isinstance(skill, botlib.BotSkill) for skill in bots.values()):
-        raise SettingError("bots", "Every bot needs a skill.")
+    seats_check(seats, bots, low=MIN_SEATS, high=MAX_SEATS, skill_type=botlib.BotSkill)
 
 
 def setup(

@@ -49,7 +49,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games.core import Event, Outcome, SettingError, Trial, gettext_noop, log_replay
+from games.core import Event, Outcome, Trial, gettext_noop, log_replay, seats_check
 from games.fingerprint import state_fingerprint
 from games.palm_strike import bots as botlib
 from games.palm_strike.actions import (
@@ -122,23 +122,8 @@ class _Refused(Exception):
 
 
 def _check_seats(config: Config, seats: tuple[int, ...], bots: Mapping[int, BotSkill]) -> None:
-    # A bad table is a programming error of the caller, never shown to players, so these
-    # messages are not marked for translation.
     low, high = (MIN_TEAM_SEATS, MAX_TEAM_SEATS) if config.team_mode else (MIN_SEATS, MAX_SEATS)
-    if any(isinstance(seat, bool) or not isinstance(seat, int) for seat in seats):
-        raise SettingError("seats", "Seats must be whole numbers.")
-    if len(set(seats)) != len(seats):
-        raise SettingError("seats", "A seat is listed twice.")
-    if not low <= len(seats) <= high:
-        raise SettingError(
-            "seats",
-            "This game needs %(low)d to %(high)d players.",
-            {"low": low, "high": high},
-        )
-    if set(bots) - set(seats):
-        raise SettingError("bots", "Every bot must have a seat.")
-    if not all(isinstance(skill, botlib.BotSkill) for skill in bots.values()):
-        raise SettingError("bots", "Every bot needs a skill.")
+    seats_check(seats, bots, low=low, high=high, skill_type=botlib.BotSkill)
 
 
 def _deal(state: State) -> None:

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.action_fields import ActionRefusal, FieldMessages
 from games.core import gettext_noop
 
 MAX_RT_MS = 60_000
@@ -99,30 +100,15 @@ _OUT_OF_RANGE = {
 }
 
 
-class _Refusal(Exception):
-    """An input that cannot be read; the message is what the player sees."""
-
-
-def _whole(raw: Mapping[str, Any], name: str, low: int, high: int, default: int | None) -> int:
-    if name not in raw or raw[name] is None:
-        if default is not None:
-            return default
-        raise _Refusal(_MISSING[name])
-    value = raw[name]
-    # JSON true/false would pass as int in Python; they are not numbers here.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _Refusal(_NOT_WHOLE[name])
-    if not low <= value <= high:
-        raise _Refusal(_OUT_OF_RANGE[name])
-    return value
+_whole = FieldMessages(missing=_MISSING, not_whole=_NOT_WHOLE, out_of_range=_OUT_OF_RANGE).whole
 
 
 def _number(value: Any, limit: float, bad: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Refusal(bad)
+        raise ActionRefusal(bad)
     number = float(value)
     if not math.isfinite(number) or abs(number) > limit:
-        raise _Refusal(bad)
+        raise ActionRefusal(bad)
     return number
 
 
@@ -130,18 +116,18 @@ def _order(raw: Mapping[str, Any]) -> Order:
     seats = raw.get("seats")
     bad = gettext_noop("Name the tied players who go first.")
     if not isinstance(seats, list | tuple) or not 1 <= len(seats) <= MAX_ORDER_SEATS:
-        raise _Refusal(bad)
+        raise ActionRefusal(bad)
     if any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= MAX_SEAT for s in seats):
-        raise _Refusal(bad)
+        raise ActionRefusal(bad)
     if len(set(seats)) != len(seats):
-        raise _Refusal(gettext_noop("A player is named twice."))
+        raise ActionRefusal(gettext_noop("A player is named twice."))
     return Order(tuple(seats))
 
 
 def _drop(raw: Mapping[str, Any]) -> Drop:
     piece = _whole(raw, "piece", 0, MAX_PIECE_ID, None) if raw.get("piece") is not None else None
     if raw.get("x") is None:
-        raise _Refusal(_MISSING["x"])
+        raise ActionRefusal(_MISSING["x"])
     x = _number(raw["x"], MAX_ABS_X, gettext_noop("The drop point must be a number on the ship."))
     angle_raw = raw.get("angle")
     angle = (
@@ -176,6 +162,6 @@ def parse_action(raw: object) -> Action | str:
                 rt_ms=_whole(raw, "rt_ms", 0, MAX_RT_MS, 0),
                 rtt_ms=_whole(raw, "rtt_ms", 0, MAX_RTT_MS, 0),
             )
-    except _Refusal as refusal:
+    except ActionRefusal as refusal:
         return str(refusal)
     return gettext_noop("That move is not part of this game.")

@@ -75,7 +75,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from games.core import Event, Outcome, SettingError, Trial, gettext_noop, log_replay
+from games.core import Event, Outcome, Trial, gettext_noop, log_replay, seats_check
 from games.fingerprint import state_fingerprint
 from games.riff_raff import bots as botlib
 from games.riff_raff import trials as triallib
@@ -145,22 +145,7 @@ class _Changes:
 
 
 def _check_seats(seats: tuple[int, ...], bots: Mapping[int, BotSkill]) -> None:
-    # A bad table is a programming error of the caller, never shown to players, so these
-    # messages are not marked for translation.
-    if any(isinstance(seat, bool) or not isinstance(seat, int) for seat in seats):
-        raise SettingError("seats", "Seats must be whole numbers.")
-    if len(set(seats)) != len(seats):
-        raise SettingError("seats", "A seat is listed twice.")
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise SettingError(
-            "seats",
-            "This game needs %(low)d to %(high)d players.",
-            {"low": MIN_SEATS, "high": MAX_SEATS},
-        )
-    if set(bots) - set(seats):
-        raise SettingError("bots", "Every bot must have a seat.")
-    if not all(isinstance(skill, botlib.BotSkill) for skill in bots.values()):
-        raise SettingError("bots", "Every bot needs a skill.")
+    seats_check(seats, bots, low=MIN_SEATS, high=MAX_SEATS, skill_type=botlib.BotSkill)
 
 
 def _table_skill(config: Config, skill: BotSkill) -> BotSkill:
