@@ -8,7 +8,7 @@ session's group; each socket then renders its own page's fragment (see
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from channels.consumer import get_handler_name
@@ -17,10 +17,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise as StrOrPromise
+
 from classroom import live_fragments, live_tables
 from classroom.languages import language_from_scope
 from classroom.live_updates import seat_group, session_group, teachers_group
-from classroom.models import GameSession, Seat
+from classroom.models import GameSession, Seat, Table
 from classroom.seat_cookies import seat_cookie_name
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from games.live.flood import TokenBucket
@@ -187,15 +190,19 @@ class SeatConsumer(_LobbyConsumer):
 FLOOD_STRIKES_TO_CLOSE = 40
 CLOSE_POLICY = 1008
 CLOSE_NOT_PLAYING = 4404
+# The table's host stopped here; a watching page reconnects to whichever host runs next.
+CLOSE_SERVICE_RESTART = 1012
 NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
 NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
 REMOVED = gettext_lazy("Your teacher removed you from this session.")
+NOT_YOUR_TABLE = gettext_lazy("Only the session's teacher can watch its tables.")
+WATCH_NOT_PLAYING = gettext_lazy("This table is not playing right now.")
 
 
 class _SocketListener:
     """How a table host reaches one socket of its table in this process."""
 
-    def __init__(self, seat: int, consumer: TableConsumer) -> None:
+    def __init__(self, seat: int | None, consumer: TableConsumer) -> None:
         self.seat: int | None = seat
         self._consumer = consumer
         self._language = language_from_scope(consumer.scope)
@@ -236,16 +243,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         found = await database_sync_to_async(_playing_seat)(code, token)
         await self.accept()
         if found is None:
-            await self._refuse(
-                "no_seat", "Please join the session again.", live_fragments.CLOSE_NO_SEAT
-            )
+            await self._refuse("no_seat", NO_SEAT, live_fragments.CLOSE_NO_SEAT)
             return
         self.seat_id, table_id, seat_index = found
         host = await live_tables.registry.host_for(table_id)
         if host is None:
-            await self._refuse(
-                "not_playing", "Your table is not playing right now.", CLOSE_NOT_PLAYING
-            )
+            await self._refuse("not_playing", NOT_PLAYING, CLOSE_NOT_PLAYING)
             return
         self.host = host
         self.listener = _SocketListener(seat_index, self)
@@ -253,7 +256,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await database_sync_to_async(_seat_connected)(self.seat_id, self.channel_name)
         await host.join(self.listener)
 
-    async def _refuse(self, code: str, message: str, close_code: int) -> None:
+    async def _refuse(self, code: str, message: StrOrPromise, close_code: int) -> None:
         with translation.override(language_from_scope(self.scope)):
             frame = ErrorFrame(code=code, message=str(message))
         await self.send(text_data=server_frame_encode(frame))
@@ -294,9 +297,43 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat_id is not None and not await database_sync_to_async(_seat_still_valid)(
             self.seat_id, self.scope
         ):
-            await self._refuse(
-                "removed", "Your teacher removed you from this session.", CLOSE_FORBIDDEN
-            )
+            await self._refuse("removed", REMOVED, CLOSE_FORBIDDEN)
+
+
+class TableWatchConsumer(TableConsumer):
+    """A teacher page watching one live table: the projector's and console's moving ship.
+
+    It listens as no seat (the public view) and never starts a host: a table runs for its
+    tablets. When the host stops, the page is told to reconnect (1012) and finds the next one.
+    """
+
+    async def connect(self) -> None:
+        kwargs = self.scope["url_route"]["kwargs"]
+        session_id, table_id = int(kwargs["session_id"]), int(kwargs["table_id"])
+        self.bucket = TokenBucket()
+        owns = await database_sync_to_async(_teacher_owns_table)(self.scope, session_id, table_id)
+        await self.accept()
+        if not owns:
+            await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
+            return
+        host = live_tables.registry.running(table_id)
+        if host is None:
+            await self._refuse("not_playing", WATCH_NOT_PLAYING, CLOSE_NOT_PLAYING)
+            return
+        self.host = host
+        self.listener = _SocketListener(None, self)
+        host.on_stop(self._host_stopped)
+        await host.join(self.listener)
+
+    def _host_stopped(self) -> None:
+        self._closing = asyncio.ensure_future(self.close(code=CLOSE_SERVICE_RESTART))
+
+
+def _teacher_owns_table(scope: dict[str, Any], session_id: int, table_id: int) -> bool:
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return False
+    return Table.objects.filter(pk=table_id, session_id=session_id, session__teacher=user).exists()
 
 
 def _playing_seat(code: str, token: str) -> tuple[int, int, int] | None:

@@ -164,15 +164,26 @@ def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any
     }
 
 
-def riff_raff_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
-    # Imported here: the ship module loads pymunk, which only this game's page needs.
+def riff_raff_scene() -> dict[str, Any]:
+    """The ship and cargo outlines every Riff Raff canvas draws (tablet, console, projector)."""
+    # Imported here: the ship module loads pymunk, which only this game's pages need.
     from games.riff_raff.cargo import CARGO, outline
     from games.riff_raff.ship import ship_outline
 
+    return {"geometry": ship_outline(), "cargo": {name: outline(name) for name in CARGO}}
+
+
+def watch_scene(game: str) -> dict[str, Any] | None:
+    """What a teacher page needs to draw a game's tables live, for games drawn on a canvas."""
+    return riff_raff_scene() if game == "riff_raff" else None
+
+
+def riff_raff_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     return {
         "names": _seat_names(seat),
-        "geometry": ship_outline(),
-        "cargo": {name: outline(name) for name in CARGO},
+        **riff_raff_scene(),
+        "your_colour": _("Your colour"),
+        "card_n": _("card %(n)s"),
         "player_n": _("Player %(n)s"),
         "round_n": _("Round %(n)s of %(total)s"),
         "pieces_left": _("%(n)s cargo left"),

@@ -106,7 +106,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # Tests use a file too: the live tables' log writer has a connection of its own, and an
     # in-memory shared-cache database locks whole tables between connections.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # SNAPCLASS_TEST_DB lets two test runs on one checkout use separate files.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("SNAPCLASS_TEST_DB", str(BASE_DIR / ".test-db.sqlite3"))
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from classroom import live_fragments, live_tables
 from classroom.forms.game_settings import GameSettingsForm, game_settings_form_class
 from classroom.forms.sessions import SessionForm
+from classroom.game_labels import watch_scene
 from classroom.models import GameSession, Seat
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
@@ -94,6 +95,7 @@ def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     views = live_tables.registry.teacher_views()
     context = live_fragments.console_context(session=session, views=views)
+    context["watch_scene"] = watch_scene(session.game)
     return render(request, "classroom/session_console.html", context)
 
 
@@ -103,6 +105,7 @@ def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     views = live_tables.registry.teacher_views()
     context = live_fragments.projector_context(session=session, views=views)
     context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
+    context["watch_scene"] = watch_scene(session.game)
     return render(request, "classroom/projector.html", context)
 
 

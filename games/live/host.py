@@ -196,6 +196,13 @@ class TableHost:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
+    def on_stop(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once this host's loop has finished (ended, reaped or failed)."""
+        if self._task is None or self._task.done():
+            callback()
+        else:
+            self._task.add_done_callback(lambda _task: callback())
+
     @property
     def listener_count(self) -> int:
         return len(self._listeners)
@@ -344,7 +351,7 @@ class TableHost:
     def _remember_trials(self, outcome: Outcome[Any]) -> None:
         for trial in outcome.trials:
             recent = self.recent_trials.setdefault(trial.seat, deque(maxlen=RECENT_TRIALS_PER_SEAT))
-            recent.append(dict(trial.data))
+            recent.append({"kind": trial.kind, **trial.data})
 
     # -- sending -----------------------------------------------------------------------------
 

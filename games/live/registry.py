@@ -62,8 +62,11 @@ class HostRegistry:
                 host.control(command)
 
     def listener_left(self, host: TableHost) -> None:
-        """Stop a host nobody listens to, after a grace period (a reload must not stop it)."""
-        if host.listener_count:
+        """Stop a host no tablet listens to, after a grace period (a reload must not stop it).
+
+        Teacher pages watching a table do not keep it running: they do not play.
+        """
+        if host.seats_listening():
             return
         previous = self._reapers.pop(host.table_id, None)
         if previous is not None:
@@ -72,7 +75,7 @@ class HostRegistry:
 
     async def _reap_when_idle(self, host: TableHost) -> None:
         await asyncio.sleep(self._idle_stop_s)
-        if host.listener_count == 0:
+        if not host.seats_listening():
             self._forget(host.table_id, host)
             await host.stop()
 

@@ -1,9 +1,7 @@
-// Riff Raff on a tablet: the rocking ship drawn on a <canvas> from the server's frames.
+// Riff Raff on a tablet: the ship (drawn by riff_raff_scene.js) plus the student's part.
 //
-// The server is the only authority on where things are: it streams motion frames (about 20 a
-// second) and the tablet draws 100 ms in the past, interpolating between the two frames around
-// that moment, so motion is smooth at 60 Hz. To place cargo the active student drags their
-// next piece onto the ship (rotate with the buttons) and lets go: the drop point and angle go
+// To place cargo the active student sees their next piece at the top left, drags it onto the
+// ship (rotate with the buttons) and lets go: the drop point and angle go
 // to the server in ship coordinates. A piece falling off the ship can be caught by tapping it;
 // the catch reaction time runs from the first painted frame that shows it falling (double
 // requestAnimationFrame) to the pointerdown event's timeStamp.
@@ -15,7 +13,6 @@
   var L = JSON.parse(document.getElementById("rr-labels").textContent);
   var GEO = L.geometry;
   var canvas = root.querySelector("canvas");
-  var ctx = canvas.getContext("2d");
   var el = {
     status: root.querySelector("[data-status]"),
     round: root.querySelector("[data-round]"),
@@ -26,16 +23,14 @@
     overTitle: root.querySelector("[data-over-title]"),
     overText: root.querySelector("[data-over-text]"),
   };
-  var OWNER_COLOURS = ["#7048e8", "#f76707", "#0ca678", "#d6336c"];
-  var DELAY_MS = 100;
+  // Where the next piece waits before it is dragged (world units: top left, clear of the mast).
+  var DOCK = [-68, 146];
 
   var view = null;
-  var frames = [];            // [{at: performance.now() when received, frame}]
   var fallingSince = {};      // piece id -> onset (performance.now()) of its first painted fall
-  var drag = null;            // {piece, shape, x, y (canvas px), angle}
+  var drag = null;            // {piece, shape, x, y (canvas px)}
   var angle = 0;
   var feedbackTimer = null;
-  var motionFrames = 0;       // streamed physics frames received (for tests and debugging)
 
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)[sd]/g, function (_m, key) {
@@ -43,153 +38,38 @@
     });
   }
   function seatName(seat) { return L.names[String(seat)] || fmt(L.player_n, { n: seat + 1 }); }
+  function placing() { return view && view.phase === "placing" && view.active === view.you && !view.paused; }
+
+  var scene = window.RiffRaffScene.create(canvas, {
+    geometry: L.geometry,
+    cargo: L.cargo,
+    zoneStyle: function (v) { return v.you === v.active ? "mine" : "watch"; },
+    onPaint: function (frame, falling) {
+      falling.forEach(markFalling);
+      var piece = placing() ? nextPiece() : null;
+      if (!piece) return;
+      if (drag) {
+        var w = scene.toWorld(drag.x, drag.y);
+        scene.drawPiece(drag.shape, view.you, w[0], w[1], frame.ship[2] + angle, 0.8);
+      } else {
+        // The piece in hand, turned as the rotate buttons set it: shown before it is dragged.
+        scene.drawPiece(piece.shape, view.you, DOCK[0], DOCK[1], angle, 1);
+      }
+    },
+  });
 
   var table = window.SnapclassTable.connect(root, {
     onState: function (next) {
       view = next;
-      if (next.frame) pushFrame(next.frame);
+      scene.setView(next);
       renderPanel();
     },
-    onMotion: function (message) { motionFrames += 1; pushFrame(message.frame); },
+    onMotion: function (message) { scene.pushMotion(message.frame); },
     onError: function (frame) {
       if (["rejected", "paused", "slow_down", "not_saved"].indexOf(frame.code) >= 0) feedback(frame.message);
     },
     onStop: function (message) { showOver(message || L.left_title, ""); },
   });
-
-  // ---- frames and drawing ------------------------------------------------------------------
-
-  function pushFrame(frame) {
-    frames.push({ at: performance.now(), frame: frame });
-    if (frames.length > 8) frames.shift();
-  }
-
-  function lerp(a, b, t) { return a + (b - a) * t; }
-
-  function frameAt(time) {
-    if (!frames.length) return null;
-    var i = frames.length - 1;
-    while (i > 0 && frames[i - 1].at > time) i -= 1;
-    var later = frames[i];
-    var earlier = i > 0 ? frames[i - 1] : later;
-    if (later.at <= time || earlier === later) return later.frame;
-    var t = (time - earlier.at) / Math.max(1, later.at - earlier.at);
-    var before = {};
-    earlier.frame.pieces.forEach(function (p) { before[p[0]] = p; });
-    return {
-      ship: [0, 0, lerp(earlier.frame.ship[2], later.frame.ship[2], t)],
-      pieces: later.frame.pieces.map(function (p) {
-        var q = before[p[0]];
-        return q ? [p[0], lerp(q[1], p[1], t), lerp(q[2], p[2], t), lerp(q[3], p[3], t)] : p;
-      }),
-    };
-  }
-
-  var scale = 1;
-  var originX = 0;
-  var originY = 0;
-  function layout() {
-    var box = canvas.getBoundingClientRect();
-    var ratio = window.devicePixelRatio || 1;
-    canvas.width = Math.round(box.width * ratio);
-    canvas.height = Math.round(box.height * ratio);
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    // Fit about 170 × 190 world units (ship, mast and some sea) into the canvas.
-    scale = Math.min(box.width / 170, box.height / 190);
-    originX = box.width / 2;
-    originY = box.height - 30 * scale;
-  }
-  window.addEventListener("resize", layout);
-
-  function toCanvas(x, y) { return [originX + x * scale, originY - y * scale]; }
-  function toWorld(px, py) { return [(px - originX) / scale, (originY - py) / scale]; }
-
-  function polygon(points) {
-    ctx.beginPath();
-    points.forEach(function (p, i) {
-      var c = toCanvas(p[0], p[1]);
-      if (i === 0) ctx.moveTo(c[0], c[1]); else ctx.lineTo(c[0], c[1]);
-    });
-    ctx.closePath();
-  }
-
-  function rotate(p, a) {
-    var c = Math.cos(a), s = Math.sin(a);
-    return [p[0] * c - p[1] * s, p[0] * s + p[1] * c];
-  }
-
-  function drawShip(a) {
-    // The sea, then the hull, mast and yards turned by the ship's angle about the pivot.
-    var sea = toCanvas(0, GEO.sea_level);
-    ctx.fillStyle = "#1c6fd6";
-    ctx.fillRect(0, sea[1], canvas.width, canvas.height);
-    ctx.fillStyle = "#8a5a2b";
-    polygon(GEO.hull.map(function (p) { return rotate(p, a); }));
-    ctx.fill();
-    var m = GEO.mast;
-    ctx.fillStyle = "#6b4423";
-    polygon([[m[0][0], m[0][1]], [m[1][0], m[0][1]], [m[1][0], m[1][1]], [m[0][0], m[1][1]]].map(function (p) { return rotate(p, a); }));
-    ctx.fill();
-    GEO.yards.forEach(function (y) {
-      polygon([[y[0], y[1]], [y[2], y[3]], [y[2], y[3] + y[4]], [y[0], y[1] + y[4]]].map(function (p) { return rotate(p, a); }));
-      ctx.fill();
-    });
-    if (view && view.drop_zone && view.you === view.active) {
-      var z = view.drop_zone;
-      ctx.strokeStyle = "#ffd43b";
-      ctx.lineWidth = 4;
-      ctx.setLineDash([8, 6]);
-      polygon([[z.x_min, z.y], [z.x_max, z.y], [z.x_max, z.y + 16], [z.x_min, z.y + 16]].map(function (p) { return rotate(p, a); }));
-      ctx.stroke();
-      ctx.setLineDash([]);
-    }
-  }
-
-  function drawPiece(shape, owner, x, y, a, alpha) {
-    var outline = L.cargo[shape];
-    if (!outline) return;
-    ctx.globalAlpha = alpha;
-    ctx.fillStyle = OWNER_COLOURS[owner % OWNER_COLOURS.length];
-    ctx.strokeStyle = "#fff";
-    ctx.lineWidth = Math.max(1, outline.radius * scale);
-    ctx.lineJoin = "round";
-    polygon(outline.vertices.map(function (v) { var r = rotate(v, a); return [x + r[0], y + r[1]]; }));
-    ctx.fill();
-    ctx.stroke();
-    ctx.globalAlpha = 1;
-  }
-
-  function catchable() {
-    return (view && view.catchable ? view.catchable : []).map(function (c) { return c.piece; });
-  }
-
-  function draw() {
-    requestAnimationFrame(draw);
-    var box = canvas.getBoundingClientRect();
-    ctx.clearRect(0, 0, box.width, box.height);
-    var frame = frameAt(performance.now() - DELAY_MS);
-    if (!frame || !view) return;
-    drawShip(frame.ship[2]);
-    var falling = catchable();
-    frame.pieces.forEach(function (p) {
-      var info = view.pieces[String(p[0])];
-      if (!info) return;
-      drawPiece(info.shape, info.owner, p[1], p[2], p[3], 1);
-      if (falling.indexOf(p[0]) >= 0) {
-        var c = toCanvas(p[1], p[2]);
-        ctx.strokeStyle = "#ffd43b";
-        ctx.lineWidth = 4;
-        ctx.beginPath();
-        ctx.arc(c[0], c[1], 14 * scale, 0, Math.PI * 2);
-        ctx.stroke();
-        markFalling(p[0]);
-      }
-    });
-    if (drag) {
-      var w = toWorld(drag.x, drag.y);
-      drawPiece(drag.shape, view.you, w[0], w[1], frame.ship[2] + angle, 0.8);
-    }
-  }
 
   function markFalling(id) {
     if (fallingSince[id] !== undefined) return;
@@ -217,8 +97,11 @@
     view.players.forEach(function (p) {
       var li = document.createElement("li");
       li.className = "rr-player" + (p.seat === view.active ? " is-active" : "") + (p.seat === view.captain ? " is-captain" : "");
-      var shown = view.revealed && view.revealed[String(p.seat)] !== undefined ? " · " + view.revealed[String(p.seat)] : "";
-      li.textContent = seatName(p.seat) + shown + " · " + fmt(L.pieces_left, { n: p.pieces_left });
+      var shown = view.revealed && view.revealed[String(p.seat)] !== undefined ? " · " + fmt(L.card_n, { n: view.revealed[String(p.seat)] }) : "";
+      var dot = document.createElement("span");
+      dot.className = "owner-dot owner-" + (p.seat % 4);  // the colour of their cargo
+      if (p.seat === view.you) dot.title = L.your_colour;
+      li.append(dot, seatName(p.seat) + shown + " · " + fmt(L.pieces_left, { n: p.pieces_left }));
       el.players.appendChild(li);
     });
     var mine = view.you;
@@ -274,11 +157,12 @@
     var box = canvas.getBoundingClientRect();
     var px = event.clientX - box.left, py = event.clientY - box.top;
     if (view.phase === "catching" && view.active === view.you) {
-      var frame = frameAt(performance.now() - DELAY_MS);
+      var frame = scene.shown();
+      var falling = scene.catchable();
       var best = null;
       (frame ? frame.pieces : []).forEach(function (p) {
-        if (catchable().indexOf(p[0]) < 0) return;
-        var c = toCanvas(p[1], p[2]);
+        if (falling.indexOf(p[0]) < 0) return;
+        var c = scene.toCanvas(p[1], p[2]);
         var d = Math.hypot(c[0] - px, c[1] - py);
         if (d < 40 && (!best || d < best.d)) best = { id: p[0], d: d };
       });
@@ -290,13 +174,14 @@
       }
       return;
     }
-    if (view.phase === "placing" && view.active === view.you) {
+    if (placing()) {
       var piece = nextPiece();
       if (!piece) return;
       drag = { piece: piece.id, shape: piece.shape, x: px, y: py };
       canvas.setPointerCapture(event.pointerId);
     }
   });
+  canvas.addEventListener("pointercancel", function () { drag = null; });
   canvas.addEventListener("pointermove", function (event) {
     if (!drag) return;
     var box = canvas.getBoundingClientRect();
@@ -305,10 +190,8 @@
   });
   canvas.addEventListener("pointerup", function () {
     if (!drag) return;
-    var w = toWorld(drag.x, drag.y);
-    var frame = frameAt(performance.now() - DELAY_MS);
-    var shipAngle = frame ? frame.ship[2] : 0;
-    var local = rotate(w, -shipAngle);  // into ship coordinates
+    var w = scene.toWorld(drag.x, drag.y);
+    var local = scene.rotate(w, -scene.shipAngle());  // into ship coordinates
     table.act({ kind: "drop", piece: drag.piece, x: Math.round(local[0] * 10) / 10, angle: Math.round(angle * 1000) / 1000 });
     drag = null;
   });
@@ -327,15 +210,13 @@
     el.over.hidden = false;
   }
 
-  layout();
-  requestAnimationFrame(draw);
-
   // Read-only handle for browser tests and debugging.
   window.riffRaff = {
     get view() { return view; },
-    get motionFrames() { return motionFrames; },
+    get motionFrames() { return scene.motionFrames; },
     get fallingSince() { return fallingSince; },
-    toCanvas: function (x, y) { return toCanvas(x, y); },
-    shipAngle: function () { var f = frameAt(performance.now() - DELAY_MS); return f ? f.ship[2] : 0; },
+    toCanvas: function (x, y) { return scene.toCanvas(x, y); },
+    shipAngle: function () { return scene.shipAngle(); },
+    dock: DOCK,
   };
 })();

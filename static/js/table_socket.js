@@ -4,7 +4,9 @@
 // lost its cookie can resume), pings every 4 s for the round-trip time, reconnects with
 // jittered backoff (capped at 8 s) and shows the calm "Reconnecting…" overlay meanwhile, asks
 // for a fresh view when the tablet wakes up, and stops for good on the server's final close
-// codes (removed, no seat, flood, table not playing).
+// codes (removed, no seat, flood, table not playing). A teacher page watching a table uses it
+// too (no seat, no overlay): it waits through "not playing" and stops once its element has left
+// the page.
 (function () {
   "use strict";
 
@@ -20,9 +22,11 @@
     var retries = 0;
     var stopped = false;
     var lastError = "";
-    var reconnecting = document.querySelector("[data-reconnecting]");
+    var seated = Boolean(root.dataset.seatCode);
+    var stopCodes = seated ? STOP_CODES : [1008, 4403];
+    var reconnecting = seated ? document.querySelector("[data-reconnecting]") : null;
 
-    localStorage.setItem(SEAT_KEY + root.dataset.seatCode, root.dataset.seatToken);
+    if (seated) localStorage.setItem(SEAT_KEY + root.dataset.seatCode, root.dataset.seatToken);
 
     function send(frame) {
       if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
@@ -35,6 +39,7 @@
     }
 
     function open() {
+      if (!root.isConnected) { stopped = true; return; }
       var scheme = location.protocol === "https:" ? "wss://" : "ws://";
       socket = new WebSocket(scheme + location.host + root.dataset.tableSocket);
       socket.onopen = function () {
@@ -43,6 +48,7 @@
         ping();
       };
       socket.onmessage = function (message) {
+        if (!root.isConnected) { stopped = true; socket.close(); return; }
         var frame = JSON.parse(message.data);
         if (frame.type === "state") {
           if (frame.version < version) return;  // views are whole: an older one is stale
@@ -61,7 +67,7 @@
         }
       };
       socket.onclose = function (event) {
-        if (STOP_CODES.indexOf(event.code) >= 0) {
+        if (stopCodes.indexOf(event.code) >= 0) {
           stopped = true;
           if (event.code === 4401 || event.code === 4403) {
             localStorage.removeItem(SEAT_KEY + root.dataset.seatCode);
@@ -77,7 +83,9 @@
       };
     }
 
-    setInterval(ping, 4000);
+    var pinger = setInterval(function () {
+      if (stopped) clearInterval(pinger); else ping();
+    }, 4000);
     window.addEventListener("online", function () {
       if (!socket || socket.readyState === WebSocket.CLOSED) open();
     });

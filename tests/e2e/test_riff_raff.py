@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import PROJECTOR, screenshot
 from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
 
 if TYPE_CHECKING:
@@ -99,16 +99,22 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
     tablets = {name: new_tablet() for name in ("Ava", "Ben")}
     for name, tablet in tablets.items():
         _join_by_roster(tablet, code, name)
+    session_path = teacher.url
     teacher.get_by_role("button", name="Start").click()
     for tablet in tablets.values():
         expect(tablet.get_by_role("img", name="The ship and its cargo")).to_be_visible(timeout=8000)
         tablet.wait_for_function("window.riffRaff && window.riffRaff.view")
+    # The projector draws the same ship, live, from its own watch socket.
+    projector = teacher.context.new_page()
+    projector.set_viewport_size(PROJECTOR)
+    projector.goto(session_path.rstrip("/") + "/projector/")
+    expect(projector.get_by_role("img", name="The ship of table 1")).to_be_visible(timeout=8000)
     view = tablets["Ava"].evaluate("window.riffRaff.view")
     assert len(view["players"]) == 3  # two students and a bot
 
     deadline = time.monotonic() + GAME_TIMEOUT_S
     seen: set[str] = set()
-    shot = False
+    shot = placing_shot = False
     while time.monotonic() < deadline:
         phases = set()
         for name, tablet in tablets.items():
@@ -116,10 +122,16 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
             with contextlib.suppress(PlaywrightTimeoutError):
                 phases.add(_turn(tablet, careful=name == "Ava"))
         seen |= phases
+        if not placing_shot and tablets["Ava"].evaluate(
+            "(v => v.phase === 'placing' && v.active === v.you)(window.riffRaff.view)"
+        ):
+            screenshot(tablets["Ava"], "riff-raff-placing")  # the next piece waits at the dock
+            placing_shot = True
         if "game_over" in phases:
             break
         if not shot and tablets["Ava"].evaluate("window.riffRaff.view.frame.pieces.length") >= 3:
             screenshot(tablets["Ava"], "riff-raff-tablet")
+            screenshot(projector, "riff-raff-projector")
             shot = True
         tablets["Ava"].wait_for_timeout(60)
     assert "game_over" in seen, f"the game did not end in time; phases seen: {sorted(seen)}"
@@ -128,6 +140,11 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
         expect(tablet.locator("[data-over]")).to_be_visible(timeout=5000)
     screenshot(tablets["Ava"], "riff-raff-over")
     assert tablets["Ava"].evaluate("window.riffRaff.motionFrames") > 50  # motion was streamed
+    watched = projector.evaluate(
+        "document.querySelector('[data-rr-watch]').riffRaffScene.motionFrames"
+    )
+    assert watched > 50  # and reached the projector too
+    projector.close()
     expect(teacher.locator(".game-tile-status")).to_contain_text("Game over", timeout=5000)
     screenshot(teacher, "riff-raff-console")
 

@@ -68,3 +68,26 @@ async def test_a_reload_within_the_grace_period_keeps_the_host() -> None:
     await asyncio.sleep(0.2)
     assert registry.running(7) is host
     await registry.stop_all()
+
+
+async def test_a_teacher_page_watching_does_not_keep_the_host_running() -> None:
+    registry = _registry([], idle_stop_s=0.05)
+    host = await registry.host_for(7)
+    assert host is not None
+    stopped: list[bool] = []
+    host.on_stop(lambda: stopped.append(True))
+    tablet, projector = FakeSocket(0), FakeSocket(None)
+    await host.join(tablet)
+    await host.join(projector)
+    host.leave(tablet)
+    registry.listener_left(host)
+    await asyncio.sleep(0.15)
+    assert registry.running(7) is None
+    assert stopped == [True]  # the watching page is told, so it can reconnect later
+
+
+async def test_on_stop_of_a_host_that_never_ran_calls_back_at_once() -> None:
+    host = TableHost(setup=SETUP, engine=NoTicks, store=MemoryStore())
+    called: list[bool] = []
+    host.on_stop(lambda: called.append(True))
+    assert called == [True]
