@@ -153,7 +153,7 @@ async def test_only_the_session_teacher_may_watch(
 async def test_a_table_of_another_session_is_refused(
     riff_raff_table: tuple[GameSession, list[Seat]], teacher: User
 ) -> None:
-    session, (ava, _ben) = riff_raff_table
+    _session, (ava, _ben) = riff_raff_table
     assert ava.table_id is not None
     other = await sync_to_async(session_create)(
         teacher=teacher, game="riff_raff", school_class=None, players_per_table=2, settings={}
