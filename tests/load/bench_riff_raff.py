@@ -2,18 +2,24 @@
 
     python tests/load/bench_riff_raff.py [--tables 10] [--seconds 30]
 
-Runs ``--tables`` real table hosts (the same TableHost the site uses, with an in-memory log
-store) of four quick bots each, in one asyncio loop, each with four listening "tablets" that
-receive and decode every frame. The engine steps the pymunk ship on its fixed 16 ms grid
-while anything moves and the host streams motion frames (about 20 a second). Reports:
+1. In process: runs ``--tables`` real table hosts (the same TableHost the site uses, with an
+in-memory log store) of four quick bots each, in one asyncio loop, each with four listening
+"tablets" that receive and decode every frame. The engine steps the pymunk ship on its fixed
+16 ms grid while anything moves and the host streams motion frames (about 20 a second).
+Reports:
 
 - how late the hosts' timers ran against their deadlines (p50/p95/p99/max): lag that grows
   means the process cannot keep up in real time;
 - CPU per table (process CPU time / tables / wall time);
 - frame-to-listener latency inside the process (p50/p95/p99).
 
-Prints one JSON line. Not a test: figures for the README. Loopback sockets are not involved
-(see bench_tables.py and bench_commotion.py for over-the-wire latency).
+2. Over the wire: Daphne on a fresh SQLite database with ``--tables`` sessions, each one
+   table of a scripted student (a real WebSocket that picks its lowest card, declares one
+   piece and drops it in the middle of the area) and three quick bots. Reports the Daphne
+   process's CPU per table and, for every motion and state frame, the time from the server
+   beginning it (``at_ms``, the machine's monotonic clock) to the tablet receiving it.
+
+Prints one JSON line. Not a test: figures for the README.
 """
 
 from __future__ import annotations
@@ -21,10 +27,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -34,7 +45,13 @@ from games.live.host import TableHost, TableSetup, wall_ms  # noqa: E402
 from games.riff_raff import game  # noqa: E402
 from games.riff_raff.bots import BOT_LEVELS  # noqa: E402
 from games.riff_raff.config import Config  # noqa: E402
-from tests.load.bench_tables import _now_ms, _percentiles  # noqa: E402
+from tests.load.bench_tables import (  # noqa: E402
+    _free_port,
+    _now_ms,
+    _percentiles,
+    _stop,
+    _wait_for_port,
+)
 
 SEATS = 4
 
@@ -104,12 +121,141 @@ async def run(tables: int, seconds: float) -> dict[str, Any]:
     }
 
 
+PREPARE = """
+import json, os, django
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "classroom.settings")
+django.setup()
+from django.contrib.auth.models import User
+from classroom.services.seats import seat_join_guest
+from classroom.services.sessions import session_create, session_start
+teacher = User.objects.create_user(username="bench-teacher", password="bench-password-123")
+out = []
+for number in range({tables}):
+    session = session_create(teacher=teacher, game="riff_raff", school_class=None,
+        players_per_table={seats}, settings={{"wave_strength": 0.6, "bot_skill": "quick"}})
+    seat = seat_join_guest(session=session, nickname="Sailor")
+    session_start(session=session)
+    out.append({{"code": session.code, "token": seat.token}})
+print(json.dumps(out))
+"""
+
+
+def _student_move(view: dict[str, Any]) -> dict[str, Any] | None:
+    """What the scripted student does on this view (None: nothing to do)."""
+    me, phase = view["you"], view["phase"]
+    if phase == "choosing" and not view["chosen"][str(me)] and view["cards_left"]:
+        return {"kind": "choose_card", "card": min(view["cards_left"])}
+    if phase == "captain_tie" and view["tie_chooser"] == me:
+        return {"kind": "pick_captain", "seat": view["tied"][0]}
+    if phase == "order_tie" and view["captain"] == me:
+        return {"kind": "order", "seats": [view["tied"][0]]}
+    if phase == "declaring" and view["active"] == me:
+        return {"kind": "declare", "pieces": 1}
+    if phase == "placing" and view["active"] == me and view["drop_zone"]:
+        supply = next(p for p in view["players"] if p["seat"] == me)["supply"]
+        zone = view["drop_zone"]
+        x = round((zone["x_min"] + zone["x_max"]) / 2, 1)
+        return {"kind": "drop", "piece": supply[0]["id"], "x": x, "angle": 0}
+    return None
+
+
+async def _student(
+    url: str, cookie: str, origin: str, latencies: list[float], stop: asyncio.Event
+) -> None:
+    async with connect(url, additional_headers={"Cookie": cookie}, origin=origin) as ws:  # type: ignore[arg-type]
+        seq = 0
+        joined = False
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            frame = json.loads(raw)
+            if frame.get("type") not in ("state", "motion"):
+                continue
+            if joined:  # the first frame is the join, not a change
+                latencies.append(_now_ms() - float(frame["at_ms"]))
+            joined = True
+            move = _student_move(frame["view"]) if frame["type"] == "state" else None
+            if move is not None:
+                seq += 1
+                await ws.send(json.dumps({"type": "act", "seq": seq, "action": move}))
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def over_the_wire(tables: int, seconds: float) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="snapclass-bench-") as workdir:
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{Path(workdir) / 'bench.sqlite3'}",
+            "SECRET_KEY": "bench-" + "k" * 60,
+            "DEBUG": "0",
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_SETTINGS_MODULE": "classroom.settings",
+            "LOG_LEVEL": "ERROR",
+            "PYTHONPATH": str(ROOT),
+        }
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT, env=env, check=True,
+        )  # fmt: skip
+        prepared = subprocess.run(
+            [sys.executable, "-c", PREPARE.format(tables=tables, seats=SEATS)],
+            cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        sessions = json.loads(prepared.stdout.strip().splitlines()[-1])
+        port = _free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "classroom.asgi:application"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            await _wait_for_port(port)
+            latencies: list[float] = []
+            stop = asyncio.Event()
+            cpu_began, wall_began = _cpu_seconds(server.pid), time.perf_counter()
+            tasks = [
+                asyncio.create_task(
+                    _student(
+                        f"ws://127.0.0.1:{port}/ws/play/{entry['code']}/table/",
+                        f"seat_{entry['code']}={entry['token']}",
+                        f"http://127.0.0.1:{port}",
+                        latencies,
+                        stop,
+                    )
+                )
+                for entry in sessions
+            ]
+            await asyncio.sleep(seconds)
+            cpu = _cpu_seconds(server.pid) - cpu_began
+            wall = time.perf_counter() - wall_began
+            stop.set()
+            await asyncio.gather(*tasks)
+        finally:
+            _stop(server)
+    return {
+        "tables": tables,
+        "seats": SEATS,
+        "seconds": round(wall, 1),
+        "server_cpu_per_table_percent": round(100 * cpu / wall / tables, 1),
+        "frames": len(latencies),
+        "frame_to_tablet_ms": _percentiles(latencies),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=30.0)
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.tables, args.seconds))))
+    in_process = asyncio.run(run(args.tables, args.seconds))
+    wire = asyncio.run(over_the_wire(args.tables, args.seconds))
+    print(json.dumps({"in_process": in_process, "over_the_wire": wire}))
 
 
 if __name__ == "__main__":
