@@ -1,0 +1,176 @@
+"""Who runs a table: a lease per table, and a fencing epoch per takeover.
+
+Exactly one process hosts a live table. It holds the table's lease (renewed while its host
+runs) and got a fencing epoch when it took the lease; the epoch goes with every log write, and
+the store refuses a write whose epoch is older than one it has seen, so a former owner that
+was paused (or cut off) can never write after another process took over.
+
+``LocalLeases`` serves the embedded single-process mode; ``RedisLeases`` a cluster (``SET NX
+PX`` for the lease, ``INCR`` for the epoch). Both only decide ownership; the store enforces it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+# How long a lease lasts without renewal, and how often the owner renews it. A dead owner's
+# tables are free again after at most LEASE_TTL_MS; renewing three times per TTL rides out a
+# busy event loop.
+LEASE_TTL_MS = 2500
+RENEW_EVERY_MS = 700
+
+
+@dataclass(frozen=True)
+class Lease:
+    table_id: int
+    owner: str  # the owning process's address (its channel name in a cluster)
+    epoch: int
+    # The owner's own monotonic clock (ms) when the lease was last confirmed: a host that
+    # cannot renew stops trusting its lease after the TTL, by its own clock, without asking.
+    confirmed_ms: float
+
+    def trusted(self, now_ms: float | None = None) -> bool:
+        now = time.monotonic() * 1000 if now_ms is None else now_ms
+        return now - self.confirmed_ms < LEASE_TTL_MS
+
+
+class Leases(Protocol):
+    async def acquire(self, table_id: int, owner: str, *, floor: int = 0) -> Lease | None:
+        """Take the table's lease for ``owner`` with a new epoch above ``floor``; None if
+        another owner holds it."""
+        ...
+
+    async def renew(self, lease: Lease) -> Lease | None:
+        """The same lease, confirmed now; None if it is lost (expired or taken)."""
+        ...
+
+    async def release(self, lease: Lease) -> None:
+        """Give the lease up, if it is still ours."""
+        ...
+
+    async def owner_of(self, table_id: int) -> str | None:
+        """The process holding the table's lease, or None if nobody does."""
+        ...
+
+
+def _now_ms() -> float:
+    return time.monotonic() * 1000
+
+
+class LocalLeases:
+    """One process owns everything: leases always granted, epochs counted up from ``floor``."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, Lease] = {}
+        self._epochs: dict[int, int] = {}
+
+    async def acquire(self, table_id: int, owner: str, *, floor: int = 0) -> Lease | None:
+        held = self._held.get(table_id)
+        if held is not None and held.owner != owner:
+            return None
+        epoch = max(self._epochs.get(table_id, 0), floor) + 1
+        self._epochs[table_id] = epoch
+        lease = Lease(table_id, owner, epoch, _now_ms())
+        self._held[table_id] = lease
+        return lease
+
+    async def renew(self, lease: Lease) -> Lease | None:
+        held = self._held.get(lease.table_id)
+        if held is None or held.owner != lease.owner or held.epoch != lease.epoch:
+            return None
+        renewed = Lease(lease.table_id, lease.owner, lease.epoch, _now_ms())
+        self._held[lease.table_id] = renewed
+        return renewed
+
+    async def release(self, lease: Lease) -> None:
+        held = self._held.get(lease.table_id)
+        if held is not None and held.epoch == lease.epoch:
+            del self._held[lease.table_id]
+
+    async def owner_of(self, table_id: int) -> str | None:
+        held = self._held.get(table_id)
+        return held.owner if held is not None else None
+
+
+# Renew or release only a lease that is still ours (compare and act in one step on the server).
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+# The epoch counter never goes below the store's highest epoch (a Redis that lost its data
+# must not hand out an epoch the store would refuse).
+_NEXT_EPOCH = """
+local epoch = redis.call('INCR', KEYS[1])
+if epoch <= tonumber(ARGV[1]) then
+  epoch = tonumber(ARGV[1]) + 1
+  redis.call('SET', KEYS[1], epoch)
+end
+return epoch
+"""
+
+
+class RedisLeases:
+    """Leases shared by every process of a cluster, in Redis."""
+
+    def __init__(self, redis: Redis, *, prefix: str = "snapclass", ttl_ms: int = LEASE_TTL_MS):
+        self._redis = redis
+        self._prefix = prefix
+        self._ttl_ms = ttl_ms
+
+    def _lease_key(self, table_id: int) -> str:
+        return f"{self._prefix}:table:{table_id}:lease"
+
+    def _epoch_key(self, table_id: int) -> str:
+        return f"{self._prefix}:table:{table_id}:epoch"
+
+    @staticmethod
+    def _value(owner: str, epoch: int) -> str:
+        return f"{epoch}|{owner}"
+
+    async def acquire(self, table_id: int, owner: str, *, floor: int = 0) -> Lease | None:
+        key = self._lease_key(table_id)
+        # Claim first with a placeholder, then stamp the epoch: two claimants never both win.
+        claim = self._value(owner, 0)
+        if not await self._redis.set(key, claim, nx=True, px=self._ttl_ms):
+            current = await self._redis.get(key)
+            if current is None or _owner(current) != owner:
+                return None
+            # We hold it already (a host reloading in this process): keep it, new epoch.
+        epoch = int(await self._redis.eval(_NEXT_EPOCH, 1, self._epoch_key(table_id), floor))
+        await self._redis.set(key, self._value(owner, epoch), px=self._ttl_ms)
+        return Lease(table_id, owner, epoch, _now_ms())
+
+    async def renew(self, lease: Lease) -> Lease | None:
+        began = _now_ms()
+        value = self._value(lease.owner, lease.epoch)
+        kept = await self._redis.eval(
+            _RENEW, 1, self._lease_key(lease.table_id), value, self._ttl_ms
+        )
+        # Confirmed as of when we asked, not when the answer came: the safe side.
+        return Lease(lease.table_id, lease.owner, lease.epoch, began) if kept else None
+
+    async def release(self, lease: Lease) -> None:
+        value = self._value(lease.owner, lease.epoch)
+        await self._redis.eval(_RELEASE, 1, self._lease_key(lease.table_id), value)
+
+    async def owner_of(self, table_id: int) -> str | None:
+        current = await self._redis.get(self._lease_key(table_id))
+        return _owner(current) if current is not None else None
+
+
+def _owner(value: bytes | str) -> str:
+    text = value.decode() if isinstance(value, bytes) else value
+    return text.split("|", 1)[1]
