@@ -211,13 +211,19 @@ class Outcome(Generic[StateT]):
     # fixed grid): the host streams it but does not log it, since replaying the next logged
     # entry recomputes it exactly.
     logged: bool = True
+    # Engine data (JSON-ready) the host stores with a logged *tick*, as its payload
+    # ``{"checkpoint": ...}``, so replay restores it instead of recomputing it (physics body
+    # positions, so a restart never rests on float replay alone). Only ticks carry one: an
+    # act's log entry is the player's input as sent.
+    checkpoint: Mapping[str, Any] | None = None
 
     @property
     def accepted(self) -> bool:
         return self.rejected is None
 
 
-# One log entry as engines replay it: ("act", seat, action, now_ms) or ("tick", None, None, now_ms).
+# One log entry as engines replay it: ("act", seat, action, now_ms) or ("tick", None, payload,
+# now_ms), the payload None or {"checkpoint": ...} (see ``Outcome.checkpoint``).
 ReplayEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
 
 
@@ -250,15 +256,21 @@ def log_replay(
     *,
     act: Callable[[StateT, int, Mapping[str, Any], int], Outcome[StateT]],
     tick: Callable[[StateT, int], Outcome[StateT]],
+    restore: Callable[[StateT, Mapping[str, Any]], StateT] | None = None,
 ) -> StateT:
     """Apply a table's log to ``state`` (just set up): every engine's ``replay``.
 
-    Entries are ``("act", seat, action, now_ms)`` and ``("tick", None, None, now_ms)``; a
-    refused input in the log is refused again and changes nothing.
+    Entries are ``("act", seat, action, now_ms)`` and ``("tick", None, payload, now_ms)``; a
+    refused input in the log is refused again and changes nothing. A tick's stored
+    ``{"checkpoint": ...}`` goes to ``restore`` with the state after that tick (engines
+    without checkpoints pass no ``restore``, and their ticks have no payload).
     """
     for kind, seat, action, now_ms in log:
         if kind == "tick":
             state = tick(state, now_ms).state
+            checkpoint = action.get("checkpoint") if action is not None else None
+            if checkpoint is not None and restore is not None:
+                state = restore(state, checkpoint)
         elif kind == "act" and seat is not None and action is not None:
             state = act(state, seat, action, now_ms).state
         else:

@@ -42,6 +42,16 @@ moved things (physics steps, no event, no trial) returns ``logged=False``: repla
 next logged entry recomputes it exactly (tests/games/riff_raff/test_game.py proves this
 against a live table ticking every 16 ms).
 
+Checkpoints. When a placement is over (the piece settled, or the turn of a fall ends) the
+world's snapshot is due: every body's position, angle and velocities and the wave's
+counters (``Ship.snapshot``), recorded in the ship's history (games.riff_raff.state). A
+tick that takes one ends right there and returns it as ``Outcome.checkpoint`` (the host
+logs it with the tick; what was also due runs on the next tick, at its own time). Replay
+``restore``s the logged one after that tick, so a restart puts the bodies where the live
+table had them rather than trusting float replay alone. A placement that ends in an input
+(a catch of the last falling piece) has its checkpoint due at once, for the next tick; only
+if another input comes first does that input take it, unlogged.
+
 [digital] decisions beyond RULES.md, all deliberate:
 
 * the catch window is the only end of a catch chance. With real gravity a piece reaches the
@@ -108,6 +118,7 @@ __all__ = [
     "frame",
     "next_deadline",
     "replay",
+    "restore",
     "setup",
     "state_fingerprint",
     "tick",
@@ -123,7 +134,7 @@ SPOTS = 13
 LogEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
 
 # Timer kinds, in the order they run when due at the same moment.
-_STEP, _BOT_CATCH, _EXPIRE, _BOT = 0, 1, 2, 3
+_CHECKPOINT, _STEP, _BOT_CATCH, _EXPIRE, _BOT = 0, 1, 2, 3, 4
 _TURN_PHASES = ("declaring", "placing", "settling", "catching")
 
 
@@ -314,6 +325,8 @@ def _start_turn(state: State, at: int, ch: _Changes) -> None:
 def _end_turn(state: State, at: int, ch: _Changes) -> None:
     seat = state.active
     assert seat is not None
+    if state.phase == "catching":
+        state.checkpoint_ms = at  # the fall is resolved: this placement is over
     supply = state.players[seat].supply
     ch.event("turn_over", seat=seat, pieces_left=len(supply))
     state.declared = None
@@ -452,6 +465,7 @@ def _came_to_rest(state: State, at: int, ch: _Changes) -> None:
     if state.phase == "settling":
         piece = state.current
         assert piece is not None
+        state.checkpoint_ms = at  # the piece stayed: this placement is over
         _placement_trial(state, seat, piece, True, ch)
         ch.event("settled", seat=seat, piece=piece.id)
         state.current = None
@@ -683,9 +697,11 @@ def _bot_decides(state: State, seat: int, at: int, ch: _Changes) -> None:
 
 def _next_timer(state: State) -> tuple[int, int, int] | None:
     """The earliest pending timer as (time, kind, key), or None when all wait for input."""
-    if state.phase == "game_over":
-        return None
     timers: list[tuple[int, int, int]] = []
+    if state.checkpoint_ms is not None:
+        timers.append((state.checkpoint_ms, _CHECKPOINT, 0))
+    if state.phase == "game_over":
+        return min(timers) if timers else None
     if state.physics:
         timers.append((state.sim_ms + STEP_MS, _STEP, 0))
     for falling in state.falling:
@@ -697,6 +713,26 @@ def _next_timer(state: State) -> tuple[int, int, int] | None:
         if due is not None:
             timers.append((due, _BOT, index))
     return min(timers) if timers else None
+
+
+def _take_checkpoint(state: State) -> dict[str, Any]:
+    snapshot: dict[str, Any] = _plain(state.ship.world().snapshot())
+    state.ship.checkpoint(snapshot)
+    state.checkpoint_ms = None
+    return snapshot
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as any JSON store gives it back, so a replay finds the very checkpoint it
+    recorded: -0.0 as 0.0 (jsonb keeps numbers as PostgreSQL numerics, which have no
+    negative zero; the physics treats both alike)."""
+    if isinstance(value, float):
+        return value + 0.0
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
 
 
 def _run_timer(state: State, timer: tuple[int, int, int], ch: _Changes) -> None:
@@ -712,34 +748,45 @@ def _run_timer(state: State, timer: tuple[int, int, int], ch: _Changes) -> None:
     _wake_bots(state, at)
 
 
-def _advance(state: State, now_ms: int, ch: _Changes) -> None:
-    """Run every timer due at or before ``now_ms``, each at its own time, in time order."""
+def _advance(
+    state: State, now_ms: int, ch: _Changes, *, stop_at_checkpoint: bool = False
+) -> dict[str, Any] | None:
+    """Run every timer due at or before ``now_ms``, each at its own time, in time order
+    (or up to and including a checkpoint, which is returned)."""
     while (timer := _next_timer(state)) is not None and timer[0] <= now_ms:
-        _run_timer(state, timer, ch)
+        if timer[1] == _CHECKPOINT:
+            checkpoint = _take_checkpoint(state)
+            if stop_at_checkpoint:
+                return checkpoint
+        else:
+            _run_timer(state, timer, ch)
+    return None
 
 
 def next_deadline(state: State) -> int | None:
     """The earliest game time at which :func:`tick` has something to do: the next physics
-    step while anything moves, a catch window's end, a bot's decision or catch; None when
-    the table waits for a player."""
+    step while anything moves, a catch window's end, a bot's decision or catch, a due
+    checkpoint; None when the table waits for a player."""
     timer = _next_timer(state)
     return timer[0] if timer is not None else None
 
 
 def tick(state: State, now_ms: int) -> Outcome[State]:
-    """Run everything due at ``now_ms`` (see the module doc). Nothing due: ``state`` itself.
-    Only physics steps and nothing else: ``logged=False`` (stream it, do not log it)."""
+    """Run everything due at ``now_ms`` (see the module doc), or up to a placement's
+    checkpoint, which the outcome carries. Nothing due: ``state`` itself. Only physics
+    steps and nothing else: ``logged=False`` (stream it, do not log it)."""
     timer = _next_timer(state)
     if timer is None or timer[0] > now_ms:
         return Outcome(state=state, logged=False)
     work = state.clone()
     ch = _Changes()
-    _advance(work, now_ms, ch)
+    checkpoint = _advance(work, now_ms, ch, stop_at_checkpoint=True)
     return Outcome(
         state=work,
         events=tuple(ch.events),
         trials=tuple(ch.trials),
-        logged=bool(ch.events or ch.trials),
+        logged=bool(ch.events or ch.trials or checkpoint is not None),
+        checkpoint=checkpoint,
     )
 
 
@@ -877,5 +924,16 @@ def replay(
     log: Sequence[LogEntry],
 ) -> State:
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
-    logged ``("tick", None, None, now_ms)`` entries, applied in order."""
-    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick)
+    logged ``("tick", None, payload, now_ms)`` entries, applied in order; a tick's logged
+    checkpoint is restored after it."""
+    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick, restore=restore)
+
+
+def restore(state: State, checkpoint: Mapping[str, Any]) -> State:
+    """``state`` (just after the tick that took ``checkpoint``) with the ship's bodies where
+    ``checkpoint`` puts them, recorded in its history. Where they are there already (replay
+    on the platform that played the game) nothing changes. ValueError for a malformed
+    checkpoint."""
+    work = state.clone()
+    work.ship.restore(checkpoint)
+    return work

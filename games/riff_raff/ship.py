@@ -29,6 +29,9 @@ What is exact (tests/games/riff_raff/test_ship.py checks each):
 * ``copy()`` keeps the contact cache (warm starting), so stacks stay as steady in a copy.
   ``restore()`` does not: a restored world is fine for going on once, but rebuilding from
   snapshots every step would let stacks sag and slide.
+* ``load()`` puts a snapshot's values into the world in place (joints, contact cache and
+  collision tree stay). Bodies already at their values are not touched, so loading the
+  world's own snapshot changes nothing, bit for bit.
 """
 
 from __future__ import annotations
@@ -479,6 +482,42 @@ class Ship:
             ship._pieces[int(data["id"])] = piece
         return ship
 
+    def load(self, snapshot: Mapping[str, Any]) -> None:
+        """Set this world's counters and bodies to ``snapshot`` (a ``snapshot()`` of this
+        world, perhaps computed on another platform), in place (see the module doc).
+
+        Only what floats may make differ is set: the counters and every body's position,
+        angle and velocities. Which pieces exist and which have left the ship is the
+        caller's history; a piece only one side knows of is left alone. ValueError (and no
+        change) for a malformed snapshot.
+        """
+        try:
+            counters = tuple(
+                int(snapshot[key]) for key in ("steps", "rolls", "roll_length", "roll_step")
+            )
+            roll_phase = float(snapshot["roll_phase"])
+            still_steps = int(snapshot["still_steps"])
+            ship = _parse_body_state(snapshot["ship"])
+            pieces = {int(data["id"]): _parse_body_state(data) for data in snapshot["pieces"]}
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise ValueError(f"not a ship snapshot: {error!r}") from error
+        self._steps, self._rolls, self._roll_length, self._roll_step = counters
+        self._roll_phase = roll_phase
+        self._still_steps = still_steps
+        self._load_body(self._body, ship)
+        for piece_id, wanted in pieces.items():
+            piece = self._pieces.get(piece_id)
+            if piece is not None:
+                self._load_body(piece.body, wanted, indexed=not piece.sunk)
+
+    def _load_body(self, body: pymunk.Body, wanted: _BodyState, *, indexed: bool = True) -> None:
+        if _body_state(body) == wanted:
+            return  # setting it again would still count as a change to pymunk's bookkeeping
+        _set_body_state(body, wanted)
+        if indexed:
+            # Queries before the next step (a drop's room check) must see the new place.
+            self._space.reindex_shapes_for_body(body)
+
     def copy(self) -> Ship:
         """An independent copy (pymunk's own deep copy: it keeps the contact cache, but see
         the module doc for how closely it follows the original)."""
@@ -490,7 +529,10 @@ def _r(value: float, digits: int) -> float:
     return round(value, digits) + 0.0
 
 
-def _body_state(body: pymunk.Body) -> dict[str, Any]:
+_BodyState = dict[str, Any]
+
+
+def _body_state(body: pymunk.Body) -> _BodyState:
     return {
         "position": list(body.position),
         "angle": body.angle,
@@ -499,8 +541,19 @@ def _body_state(body: pymunk.Body) -> dict[str, Any]:
     }
 
 
+def _parse_body_state(data: Mapping[str, Any]) -> _BodyState:
+    return {
+        "position": [float(data["position"][0]), float(data["position"][1])],
+        "angle": float(data["angle"]),
+        "velocity": [float(data["velocity"][0]), float(data["velocity"][1])],
+        "angular_velocity": float(data["angular_velocity"]),
+    }
+
+
 def _set_body_state(body: pymunk.Body, data: Mapping[str, Any]) -> None:
-    body.position = (float(data["position"][0]), float(data["position"][1]))
+    # Angle first: setting the position places the centre of gravity by the current angle
+    # (a keg's is a hair off its origin), so the position read back is then the one set.
     body.angle = float(data["angle"])
+    body.position = (float(data["position"][0]), float(data["position"][1]))
     body.velocity = (float(data["velocity"][0]), float(data["velocity"][1]))
     body.angular_velocity = float(data["angular_velocity"])

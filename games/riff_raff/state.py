@@ -14,19 +14,27 @@ ways. Replaying the same calls, on the other hand, is bit-exact. So clones share
 and its history; the clone that moves on takes the world with it, and an older state that
 is looked at again afterwards rebuilds its world by replaying its own (shorter) history:
 correct, but slow for a long game, so engines avoid it (see ``games.riff_raff.game.act``).
+
+Checkpoints: when a placement is over the engine records the world's own snapshot in the
+history (``ShipLine.checkpoint``; loading it changes nothing). A replay that finds other
+values in the log (``ShipLine.restore``) puts those in its place, so the world is always
+the exact result of its history, and the history says where the bodies were.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from games.fingerprint import state_fingerprint
 from games.riff_raff.ship import Ship
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from games.riff_raff.bots import BotSkill
     from games.riff_raff.config import Config
 
@@ -44,7 +52,8 @@ EndReason = Literal["cargo_out", "rounds"]
 
 # One call on the ship, as recorded: ("place", piece_id, owner, shape, area, x, angle),
 # ("roll", steps), ("step", count) (consecutive steps are counted in one entry; each step is
-# followed by ``off_ship()``) or ("remove", piece_id).
+# followed by ``off_ship()``), ("remove", piece_id) or ("checkpoint", snapshot as canonical
+# JSON text: ``Ship.load``).
 ShipCall = tuple[str | int | float, ...]
 
 
@@ -136,6 +145,9 @@ class ShipLine:
             calls = (*calls[:-1], ("step", int(calls[-1][1]) + 1))
         else:
             calls = (*calls, call)
+        self._set_calls(box, calls)
+
+    def _set_calls(self, box: _World, calls: tuple[ShipCall, ...]) -> None:
         self.calls = calls
         box.calls = calls
 
@@ -172,6 +184,35 @@ class ShipLine:
         box.ship.remove(piece_id)
         self._record(box, ("remove", piece_id))
 
+    def checkpoint(self, snapshot: Mapping[str, Any]) -> None:
+        """Record ``snapshot`` (the world's own, JSON-ready) as a checkpoint."""
+        box = self._box()
+        box.ship.load(snapshot)  # changes nothing; keeps the world what its history says
+        self._record(box, ("checkpoint", _canonical_json(snapshot)))
+
+    def restore(self, snapshot: Mapping[str, Any]) -> None:
+        """Make ``snapshot`` (a logged checkpoint) the checkpoint this history ends with:
+        it takes the place of the one just recorded, or is added when there is none.
+
+        Nothing changes when it is the one recorded (replay on the platform that played the
+        game). Otherwise the recorded one was this world's own snapshot, so loading the new
+        one over it gives the very world that replaying the new history builds.
+        """
+        call: ShipCall = ("checkpoint", _canonical_json(snapshot))
+        calls = self.calls
+        if calls and calls[-1] == call:
+            return
+        box = self._box()
+        box.ship.load(snapshot)
+        if calls and calls[-1][0] == "checkpoint":
+            calls = calls[:-1]
+        self._set_calls(box, (*calls, call))
+
+
+def _canonical_json(value: Mapping[str, Any]) -> str:
+    # Floats print exactly (shortest repr), so the text is the values, whatever the key order.
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
 
 def _apply(ship: Ship, call: ShipCall) -> None:
     kind = call[0]
@@ -194,6 +235,8 @@ def _apply(ship: Ship, call: ShipCall) -> None:
         ship.roll(int(call[1]))
     elif kind == "remove":
         ship.remove(int(call[1]))
+    elif kind == "checkpoint":
+        ship.load(json.loads(str(call[1])))
     else:  # pragma: no cover - histories are only written by ShipLine
         raise ValueError(f"not a ship call: {call!r}")
 
@@ -235,6 +278,8 @@ class State:
     falling: list[Falling] = field(default_factory=list)
     # When each bot that has something to decide does it.
     bot_due: dict[int, int] = field(default_factory=dict)
+    # A placement ended at this game time: the ship's checkpoint is due (games.riff_raff.game).
+    checkpoint_ms: int | None = None
     winners: list[int] | None = None
     end_reason: EndReason | None = None
 

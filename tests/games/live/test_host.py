@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from games.core import Event, Outcome, Trial
+from games.core import Event, Outcome, Trial, log_replay
 from games.live.host import GameClock, LogEntry, TableHost, TableSetup
 
 if TYPE_CHECKING:
@@ -430,3 +430,77 @@ async def test_motion_is_streamed_to_everyone_once_serialized_and_only_the_landi
     }
     rebuilt = TableHost(setup=SETUP, engine=Falling, store=MemoryStore(), log=store.entries)
     assert rebuilt.state == host.state == Fall(height=0, steps=30, landed=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Checkpoints: engine data logged with a tick, restored on rebuild
+
+
+@dataclasses.dataclass(frozen=True)
+class Ball:
+    fall: Fall = Fall()
+    x: float = 0.0  # where it rolled to on landing: a float the engine computes
+
+
+class Rolling:
+    """Falling, and on landing the ball rolls to a computed x, which the landing's outcome
+    carries as its checkpoint."""
+
+    @staticmethod
+    def tick(state: Ball, now_ms: int) -> Outcome[Any]:
+        outcome = Falling.tick(state.fall, now_ms)
+        if outcome.state is state.fall:
+            return Outcome(state=state)
+        if not outcome.logged:
+            return Outcome(state=Ball(outcome.state, state.x), logged=False)
+        x = 0.1 * 3
+        return Outcome(state=Ball(outcome.state, x), events=outcome.events, checkpoint={"x": x})
+
+    @staticmethod
+    def restore(state: Ball, checkpoint: Mapping[str, Any]) -> Ball:
+        return dataclasses.replace(state, x=float(checkpoint["x"]))
+
+    @staticmethod
+    def act(state: Ball, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[Any]:
+        return Outcome(state=state, rejected="Nothing to do.")
+
+    @staticmethod
+    def next_deadline(state: Ball) -> int | None:
+        return Falling.next_deadline(state.fall)
+
+    @staticmethod
+    def view(state: Ball, seat: int | None) -> dict[str, Any]:
+        return {"landed": state.fall.landed, "x": state.x}
+
+    @classmethod
+    def replay(
+        cls,
+        config: Any,
+        seats: Sequence[int],
+        seed: int,
+        bots: Mapping[int, Any],
+        log: Sequence[tuple[str, int | None, Mapping[str, Any] | None, int]],
+    ) -> Ball:
+        return log_replay(Ball(), log, act=cls.act, tick=cls.tick, restore=cls.restore)
+
+
+async def test_a_ticks_checkpoint_is_stored_with_it_and_a_rebuilt_host_restores_it() -> None:
+    store = MemoryStore()
+    host = await _host(engine=Rolling, store=store)
+    for _ in range(300):
+        if host.state.fall.landed:
+            break
+        await asyncio.sleep(0.01)
+    await host.stop()
+
+    [entry] = store.entries
+    assert (entry.kind, entry.seat, entry.action) == ("tick", None, {"checkpoint": {"x": 0.1 * 3}})
+    # As the database gives it back.
+    stored = [
+        dataclasses.replace(e, action=json.loads(json.dumps(e.action))) for e in store.entries
+    ]
+    rebuilt = TableHost(setup=SETUP, engine=Rolling, store=MemoryStore(), log=stored)
+    assert rebuilt.state == host.state == Ball(Fall(height=0, steps=30, landed=True), 0.1 * 3)
+    # The rebuilt host takes the logged value, not one it recomputed.
+    edited = [dataclasses.replace(stored[0], action={"checkpoint": {"x": 0.25}})]
+    assert TableHost(setup=SETUP, engine=Rolling, store=MemoryStore(), log=edited).state.x == 0.25
