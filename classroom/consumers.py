@@ -290,7 +290,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif isinstance(decoded, Sync):
             self.host.resync(self.listener)
         elif isinstance(decoded, Act):
-            self.host.submit(self.listener, decoded.seq, action_to_dict(decoded.action))
+            self.host.submit(
+                self.listener, decoded.seq, action_to_dict(decoded.action), decoded.cid
+            )
 
     async def seat_revoked(self, event: dict[str, Any]) -> None:
         # Removed by the teacher (or the seat taken over on another tablet): stop at once.

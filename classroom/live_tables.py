@@ -146,7 +146,9 @@ def _host_parts(
         },
     )
     log = [
-        LogEntry(row.seq, row.kind, row.seat_index, row.payload, row.server_ms)
+        LogEntry(
+            row.seq, row.kind, row.seat_index, row.payload, row.server_ms, row.client_id or None
+        )
         for row in table.log_entries.order_by("seq")
     ]
     paused = session.status == GameSession.Status.PAUSED

@@ -109,6 +109,9 @@ class Table(models.Model):
     # {"seat_id": <Seat pk>, "name": ...} or {"bot": <level>, "name": ...}, and the game seed.
     roster = models.JSONField(default=list, blank=True)
     seed = models.BigIntegerField(null=True, blank=True)
+    # The fencing epoch of the process that last took this table over (games.live.leases): a
+    # log write carrying an older epoch is refused, so a former owner can never write again.
+    epoch = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["number"]
@@ -182,11 +185,23 @@ class ActionLogEntry(models.Model):
     seat_index = models.PositiveSmallIntegerField(null=True, blank=True)
     payload = models.JSONField(null=True, blank=True)
     server_ms = models.BigIntegerField()
+    # The owner's epoch when written, and the tablet's id for the input (duplicates of an
+    # input already in the log are acknowledged, never applied twice).
+    epoch = models.PositiveIntegerField(default=0)
+    client_id = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["table", "seq"]
-        constraints = [models.UniqueConstraint("table", "seq", name="unique_log_seq")]
+        constraints = [
+            models.UniqueConstraint("table", "seq", name="unique_log_seq"),
+            models.UniqueConstraint(
+                "table",
+                "client_id",
+                condition=~models.Q(client_id=""),
+                name="unique_log_client_id",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table_id}#{self.seq} {self.kind}"

@@ -72,9 +72,11 @@ class TableRecord:
     game: str
     # Engine seat index -> (Seat pk, Student pk or None), for the human seats.
     humans: Mapping[int, tuple[int, int | None]]
+    # The fencing epoch of the host writing (see table_epoch_claim).
+    epoch: int = 0
 
 
-def table_record(*, table: Table) -> TableRecord:
+def table_record(*, table: Table, epoch: int = 0) -> TableRecord:
     seat_ids = roster_seat_ids(table.roster)
     students = dict(Seat.objects.filter(pk__in=seat_ids.values()).values_list("pk", "student_id"))
     return TableRecord(
@@ -82,10 +84,42 @@ def table_record(*, table: Table) -> TableRecord:
         session_id=table.session_id,
         game=table.session.game,
         humans={index: (seat_id, students.get(seat_id)) for index, seat_id in seat_ids.items()},
+        epoch=epoch,
     )
 
 
-_LOG_COLUMNS = ("table", "seq", "kind", "seat_index", "payload", "server_ms", "created_at")
+class StaleOwner(Exception):
+    """A log write from a host whose table another process has since taken over."""
+
+    def __init__(self, table_ids: Sequence[int]) -> None:
+        super().__init__(f"tables {sorted(table_ids)} belong to a newer owner")
+        self.table_ids = tuple(table_ids)
+
+
+def table_epoch_claim(*, table_id: int, epoch: int) -> None:
+    """Record that the host with ``epoch`` now owns the table; from now on any write with an
+    older epoch is refused. Raises StaleOwner if a newer owner already claimed it."""
+    claimed = Table.objects.filter(pk=table_id, epoch__lte=epoch).update(epoch=epoch)
+    if not claimed:
+        raise StaleOwner([table_id])
+
+
+def _epochs_check(items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]) -> None:
+    # Inside the write's transaction: the fence and the entries commit (or fail) together.
+    epochs = {record.table_id: record.epoch for record, _entry, _trials in items}
+    stale = [
+        table_id
+        for table_id, epoch in epochs.items()
+        if not Table.objects.filter(pk=table_id, epoch__lte=epoch).update(epoch=epoch)
+    ]
+    if stale:
+        raise StaleOwner(stale)
+
+
+_LOG_COLUMNS = (
+    "table", "seq", "kind", "seat_index", "payload", "server_ms", "epoch", "client_id",
+    "created_at",
+)  # fmt: skip
 _TRIAL_COLUMNS = (
     "session", "table", "seat", "student", "log_seq", "game", "kind", "level", "target",
     "responded", "congruent", "rt_ms", "correct", "plausible", "data", "created_at",
@@ -135,8 +169,10 @@ def action_log_append_many(
 
     Entries that arrive at the same moment share one transaction (group commit), so ten
     tables flipping together cost one commit rather than ten in a row. The unique
-    (table, seq) constraint still refuses an entry written twice.
+    (table, seq) constraint still refuses an entry written twice, and a host whose table has a
+    newer owner (a higher epoch) is refused with StaleOwner.
     """
+    _epochs_check(items)
     now = timezone.now()
     _log_inserter.insert(
         (
@@ -146,6 +182,8 @@ def action_log_append_many(
             entry.seat,
             dict(entry.action) if entry.action is not None else None,
             entry.now_ms,
+            record.epoch,
+            entry.client_id or "",
             now,
         )
         for record, entry, _trials in items

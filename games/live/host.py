@@ -46,13 +46,19 @@ NOT_SAVED = gettext_noop("That did not reach the server. Try again.")
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One accepted input (``act``) or state-changing timer (``tick``), at game time."""
+    """One accepted input (``act``) or state-changing timer (``tick``), at game time.
+
+    ``action`` is the input as sent for an act; for a tick, None or ``{"checkpoint": ...}``
+    (the outcome's ``checkpoint``, which replay restores).
+    """
 
     seq: int
     kind: str
     seat: int | None
     action: Mapping[str, Any] | None
     now_ms: int
+    # The tablet's id for the input (acts only), so a duplicate is never applied twice.
+    client_id: str | None = None
 
     def as_replay(self) -> ReplayEntry:
         return (self.kind, self.seat, self.action, self.now_ms)
@@ -126,6 +132,7 @@ class _Act:
     listener: Listener
     seq: int
     action: Mapping[str, Any]
+    client_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -163,6 +170,8 @@ class TableHost:
         )
         self.next_seq = (log[-1].seq + 1) if log else 1
         self.version = len(log)
+        # Inputs already in the log, by the tablet's id: a repeat is acknowledged, not applied.
+        self._seen_clients: set[str] = {e.client_id for e in log if e.client_id}
         self._wall = wall
         self.clock = GameClock(start_ms=log[-1].now_ms if log else 0, wall=wall)
         if paused:
@@ -218,8 +227,14 @@ class TableHost:
     def leave(self, listener: Listener) -> None:
         self._listeners.discard(listener)
 
-    def submit(self, listener: Listener, seq: int, action: Mapping[str, Any]) -> None:
-        self._inbox.put_nowait(_Act(listener, seq, action))
+    def submit(
+        self,
+        listener: Listener,
+        seq: int,
+        action: Mapping[str, Any],
+        client_id: str | None = None,
+    ) -> None:
+        self._inbox.put_nowait(_Act(listener, seq, action, client_id))
 
     def resync(self, listener: Listener) -> None:
         self._inbox.put_nowait(_Sync(listener))
@@ -285,6 +300,12 @@ class TableHost:
         if item.listener.seat is None:
             await self._reply_error(item, "not_a_player", PLAYERS_ONLY)
             return
+        if item.client_id is not None and item.client_id in self._seen_clients:
+            # Sent again (a retry, a duplicated frame): it is in the log already.
+            await item.listener.deliver(
+                server_frame_encode(Ack(seq=item.seq, version=self.version))
+            )
+            return
         now = self.clock.now()
         outcome = self.engine.act(self.state, item.listener.seat, item.action, now)
         if outcome.rejected is not None:
@@ -292,7 +313,9 @@ class TableHost:
                 await self._record_refusal(item, now, outcome)
             await self._reply_error(item, "rejected", outcome.rejected)
             return
-        entry = LogEntry(self.next_seq, "act", item.listener.seat, dict(item.action), now)
+        entry = LogEntry(
+            self.next_seq, "act", item.listener.seat, dict(item.action), now, item.client_id
+        )
         if not await self._commit(entry, outcome):
             await self._reply_error(item, "not_saved", NOT_SAVED)
             return
@@ -310,7 +333,8 @@ class TableHost:
             self.state = outcome.state
             await self._stream_motion(began, now)
             return
-        entry = LogEntry(self.next_seq, "tick", None, None, now)
+        payload = None if outcome.checkpoint is None else {"checkpoint": outcome.checkpoint}
+        entry = LogEntry(self.next_seq, "tick", None, payload, now)
         if await self._commit(entry, outcome):
             await self._broadcast(events=_events(outcome), at_ms=began)
         else:
@@ -327,6 +351,8 @@ class TableHost:
         self.state = outcome.state
         self.next_seq = entry.seq + 1
         self.version += 1
+        if entry.client_id is not None:
+            self._seen_clients.add(entry.client_id)
         self._remember_trials(outcome)
         if self._on_change is not None:
             self._on_change(self)
@@ -339,13 +365,17 @@ class TableHost:
         history; the table's state and version do not move.
         """
         assert item.listener.seat is not None
-        entry = LogEntry(self.next_seq, "act", item.listener.seat, dict(item.action), now)
+        entry = LogEntry(
+            self.next_seq, "act", item.listener.seat, dict(item.action), now, item.client_id
+        )
         try:
             await self.store.append(entry, outcome.trials)
         except Exception:
             logger.exception("table %s: could not store refused input %s", self.table_id, entry.seq)
             return
         self.next_seq = entry.seq + 1
+        if entry.client_id is not None:
+            self._seen_clients.add(entry.client_id)
         self._remember_trials(outcome)
 
     def _remember_trials(self, outcome: Outcome[Any]) -> None:

@@ -145,9 +145,15 @@ Action = (
 )
 
 
+# A tablet's id for one input: its page's random id and the input's number. The same input
+# sent twice (a retry after a dropped socket, a duplicated frame) is applied once.
+ClientId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9:_-]+$")]
+
+
 class Act(_Frame, tag="act"):
     seq: Seq
     action: Action
+    cid: ClientId | None = None
 
 
 ClientFrame = Ping | Sync | Act
