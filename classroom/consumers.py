@@ -119,11 +119,20 @@ class _TeacherConsumer(_LobbyConsumer):
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id), teachers_group(session_id)]
 
+    remote_views: dict[int, dict[str, Any]]
+
     def gather(self) -> None:
-        # Game state lives in the table hosts, in this event loop.
-        self.views = live_tables.registry.teacher_views()
+        # Game state lives in the table hosts: those in this event loop, and the latest view
+        # each host in another process sent with its change.
+        self.views = {**self.remote_views, **live_tables.registry.teacher_views()}
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        if "view" in event:
+            self.remote_views[int(event["table_id"])] = event["view"]
+        await self.lobby_changed(event)
 
     async def connect(self) -> None:
+        self.remote_views = {}
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         if not await database_sync_to_async(self._owns_session)(session_id):
             await self.refuse(CLOSE_FORBIDDEN)
@@ -207,6 +216,14 @@ class _SocketListener:
         self._consumer = consumer
         self._language = language_from_scope(consumer.scope)
 
+    @property
+    def reply_to(self) -> str:
+        """Where a host in another process sends this socket its own answers."""
+        return str(self._consumer.channel_name)
+
+    async def close(self, code: int) -> None:
+        await self._consumer.close(code=code)
+
     async def deliver(self, frame: str) -> None:
         if frame.startswith('{"type":"error"'):
             frame = self._translated(frame)
@@ -223,7 +240,7 @@ class _SocketListener:
 class TableConsumer(AsyncWebsocketConsumer):
     """A tablet at a playing table: JSON frames to and from the table host."""
 
-    host: TableHost | None = None
+    host: live_tables.TableHandle | None = None
     listener: _SocketListener | None = None
     seat_id: int | None = None
 
@@ -246,7 +263,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse("no_seat", NO_SEAT, live_fragments.CLOSE_NO_SEAT)
             return
         self.seat_id, table_id, seat_index = found
-        host = await live_tables.registry.host_for(table_id)
+        host = await live_tables.table_handle(table_id)
         if host is None:
             await self._refuse("not_playing", NOT_PLAYING, CLOSE_NOT_PLAYING)
             return
@@ -254,7 +271,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.listener = _SocketListener(seat_index, self)
         await self.channel_layer.group_add(seat_group(self.seat_id), self.channel_name)
         await database_sync_to_async(_seat_connected)(self.seat_id, self.channel_name)
+        host.on_stop(self._host_stopped)
         await host.join(self.listener)
+
+    def _host_stopped(self) -> None:
+        # A finished game keeps its last view on the tablet; a host that stopped for any other
+        # reason (taken over, failed) sends the tablet to reconnect, and so to its new host.
+        if self.host is not None and not self.host.ended:
+            self._closing = asyncio.ensure_future(self.close(code=CLOSE_SERVICE_RESTART))
 
     async def _refuse(self, code: str, message: StrOrPromise, close_code: int) -> None:
         with translation.override(language_from_scope(self.scope)):
@@ -265,7 +289,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.host is not None and self.listener is not None:
             self.host.leave(self.listener)
-            live_tables.registry.listener_left(self.host)
+            if isinstance(self.host, TableHost):
+                live_tables.registry.listener_left(self.host)
         if self.seat_id is not None:
             await self.channel_layer.group_discard(seat_group(self.seat_id), self.channel_name)
             await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
@@ -294,6 +319,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.listener, decoded.seq, action_to_dict(decoded.action), decoded.cid
             )
 
+    async def table_reply(self, event: dict[str, Any]) -> None:
+        """The answer to this socket's own input from a host in another process."""
+        if self.listener is not None:
+            await self.listener.deliver(event["frame"])
+
     async def seat_revoked(self, event: dict[str, Any]) -> None:
         # Removed by the teacher (or the seat taken over on another tablet): stop at once.
         if self.seat_id is not None and not await database_sync_to_async(_seat_still_valid)(
@@ -318,7 +348,7 @@ class TableWatchConsumer(TableConsumer):
         if not owns:
             await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
             return
-        host = live_tables.registry.running(table_id)
+        host = await live_tables.table_watch_handle(table_id)
         if host is None:
             await self._refuse("not_playing", WATCH_NOT_PLAYING, CLOSE_NOT_PLAYING)
             return
@@ -328,6 +358,7 @@ class TableWatchConsumer(TableConsumer):
         await host.join(self.listener)
 
     def _host_stopped(self) -> None:
+        # Even a finished game: the page looks again and finds the next host, or waits.
         self._closing = asyncio.ensure_future(self.close(code=CLOSE_SERVICE_RESTART))
 
 

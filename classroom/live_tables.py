@@ -20,13 +20,22 @@ from django.db import connection, transaction
 
 from classroom.live_updates import teachers_group
 from classroom.models import GameSession, Table
-from classroom.services.live_tables import TableRecord, action_log_append_many, table_record
+from classroom.services.live_tables import (
+    StaleOwner,
+    TableRecord,
+    action_log_append_many,
+    table_epoch_claim,
+    table_record,
+)
+from classroom.table_leases import OwnedElsewhere, clustered, lease_keep, process_leases
+from classroom.table_router import RemoteTable, process_router
 from games.core import game_get
 from games.live.host import LogEntry, TableHost, TableSetup
 from games.live.registry import HostRegistry
 
 if TYPE_CHECKING:
     from games.core import Trial as EngineTrial
+    from games.live.leases import Lease
 
 logger = logging.getLogger(__name__)
 
@@ -124,9 +133,23 @@ class DjangoTableStore:
         await log_writer.append(self.record, entry, trials)
 
 
+def _epoch_if_playing(table_id: int) -> int | None:
+    """The table's current fencing epoch if it is playing (else None: nothing to host)."""
+    table = Table.objects.select_related("session").filter(pk=table_id).first()
+    if table is None or not table.roster or table.seed is None:
+        return None
+    if game_get(table.session.game) is None or table.session.status not in PLAYING:
+        return None
+    return table.epoch
+
+
+@transaction.atomic
 def _host_parts(
-    table_id: int,
+    table_id: int, epoch: int
 ) -> tuple[TableRecord, Table, Any, TableSetup, list[LogEntry], bool] | None:
+    # Claim the table first, then read its log: once claimed, no former owner can add to the
+    # log, so what is read here is all there will ever be before this host's own entries.
+    table_epoch_claim(table_id=table_id, epoch=epoch)
     table = Table.objects.select_related("session").filter(pk=table_id).first()
     if table is None or not table.roster or table.seed is None:
         return None
@@ -152,25 +175,89 @@ def _host_parts(
         for row in table.log_entries.order_by("seq")
     ]
     paused = session.status == GameSession.Status.PAUSED
-    return table_record(table=table), table, spec.engine(), setup, log, paused
+    record = table_record(table=table, epoch=epoch)
+    return record, table, spec.engine(), setup, log, paused
+
+
+async def _process_address() -> str:
+    if not clustered():
+        return "local"
+    return (await process_router(registry)).address
+
+
+async def _lease(table_id: int, floor: int) -> Lease:
+    """This process's lease on the table, or OwnedElsewhere naming the process that has it."""
+    leases = process_leases()
+    me = await _process_address()
+    for _attempt in range(3):
+        lease = await leases.acquire(table_id, me, floor=floor)
+        if lease is not None:
+            return lease
+        owner = await leases.owner_of(table_id)
+        if owner is not None:
+            raise OwnedElsewhere(table_id, owner)
+        # The lease expired between the two questions: ask again.
+    raise OwnedElsewhere(table_id, "")
 
 
 async def table_host_load(table_id: int) -> TableHost | None:
-    parts = await database_sync_to_async(_host_parts)(table_id)
+    floor = await database_sync_to_async(_epoch_if_playing)(table_id)
+    if floor is None:
+        return None
+    lease = await _lease(table_id, floor)
+    leases = process_leases()
+    try:
+        parts = await database_sync_to_async(_host_parts)(table_id, lease.epoch)
+    except StaleOwner:
+        parts = None  # a newer owner claimed it meanwhile
     if parts is None:
+        await leases.release(lease)
         return None
     record, table, engine, setup, log, paused = parts
-    return TableHost(
+    host = TableHost(
         setup=setup,
         engine=engine,
         store=DjangoTableStore(record),
         log=log,
         paused=paused,
         on_change=partial(_announce_change, table.session_id),
+        epoch=lease.epoch,
     )
+    _keepers.add(asyncio.ensure_future(lease_keep(host, lease, leases)))
+    return host
+
+
+# The lease keepers' tasks (kept referenced while they run).
+_keepers: set[asyncio.Future[None]] = set()
 
 
 registry = HostRegistry(table_host_load)
+
+TableHandle = TableHost | RemoteTable
+
+
+async def table_handle(table_id: int) -> TableHandle | None:
+    """What a tablet's socket plays through: the host if this process runs the table (taking
+    it on if nobody does), a stand-in for the host in another process, or None (not live)."""
+    try:
+        return await registry.host_for(table_id)
+    except OwnedElsewhere as elsewhere:
+        if not elsewhere.owner:
+            return None
+        router = await process_router(registry)
+        return router.remote_table(table_id, elsewhere.owner)
+
+
+async def table_watch_handle(table_id: int) -> TableHandle | None:
+    """A running table for a teacher page to watch, wherever it runs; never starts one."""
+    host = registry.running(table_id)
+    if host is not None or not clustered():
+        return host
+    router = await process_router(registry)
+    owner = await process_leases().owner_of(table_id)
+    if owner is None or owner == router.address:
+        return None
+    return router.remote_table(table_id, owner)
 
 
 def _announce_change(session_id: int, host: TableHost) -> None:
@@ -178,7 +265,10 @@ def _announce_change(session_id: int, host: TableHost) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "table.changed", "table_id": host.table_id}
+    message: dict[str, Any] = {"type": "table.changed", "table_id": host.table_id}
+    if clustered():
+        # Teacher pages served by another process cannot ask this host: the view travels.
+        message["view"] = host.teacher_view()
     task = asyncio.ensure_future(layer.group_send(teachers_group(session_id), message))
     task.add_done_callback(_log_failure)
 

@@ -112,6 +112,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Keys of the table leases in Redis (games.live.leases); tests give each run its own.
+LEASE_PREFIX = os.environ.get("SNAPCLASS_LEASE_PREFIX", "snapclass")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

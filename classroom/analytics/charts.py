@@ -76,31 +76,45 @@ def _formatter(unit: str, decimals: int) -> Callable[[float | None], str]:
     return format_value
 
 
+@dataclass(frozen=True)
+class Series:
+    """One line of a chart: its name in the legend, and a value per x label (None: a gap)."""
+
+    title: str
+    values: Sequence[float | None]
+
+
 def line_chart(
     *,
     title: str,
     labels: Sequence[str],
-    values: Sequence[float | None],
+    series: Sequence[Series],
     unit: str,
     decimals: int = 0,
     fitted: Sequence[float] | None = None,
     fitted_title: str = "",
 ) -> Chart:
-    """One series over sessions (gaps where a session has no value), and optionally the
-    student's fitted learning line, dashed."""
+    """Lines over sessions (gaps where a session has no value): usually one, one per kind of
+    trial where a game has several; and optionally the student's fitted learning line, dashed.
+    """
+    # Lines that are not simply the chart's subject (kinds of trial) are named in the legend,
+    # one a row and in full: "Placements (stayed on board)" says what its accuracy means.
+    named = len(series) > 1 or any(line.title != title for line in series)
     chart = pygal.Line(
         **_config(
             title=title,
             dots_size=6,
             stroke_style={"width": 3},
             x_label_rotation=-20,
-            show_legend=fitted is not None,
+            show_legend=named or fitted is not None,
             legend_at_bottom=True,
+            **({"legend_at_bottom_columns": 1, "truncate_legend": -1} if named else {}),
         )
     )
     chart.x_labels = list(labels)
     chart.value_formatter = _formatter(unit, decimals)
-    chart.add(title, list(values))
+    for line in series:
+        chart.add(line.title, list(line.values))
     if fitted is not None:
         chart.add(
             fitted_title,

@@ -6,6 +6,7 @@ module turns those into the measures the pages show, so every page computes them
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -20,7 +21,7 @@ from classroom.analytics.speed import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
 K = TypeVar("K")
 
@@ -38,6 +39,18 @@ class Tally:
     incongruent_targets: int = 0
     incongruent_errors: int = 0
 
+    def __add__(self, other: Tally) -> Tally:
+        """The counts of both groups together (a session from its kinds of trial)."""
+        return Tally(
+            trials=self.trials + other.trials,
+            correct=self.correct + other.correct,
+            signal=self.signal + other.signal,
+            congruent_targets=self.congruent_targets + other.congruent_targets,
+            congruent_errors=self.congruent_errors + other.congruent_errors,
+            incongruent_targets=self.incongruent_targets + other.incongruent_targets,
+            incongruent_errors=self.incongruent_errors + other.incongruent_errors,
+        )
+
 
 @dataclass(frozen=True)
 class CorrectRts:
@@ -46,6 +59,16 @@ class CorrectRts:
     all: Sequence[int] = ()
     congruent: Sequence[int] = ()
     incongruent: Sequence[int] = ()
+
+
+def merged_rts(parts: Iterable[CorrectRts]) -> CorrectRts:
+    """The RTs of several groups as one group, still sorted (each part is sorted)."""
+    parts = list(parts)
+    return CorrectRts(
+        all=list(heapq.merge(*(part.all for part in parts))),
+        congruent=list(heapq.merge(*(part.congruent for part in parts))),
+        incongruent=list(heapq.merge(*(part.incongruent for part in parts))),
+    )
 
 
 @dataclass(frozen=True)

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Avg, Count, Max, Min, Q
+from django.db.models import Count, Max, Min, Q, Sum
 
 from classroom.analytics.measures import (
     CorrectRts,
     Measures,
     Tally,
     measures_from,
+    merged_rts,
     with_balanced_integration,
 )
 from classroom.analytics.progress import trend
@@ -79,7 +81,8 @@ def scored_responses(trials: QuerySet[Trial]) -> QuerySet[Trial]:
 
 def correct_rts_by(*, trials: QuerySet[Trial], by: Sequence[str]) -> dict[Key, CorrectRts]:
     """Sorted plausible correct RTs per group, split by congruence."""
-    rows = scored_responses(trials).order_by(*by, "rt_ms").values_list(*by, "rt_ms", "congruent")
+    # Ordered by RT alone: each group's lists fill up in RT order, so grouping needs no sort.
+    rows = scored_responses(trials).order_by("rt_ms").values_list(*by, "rt_ms", "congruent")
     every: dict[Key, list[int]] = defaultdict(list)
     congruent: dict[Key, list[int]] = defaultdict(list)
     incongruent: dict[Key, list[int]] = defaultdict(list)
@@ -178,7 +181,16 @@ class SessionMeasures:
     started: datetime
     level: str
     game: str
+    # The whole session: for a game with one kind of trial a session, its only kind.
     measures: Measures
+    # Kind by kind when the game mixes kinds of trial in a session (Riff Raff's catches and
+    # placements: one accuracy over both would mean nothing). Empty for any other game, whose
+    # pages show ``measures`` as they always have.
+    by_kind: dict[str, Measures] = field(default_factory=dict)
+
+
+# Correct RTs are fetched per kind of trial too, so a mixed game's kinds each get their own.
+_BY_SESSION_KIND = ("student", "session", "kind")
 
 
 def student_sessions(*, student: Student, game: str | None = None) -> list[SessionMeasures]:
@@ -186,74 +198,154 @@ def student_sessions(*, student: Student, game: str | None = None) -> list[Sessi
     trials = Trial.objects.filter(student=student)
     if game:
         trials = trials.filter(game=game)
-    facts = _session_facts(trials)
-    rts = correct_rts_by(trials=trials, by=["student", "session"])
-    points = [
-        SessionMeasures(
-            session_id=fact.session_id,
-            started=fact.started,
-            level=fact.level,
-            game=fact.game,
-            measures=measures_from(fact.tally, rts.get(key, CorrectRts())),
-        )
-        for key, fact in facts.items()
-    ]
+    rts = correct_rts_by(trials=trials, by=_BY_SESSION_KIND)
+    points = [_session_measures(fact, rts) for fact in _session_facts(trials).values()]
     return sorted(points, key=lambda point: (point.started, point.session_id))
 
 
 @dataclass(frozen=True)
-class SessionFacts:
-    """One student's session as a single aggregate row gives it: enough for trends."""
+class KindFacts:
+    """One kind of trial of one student's session, as a single aggregate row gives it."""
 
-    student_id: int
-    session_id: int
-    started: datetime
-    level: str
-    game: str
     tally: Tally
-    # Of plausible correct responses at or above the anticipation floor (a mean, so the
-    # database can compute it for every session at once; medians need the sorted RTs).
-    mean_correct_rt_ms: float | None
+    # Of plausible correct responses at or above the anticipation floor. A sum and a count
+    # rather than a mean, so that a session's kinds pool exactly.
+    correct_rt_total_ms: int
+    correct_rt_count: int
+
+    @property
+    def mean_correct_rt_ms(self) -> float | None:
+        return self.correct_rt_total_ms / self.correct_rt_count if self.correct_rt_count else None
 
     @property
     def accuracy(self) -> float | None:
         return self.tally.correct / self.tally.trials if self.tally.trials else None
 
 
+@dataclass(frozen=True)
+class SessionFacts:
+    """One student's session as the aggregate rows give it: enough for trends."""
+
+    student_id: int
+    session_id: int
+    started: datetime
+    level: str
+    game: str
+    # Every kind of trial the student had in the session, in kind order.
+    kinds: dict[str, KindFacts]
+    # The game mixes kinds of trial in a session (Riff Raff): pages show each kind on its own.
+    split_by_kind: bool
+
+    @property
+    def by_kind(self) -> dict[str, KindFacts]:
+        """The kinds to show one by one; empty when the session is shown whole."""
+        return self.kinds if self.split_by_kind else {}
+
+    @cached_property
+    def whole(self) -> KindFacts:
+        """The whole session, every kind of trial pooled."""
+        parts = list(self.kinds.values())
+        return KindFacts(
+            tally=sum((part.tally for part in parts), Tally()),
+            correct_rt_total_ms=sum(part.correct_rt_total_ms for part in parts),
+            correct_rt_count=sum(part.correct_rt_count for part in parts),
+        )
+
+    @property
+    def tally(self) -> Tally:
+        return self.whole.tally
+
+    @property
+    def mean_correct_rt_ms(self) -> float | None:
+        # A mean, which the database's sums give for every session at once; medians would
+        # need the sorted RTs.
+        return self.whole.mean_correct_rt_ms
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.whole.accuracy
+
+
+# Games that record more than one kind of trial in a session: Riff Raff's catches (caught or
+# missed, with an RT) beside its placements (stayed on board or not, no RT). Palm Strike's
+# flips and team flips never share a session (team mode is a session setting).
+MIXED_KIND_GAMES = frozenset({"riff_raff"})
+
+_TREND_RTS = Q(correct=True, responded=True, plausible=True, rt_ms__gte=ANTICIPATION_FLOOR_MS)
+
+
 def _session_facts(trials: QuerySet[Trial]) -> dict[Key, SessionFacts]:
-    """Per (student, session), in one aggregate query. A session is played at one level
-    (a session setting), so the level of any of its trials is the session's level."""
+    """Per (student, session), from one aggregate query with the kind of trial in its GROUP
+    BY. A session is played at one level (a session setting), so the level of any of its
+    trials is the session's level.
+
+    A game that mixes kinds of trial (``MIXED_KIND_GAMES``, or any game with a session of
+    several kinds among these trials) is split kind by kind in every session, even one with a
+    single kind: a student whose cargo never fell has placements only, and their steadiness
+    must not be read as the accuracy of a whole session.
+    """
     rows = (
         trials.order_by()
-        .values("student", "session")
+        .values(*_BY_SESSION_KIND)
         .annotate(
             started=Min("created_at"),
             level=Min("level"),
             game=Min("game"),
-            mean_rt=Avg(
-                "rt_ms",
-                filter=Q(
-                    correct=True,
-                    responded=True,
-                    plausible=True,
-                    rt_ms__gte=ANTICIPATION_FLOOR_MS,
-                ),
-            ),
+            correct_rt_total=Sum("rt_ms", filter=_TREND_RTS),
+            correct_rt_count=Count("rt_ms", filter=_TREND_RTS),
             **_COUNTS,
         )
     )
-    return {
-        (row["student"], row["session"]): SessionFacts(
-            student_id=row["student"],
-            session_id=row["session"],
-            started=row["started"],
-            level=row["level"],
-            game=row["game"],
-            tally=_tally(row),
-            mean_correct_rt_ms=row["mean_rt"],
-        )
-        for row in rows
+    by_session: dict[Key, list[Mapping[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_session[(row["student"], row["session"])].append(row)
+    mixed_games = MIXED_KIND_GAMES | {
+        kinds[0]["game"] for kinds in by_session.values() if len(kinds) > 1
     }
+    return {
+        key: _session_fact(kinds, split_by_kind=kinds[0]["game"] in mixed_games)
+        for key, kinds in by_session.items()
+    }
+
+
+def _session_fact(kinds: Sequence[Mapping[str, Any]], *, split_by_kind: bool) -> SessionFacts:
+    """One session from its aggregate rows, one per kind of trial."""
+    first = kinds[0]
+    return SessionFacts(
+        student_id=first["student"],
+        session_id=first["session"],
+        started=min(row["started"] for row in kinds),
+        level=min(row["level"] for row in kinds),
+        game=first["game"],
+        kinds={
+            row["kind"]: KindFacts(
+                tally=_tally(row),
+                correct_rt_total_ms=row["correct_rt_total"] or 0,
+                correct_rt_count=row["correct_rt_count"],
+            )
+            for row in sorted(kinds, key=lambda row: row["kind"])
+        },
+        split_by_kind=split_by_kind,
+    )
+
+
+def _session_measures(fact: SessionFacts, rts: Mapping[Key, CorrectRts]) -> SessionMeasures:
+    """Every measure of one student's session, from its facts and its correct RTs per kind
+    (keyed by ``_BY_SESSION_KIND``)."""
+    kind_rts = {
+        kind: rts.get((fact.student_id, fact.session_id, kind), CorrectRts()) for kind in fact.kinds
+    }
+    return SessionMeasures(
+        session_id=fact.session_id,
+        started=fact.started,
+        level=fact.level,
+        game=fact.game,
+        measures=measures_from(fact.tally, merged_rts(kind_rts.values())),
+        by_kind={
+            kind: measures_from(kind_facts.tally, kind_rts[kind])
+            for kind, kind_facts in fact.by_kind.items()
+        },
+    )
 
 
 @dataclass(frozen=True)
@@ -267,8 +359,8 @@ class StudentOverview:
 def class_overview(*, school_class: SchoolClass, game: str | None = None) -> list[StudentOverview]:
     """Every student of the class: their sessions' trend figures and their latest measures.
 
-    Two queries whatever the class's history: the per-session aggregate, and the sorted
-    correct RTs of each student's latest session only.
+    Two queries whatever the class's history: the per-session (and kind) aggregate, and the
+    sorted correct RTs of each student's latest session only.
     """
     students = list(school_class.students.order_by("display_name", "pk"))
     trials = Trial.objects.filter(student__school_class=school_class)
@@ -282,36 +374,43 @@ def class_overview(*, school_class: SchoolClass, game: str | None = None) -> lis
     latest = {student_id: series[-1] for student_id, series in by_student.items()}
     rts = correct_rts_by(
         trials=trials.filter(session__in={fact.session_id for fact in latest.values()}),
-        by=["student", "session"],
+        by=_BY_SESSION_KIND,
     )
-    # BIS compares each student's latest session with the rest of the class's latest ones.
-    latest_measures = with_balanced_integration(
-        {
-            student_id: measures_from(
-                fact.tally, rts.get((student_id, fact.session_id), CorrectRts())
-            )
-            for student_id, fact in latest.items()
-        }
+    latest_measures = _with_class_balanced_integration(
+        {student_id: _session_measures(fact, rts) for student_id, fact in latest.items()}
     )
-    overview = []
-    for student in students:
-        last = latest.get(student.pk)
-        overview.append(
-            StudentOverview(
-                student=student,
-                sessions=by_student.get(student.pk, []),
-                latest=None
-                if last is None
-                else SessionMeasures(
-                    session_id=last.session_id,
-                    started=last.started,
-                    level=last.level,
-                    game=last.game,
-                    measures=latest_measures[student.pk],
-                ),
-            )
+    return [
+        StudentOverview(
+            student=student,
+            sessions=by_student.get(student.pk, []),
+            latest=latest_measures.get(student.pk),
         )
-    return overview
+        for student in students
+    ]
+
+
+def _with_class_balanced_integration(
+    latest: Mapping[int, SessionMeasures],
+) -> dict[int, SessionMeasures]:
+    """BIS compares each student's latest session with the rest of the class's latest ones:
+    whole sessions with whole sessions, and a mixed game's kinds each with the same kind (a
+    catch's speed and accuracy are nothing like a placement's)."""
+    whole = with_balanced_integration(
+        {student_id: point.measures for student_id, point in latest.items() if not point.by_kind}
+    )
+    of_kind: dict[str, dict[int, Measures]] = defaultdict(dict)
+    for student_id, point in latest.items():
+        for kind, measures in point.by_kind.items():
+            of_kind[kind][student_id] = measures
+    scored = {kind: with_balanced_integration(group) for kind, group in of_kind.items()}
+    return {
+        student_id: replace(
+            point,
+            measures=whole.get(student_id, point.measures),
+            by_kind={kind: scored[kind][student_id] for kind in point.by_kind},
+        )
+        for student_id, point in latest.items()
+    }
 
 
 def class_games(*, school_class: SchoolClass) -> list[str]:

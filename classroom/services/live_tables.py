@@ -12,6 +12,7 @@ from django.utils import timezone
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.row_insert import RowInserter
 from games.core import game_get
+from games.live.host import StoreFenced
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -88,7 +89,7 @@ def table_record(*, table: Table, epoch: int = 0) -> TableRecord:
     )
 
 
-class StaleOwner(Exception):
+class StaleOwner(StoreFenced):
     """A log write from a host whose table another process has since taken over."""
 
     def __init__(self, table_ids: Sequence[int]) -> None:

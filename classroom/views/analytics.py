@@ -6,6 +6,7 @@ Only the owning teacher gets past ``_own_*`` (404 for anyone else). Numbers come
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.decorators import login_required
@@ -22,7 +23,7 @@ from classroom.analytics.progress import (
     summary_text,
     trend,
 )
-from classroom.game_labels import level_label
+from classroom.game_labels import kind_label, level_label
 from classroom.live_fragments import game_name
 from classroom.models import GameSession, SchoolClass, Seat, Student
 from classroom.selectors import analytics as selectors
@@ -58,8 +59,12 @@ def _game_filter(request: TeacherRequest, games: Sequence[str]) -> str | None:
     return chosen if chosen in games else None
 
 
+def _game_title(slug: str) -> str:
+    return _(spec.name) if (spec := game_get(slug)) else slug
+
+
 def _game_choices(games: Sequence[str]) -> list[tuple[str, str]]:
-    return [(slug, _(spec.name) if (spec := game_get(slug)) else slug) for slug in games]
+    return [(slug, _game_title(slug)) for slug in games]
 
 
 # --------------------------------------------------------------------------------------------
@@ -125,6 +130,34 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
 # A student over weeks
 
 
+@dataclass(frozen=True)
+class ProgressLine:
+    """One line of a student's progress: a value per session of the page (None where it has
+    none). The sessions of games with one kind of trial make the whole-session line, all the
+    page ever showed for them; a game that mixes kinds (Riff Raff) gets a line per kind
+    instead, since a catch's accuracy and a placement's steadiness are different measures."""
+
+    kind: str | None
+    title: str
+    measures: list[Measures | None]
+
+    @property
+    def sessions(self) -> int:
+        return sum(1 for m in self.measures if m is not None)
+
+
+@dataclass(frozen=True)
+class LineSummary:
+    """What the summary card says of one progress line."""
+
+    # Empty when the page has only the whole-session line: nothing to tell apart.
+    title: str
+    sentence: str
+    sessions: int
+    rt_per_week: float | None
+    accuracy_per_week: float | None
+
+
 def _session_label(point: selectors.SessionMeasures) -> str:
     day = formats.date_format(timezone.localtime(point.started), "SHORT_DATE_FORMAT")
     return f"{day} · {level_label(point.level)}"
@@ -135,84 +168,185 @@ def _weeks_since_first(points: Sequence[selectors.SessionMeasures]) -> list[floa
     return [(point.started - first).total_seconds() / WEEK_S for point in points]
 
 
+def _progress_lines(points: Sequence[selectors.SessionMeasures]) -> list[ProgressLine]:
+    """The whole-session line (if any session is shown whole), then one line per kind."""
+    lines = []
+    whole: list[Measures | None] = [None if point.by_kind else point.measures for point in points]
+    if any(m is not None for m in whole):
+        games = dict.fromkeys(point.game for point in points if not point.by_kind)
+        title = ", ".join(_game_title(slug) for slug in games)
+        lines.append(ProgressLine(kind=None, title=title, measures=whole))
+    for kind in sorted({kind for point in points for kind in point.by_kind}):
+        of_kind = [point.by_kind.get(kind) for point in points]
+        lines.append(ProgressLine(kind=kind, title=kind_label(kind), measures=of_kind))
+    return lines
+
+
 def _fit(
-    points: Sequence[selectors.SessionMeasures], value: Callable[[Measures], float | None]
+    weeks: Sequence[float],
+    measures: Sequence[Measures | None],
+    value: Callable[[Measures], float | None],
 ) -> LineFit | None:
     """This student's least-squares line of a measure over weeks (never a class average)."""
     pairs = [
         (x, y)
-        for x, point in zip(_weeks_since_first(points), points, strict=True)
-        if (y := value(point.measures)) is not None
+        for x, m in zip(weeks, measures, strict=True)
+        if m is not None and (y := value(m)) is not None
     ]
     return learning_curve(pairs)
 
 
-def _learning(points: Sequence[selectors.SessionMeasures]) -> dict[str, Any]:
-    rt_fit = _fit(points, lambda m: m.rt.median)
-    accuracy_fit = _fit(points, lambda m: m.accuracy_percent)
-    return {
-        "rt_fit": rt_fit,
-        "rt_per_week": rt_fit.slope if rt_fit else None,
-        "accuracy_per_week": accuracy_fit.slope if accuracy_fit else None,
-    }
+def _median_rt(m: Measures) -> float | None:
+    return m.rt.median
+
+
+def _accuracy(m: Measures) -> float | None:
+    return m.accuracy_percent
+
+
+def _dprime(m: Measures) -> float | None:
+    return m.dprime
+
+
+def _plotted(
+    lines: Sequence[ProgressLine], value: Callable[[Measures], float | None]
+) -> list[ProgressLine]:
+    """The lines a chart of this measure draws: the whole-session line always (as it always
+    has), a kind only when it has the measure at all (placements have no RT, no sensitivity)."""
+    return [
+        line
+        for line in lines
+        if line.kind is None or any(m is not None and value(m) is not None for m in line.measures)
+    ]
+
+
+def _series(
+    lines: Sequence[ProgressLine], value: Callable[[Measures], float | None], title: str
+) -> list[charts.Series]:
+    # A lone whole-session line is named after the chart, as it always was.
+    alone = len(lines) == 1 and lines[0].kind is None
+    return [
+        charts.Series(
+            title=title if alone else line.title,
+            values=[None if m is None else value(m) for m in line.measures],
+        )
+        for line in lines
+    ]
+
+
+def _measure_chart(
+    *,
+    title: str,
+    value: Callable[[Measures], float | None],
+    lines: Sequence[ProgressLine],
+    labels: Sequence[str],
+    unit: str,
+    decimals: int = 0,
+    fitted: Sequence[float] | None = None,
+) -> charts.Chart | None:
+    plotted = _plotted(lines, value)
+    if not plotted:
+        return None
+    return charts.line_chart(
+        title=title,
+        labels=labels,
+        series=_series(plotted, value, title),
+        unit=unit,
+        decimals=decimals,
+        fitted=fitted,
+        fitted_title=_("Learning line (fitted to this student)"),
+    )
 
 
 def _progress_charts(
-    points: Sequence[selectors.SessionMeasures], rt_fit: LineFit | None
+    points: Sequence[selectors.SessionMeasures], lines: Sequence[ProgressLine]
 ) -> list[charts.Chart]:
     labels = [_session_label(point) for point in points]
-    fitted = [rt_fit.predict(x) for x in _weeks_since_first(points)] if rt_fit is not None else None
-    return [
-        charts.line_chart(
+    weeks = _weeks_since_first(points)
+    rt_lines = _plotted(lines, _median_rt)
+    # One dashed learning line at most: beside several RT lines it could belong to any of
+    # them (the summary gives each line's slope).
+    rt_fit = _fit(weeks, rt_lines[0].measures, _median_rt) if len(rt_lines) == 1 else None
+    made = [
+        _measure_chart(
             title=_("Median correct reaction time"),
+            value=_median_rt,
+            lines=lines,
             labels=labels,
-            values=[point.measures.rt.median for point in points],
             unit="ms",
-            fitted=fitted,
-            fitted_title=_("Learning line (fitted to this student)"),
+            fitted=[rt_fit.predict(x) for x in weeks] if rt_fit is not None else None,
         ),
-        charts.line_chart(
-            title=_("Accuracy"),
-            labels=labels,
-            values=[point.measures.accuracy_percent for point in points],
-            unit="%",
-        ),
-        charts.line_chart(
+        _measure_chart(title=_("Accuracy"), value=_accuracy, lines=lines, labels=labels, unit="%"),
+        _measure_chart(
             title=_("Sensitivity (d′)"),  # noqa: RUF001 — the prime is the symbol
+            value=_dprime,
+            lines=lines,
             labels=labels,
-            values=[point.measures.dprime for point in points],
             unit="",
             decimals=2,
         ),
     ]
+    return [chart for chart in made if chart is not None]
 
 
-def _summary(points: Sequence[selectors.SessionMeasures]) -> str:
+def _sentence(
+    points: Sequence[selectors.SessionMeasures], measures: Sequence[Measures | None]
+) -> str:
     session_points = [
         SessionPoint(
             day=timezone.localtime(point.started).date(),
-            median_rt_ms=point.measures.rt.median,
-            accuracy=point.measures.accuracy,
+            median_rt_ms=m.rt.median,
+            accuracy=m.accuracy,
             level=point.level,
         )
-        for point in points
+        for point, m in zip(points, measures, strict=True)
+        if m is not None
     ]
-    if not session_points:
-        return _("No games played yet.")
     parts = progress_summary(session_points, timezone.localdate())
     return summary_text(parts, gettext=_)
 
 
+def _line_summary(
+    points: Sequence[selectors.SessionMeasures], line: ProgressLine, *, titled: bool
+) -> LineSummary:
+    weeks = _weeks_since_first(points)
+    rt_fit = _fit(weeks, line.measures, _median_rt)
+    accuracy_fit = _fit(weeks, line.measures, _accuracy)
+    return LineSummary(
+        title=line.title if titled else "",
+        sentence=_sentence(points, line.measures),
+        sessions=line.sessions,
+        rt_per_week=rt_fit.slope if rt_fit else None,
+        accuracy_per_week=accuracy_fit.slope if accuracy_fit else None,
+    )
+
+
+def _summaries(
+    points: Sequence[selectors.SessionMeasures], lines: Sequence[ProgressLine]
+) -> list[LineSummary]:
+    if not lines:
+        return [
+            LineSummary(
+                title="",
+                sentence=_("No games played yet."),
+                sessions=0,
+                rt_per_week=None,
+                accuracy_per_week=None,
+            )
+        ]
+    titled = len(lines) > 1 or lines[0].kind is not None
+    return [_line_summary(points, line, titled=titled) for line in lines]
+
+
 def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
     points = selectors.student_sessions(student=student, game=game)
-    learning = _learning(points) if points else {}
+    lines = _progress_lines(points)
     return {
         "student": student,
         "points": points,
         "labels": [_session_label(point) for point in points],
-        "summary": _summary(points),
-        "charts": _progress_charts(points, learning.get("rt_fit")) if points else [],
-        **learning,
+        "summaries": _summaries(points, lines),
+        "charts": _progress_charts(points, lines) if points else [],
     }
 
 
@@ -255,35 +389,75 @@ def class_progress_print(request: TeacherRequest, class_id: int) -> HttpResponse
 # The class at a glance
 
 
+def _sort_figure(row: dict[str, Any], name: str) -> float | None:
+    """A row's own figure, or for a student shown kind by kind, the first kind's that has one
+    (Riff Raff: the catches' RT and accuracy)."""
+    figures = [row[name], *(kind[name] for kind in row["kinds"])]
+    return next((figure for figure in figures if figure is not None), None)
+
+
+def _lowest_first(figure: float | None) -> tuple[bool, float]:
+    return figure is None, figure or 0
+
+
+def _highest_first(figure: float | None) -> tuple[bool, float]:
+    return figure is None, -(figure or 0)
+
+
 SORTS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "name": lambda row: row["student"].display_name.casefold(),
-    "rt": lambda row: (row["median_rt"] is None, row["median_rt"] or 0),
-    "accuracy": lambda row: (row["accuracy"] is None, -(row["accuracy"] or 0)),
-    "dprime": lambda row: (row["dprime"] is None, -(row["dprime"] or 0)),
-    "bis": lambda row: (row["bis"] is None, -(row["bis"] or 0)),
+    "rt": lambda row: _lowest_first(_sort_figure(row, "median_rt")),
+    "accuracy": lambda row: _highest_first(_sort_figure(row, "accuracy")),
+    "dprime": lambda row: _highest_first(_sort_figure(row, "dprime")),
+    "bis": lambda row: _highest_first(_sort_figure(row, "bis")),
     "sessions": lambda row: -row["sessions"],
 }
 
 
-def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
-    latest = entry.latest
-    # Trends over sessions use each session's mean correct RT, which the database computes.
-    rts = [fact.mean_correct_rt_ms for fact in entry.sessions if fact.mean_correct_rt_ms]
-    accuracies = [fact.accuracy for fact in entry.sessions if fact.accuracy is not None]
+def _figures(measures: Measures | None) -> dict[str, float | None]:
+    """The overview's columns of one latest session (or one kind of trial of it)."""
     return {
-        "student": entry.student,
-        "latest": latest,
-        "sessions": len(entry.sessions),
-        "median_rt": latest.measures.rt.median if latest else None,
-        "accuracy": latest.measures.accuracy_percent if latest else None,
-        "dprime": latest.measures.dprime if latest else None,
-        "ies": latest.measures.inverse_efficiency_ms if latest else None,
-        "bis": latest.measures.balanced_integration if latest else None,
-        "level": latest.level if latest else None,
+        "median_rt": measures.rt.median if measures else None,
+        "accuracy": measures.accuracy_percent if measures else None,
+        "dprime": measures.dprime if measures else None,
+        "ies": measures.inverse_efficiency_ms if measures else None,
+        "bis": measures.balanced_integration if measures else None,
+    }
+
+
+def _trends(series: Sequence[selectors.KindFacts]) -> dict[str, Any]:
+    # Trends over sessions use each session's mean correct RT, which the database computes.
+    rts = [facts.mean_correct_rt_ms for facts in series if facts.mean_correct_rt_ms]
+    accuracies = [facts.accuracy for facts in series if facts.accuracy is not None]
+    return {
+        "has_rts": bool(rts),
         "rt_trend": trend(rts, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
         "accuracy_trend": trend(
             accuracies, lower_is_better=False, tolerance=ACCURACY_TREND_TOLERANCE
         ),
+    }
+
+
+def _kind_row(
+    kind: str, measures: Measures, sessions: Sequence[selectors.SessionFacts]
+) -> dict[str, Any]:
+    """One kind of trial of a mixed game, under its student: trends over that kind only."""
+    of_kind = [fact.by_kind[kind] for fact in sessions if kind in fact.by_kind]
+    return {"kind": kind, "sessions": len(of_kind), **_figures(measures), **_trends(of_kind)}
+
+
+def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
+    latest = entry.latest
+    by_kind = latest.by_kind if latest else {}
+    return {
+        "student": entry.student,
+        "latest": latest,
+        "sessions": len(entry.sessions),
+        "level": latest.level if latest else None,
+        # A mixed game's latest session has no whole figures: its kinds' rows give them.
+        **_figures(latest.measures if latest and not by_kind else None),
+        **_trends([fact.whole for fact in entry.sessions if not fact.by_kind]),
+        "kinds": [_kind_row(kind, m, entry.sessions) for kind, m in by_kind.items()],
     }
 
 

@@ -64,11 +64,19 @@ class LogEntry:
         return (self.kind, self.seat, self.action, self.now_ms)
 
 
+class StoreFenced(Exception):
+    """The store refused a write: another process has taken this table over (a newer epoch).
+
+    The host stops at once; its tablets reconnect and reach the table's new owner.
+    """
+
+
 class TableStore(Protocol):
     """Durable storage of a table's action log and trials."""
 
     async def append(self, entry: LogEntry, trials: Sequence[Trial]) -> None:
-        """Write the entry and its trials in one transaction, or raise."""
+        """Write the entry and its trials in one transaction, or raise (StoreFenced if this
+        host is no longer the table's owner)."""
         ...
 
 
@@ -161,8 +169,11 @@ class TableHost:
         paused: bool = False,
         wall: Callable[[], int] = wall_ms,
         on_change: Callable[[TableHost], None] | None = None,
+        epoch: int = 0,
     ) -> None:
         self.setup = setup
+        # This host's fencing epoch (games.live.leases), stamped on every frame it sends.
+        self.epoch = epoch
         self.engine = engine
         self.store = store
         self.state = engine.replay(
@@ -177,6 +188,8 @@ class TableHost:
         if paused:
             self.clock.pause()
         self.ended = False
+        # Set when the store refused a write because another process owns the table now.
+        self.fenced = False
         self.recent_trials: dict[int, deque[dict[str, Any]]] = {}
         self._listeners: set[Listener] = set()
         self._inbox: asyncio.Queue[_Item] = asyncio.Queue()
@@ -204,6 +217,11 @@ class TableHost:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+    @property
+    def finished(self) -> bool:
+        """The loop ran and has stopped (ended, fenced, reaped or failed)."""
+        return self._task is not None and self._task.done()
 
     def on_stop(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once this host's loop has finished (ended, reaped or failed)."""
@@ -256,7 +274,7 @@ class TableHost:
     async def _run(self) -> None:
         pending: asyncio.Task[_Item] | None = None
         try:
-            while not self.ended:
+            while not self.ended and not self.fenced:
                 if pending is None:
                     pending = asyncio.ensure_future(self._inbox.get())
                 deadline = None if self.paused else self.engine.next_deadline(self.state)
@@ -302,9 +320,7 @@ class TableHost:
             return
         if item.client_id is not None and item.client_id in self._seen_clients:
             # Sent again (a retry, a duplicated frame): it is in the log already.
-            await item.listener.deliver(
-                server_frame_encode(Ack(seq=item.seq, version=self.version))
-            )
+            await item.listener.deliver(self._ack(item.seq))
             return
         now = self.clock.now()
         outcome = self.engine.act(self.state, item.listener.seat, item.action, now)
@@ -319,7 +335,7 @@ class TableHost:
         if not await self._commit(entry, outcome):
             await self._reply_error(item, "not_saved", NOT_SAVED)
             return
-        await item.listener.deliver(server_frame_encode(Ack(seq=item.seq, version=self.version)))
+        await item.listener.deliver(self._ack(item.seq))
         await self._broadcast(events=_events(outcome), at_ms=began)
 
     async def _tick(self) -> None:
@@ -337,7 +353,7 @@ class TableHost:
         entry = LogEntry(self.next_seq, "tick", None, payload, now)
         if await self._commit(entry, outcome):
             await self._broadcast(events=_events(outcome), at_ms=began)
-        else:
+        elif not self.fenced:
             # Storage is down: wait a moment rather than spin on the same deadline.
             await asyncio.sleep(0.5)
 
@@ -345,6 +361,10 @@ class TableHost:
         """Persist first; only a stored change becomes the table's state."""
         try:
             await self.store.append(entry, outcome.trials)
+        except StoreFenced:
+            logger.warning("table %s: taken over by another process; stopping", self.table_id)
+            self.fenced = True
+            return False
         except Exception:
             logger.exception("table %s: could not store log entry %s", self.table_id, entry.seq)
             return False
@@ -370,6 +390,9 @@ class TableHost:
         )
         try:
             await self.store.append(entry, outcome.trials)
+        except StoreFenced:
+            self.fenced = True
+            return
         except Exception:
             logger.exception("table %s: could not store refused input %s", self.table_id, entry.seq)
             return
@@ -384,6 +407,9 @@ class TableHost:
             recent.append({"kind": trial.kind, **trial.data})
 
     # -- sending -----------------------------------------------------------------------------
+
+    def _ack(self, seq: int) -> str:
+        return server_frame_encode(Ack(seq=seq, version=self.version, epoch=self.epoch))
 
     async def _reply_error(self, item: _Act, code: str, message: str) -> None:
         frame = ErrorFrame(code=code, message=message, seq=item.seq)
@@ -401,7 +427,11 @@ class TableHost:
         if frame_of is None:
             return
         frame = MotionFrame(
-            version=self.version, frame=frame_of(self.state), at_ms=began, game_ms=now
+            version=self.version,
+            frame=frame_of(self.state),
+            at_ms=began,
+            game_ms=now,
+            epoch=self.epoch,
         )
         encoded = server_frame_encode(frame)  # once, for every socket
         for listener in list(self._listeners):
@@ -417,7 +447,9 @@ class TableHost:
         view["ended"] = self.ended
         # Game time of this frame: lets a tablet count down to the view's own deadlines.
         view["game_ms"] = self.clock.now()
-        frame = StateFrame(version=self.version, view=view, events=events, at_ms=at_ms)
+        frame = StateFrame(
+            version=self.version, view=view, events=events, at_ms=at_ms, epoch=self.epoch
+        )
         return server_frame_encode(frame)
 
     async def _send_state(self, listener: Listener, events: list[dict[str, Any]]) -> None:

@@ -166,6 +166,7 @@ class Pong(msgspec.Struct, tag="pong", tag_field="type"):
 class Ack(msgspec.Struct, tag="ack", tag_field="type"):
     seq: int
     version: int
+    epoch: int = 0
 
 
 class StateFrame(msgspec.Struct, tag="state", tag_field="type"):
@@ -177,6 +178,9 @@ class StateFrame(msgspec.Struct, tag="state", tag_field="type"):
     # The server's monotonic clock (ms) when the change began: lets a benchmark on the same
     # machine measure change-to-tablet latency. Not a game time.
     at_ms: int = 0
+    # The owner's fencing epoch (games.live.leases): a view from an older owner is stale even
+    # if its version is higher.
+    epoch: int = 0
 
 
 class MotionFrame(msgspec.Struct, tag="motion", tag_field="type"):
@@ -187,6 +191,7 @@ class MotionFrame(msgspec.Struct, tag="motion", tag_field="type"):
     frame: dict[str, Any]
     at_ms: int = 0
     game_ms: int = 0
+    epoch: int = 0
 
 
 class ErrorFrame(msgspec.Struct, tag="error", tag_field="type"):

@@ -17,6 +17,11 @@
     var socket = null;
     var seq = 0;
     var version = -1;
+    var epoch = 0;
+    // Each input carries this page's id and its number: sent twice, it is applied once.
+    var pageId = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+    var unanswered = {};  // seq -> {frame, at}: inputs the server has not answered yet
+    var RESEND_WITHIN_MS = 5000;
     var rttMs = 0;
     var pings = {};
     var retries = 0;
@@ -46,22 +51,30 @@
         retries = 0;
         if (reconnecting) reconnecting.hidden = true;
         ping();
+        resendUnanswered();
       };
       socket.onmessage = function (message) {
         if (!root.isConnected) { stopped = true; socket.close(); return; }
         var frame = JSON.parse(message.data);
         if (frame.type === "state") {
-          if (frame.version < version) return;  // views are whole: an older one is stale
+          // Views are whole: an older one is stale, unless a new owner of the table sent it
+          // (a higher epoch after a takeover).
+          if ((frame.epoch || 0) < epoch) return;
+          if ((frame.epoch || 0) === epoch && frame.version < version) return;
+          epoch = frame.epoch || 0;
           version = frame.version;
           handlers.onState(frame.view, frame.events || []);
         } else if (frame.type === "motion") {
           // Moving things between changes (physics): only for the version it moves on from.
-          if (frame.version === version && handlers.onMotion) handlers.onMotion(frame);
+          if (frame.version === version && (frame.epoch || 0) === epoch && handlers.onMotion) handlers.onMotion(frame);
+        } else if (frame.type === "ack") {
+          delete unanswered[frame.seq];
         } else if (frame.type === "pong") {
           var sentAt = pings[frame.seq];
           delete pings[frame.seq];
           if (sentAt !== undefined) rttMs = Math.round(performance.now() - sentAt);
         } else if (frame.type === "error") {
+          if (frame.seq !== undefined) delete unanswered[frame.seq];
           lastError = frame.message;
           if (handlers.onError) handlers.onError(frame);
         }
@@ -96,10 +109,23 @@
     });
     open();
 
+    function resendUnanswered() {
+      // The socket dropped before the server answered: send those inputs again (the server
+      // ignores any it had already stored); older ones are no longer what the child meant.
+      var now = performance.now();
+      Object.keys(unanswered).forEach(function (key) {
+        var entry = unanswered[key];
+        if (now - entry.at < RESEND_WITHIN_MS) send(entry.frame);
+        else delete unanswered[key];
+      });
+    }
+
     return {
       act: function (action) {
         seq += 1;
-        send({ type: "act", seq: seq, action: action });
+        var frame = { type: "act", seq: seq, action: action, cid: pageId + ":" + seq };
+        unanswered[seq] = { frame: frame, at: performance.now() };
+        send(frame);
       },
       rtt: function () { return rttMs; },
     };

@@ -14,10 +14,16 @@ from classroom.analytics.speed import rt_summary
 from classroom.models import Trial
 from classroom.selectors import analytics
 from classroom.selectors.analytics import ROLLING_RESPONSES
-from tests.classroom.trial_rows import played_session, trial_add, worked_example
+from tests.classroom.trial_rows import (
+    played_session,
+    riff_raff_played,
+    trial_add,
+    worked_example,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from contextlib import AbstractContextManager
 
     from classroom.models import GameSession, SchoolClass
 
@@ -196,3 +202,114 @@ def test_each_kind_of_trial_is_also_reported_on_its_own(
     assert placements.signal.trials == 0  # not yes/no decisions: no d'
     assert placements.dprime is None
     assert row.overall.trials == 4
+
+
+CATCH, PLACEMENT = "riff_raff.catch", "riff_raff.placement"
+
+
+def test_a_riff_raff_session_is_measured_kind_by_kind_on_the_progress_page(
+    make_session: Callable[..., GameSession], school_class: SchoolClass
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    weeks_ago = timezone.now() - timedelta(weeks=3)
+    palm_strike, riff_raff = (
+        make_session(school_class=school_class),
+        make_session(school_class=school_class),
+    )
+    palm_strike_seat = played_session(session=palm_strike, students=[ava], started=weeks_ago)
+    worked_example(palm_strike_seat[ava.pk], at=weeks_ago)
+    seat = played_session(session=riff_raff, students=[ava], game="riff_raff")[ava.pk]
+    # Catches: 3 of 4 caught at 500, 600, 700 ms. Placements: 3 of 5 stayed on board.
+    riff_raff_played(seat, catch_rts=[500, 600, None, 700], stayed=[True, True, True, False, False])
+
+    early, late = analytics.student_sessions(student=ava)
+    assert early.by_kind == {}  # Palm Strike: one kind a session, shown whole as before
+    assert early.measures.accuracy == pytest.approx(0.8)
+    assert list(late.by_kind) == [CATCH, PLACEMENT]
+    catches, placements = late.by_kind[CATCH], late.by_kind[PLACEMENT]
+    assert (catches.trials, catches.accuracy, catches.rt.median) == (4, 0.75, 600)
+    assert (placements.trials, placements.accuracy, placements.rt.median) == (5, 0.6, None)
+    assert placements.dprime is None  # placements are no yes/no decisions
+    assert late.measures.trials == 9  # the whole session still counts every trial
+    assert late.level == "wave_5"
+    assert analytics.student_sessions(student=ava, game="riff_raff") == [late]
+
+
+def test_a_mixed_game_is_split_even_in_a_session_with_one_kind(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    # No cargo of Ben's ever fell: placements only, never to be read as a session's accuracy.
+    ben = school_class.students.get(display_name="Ben")
+    seat = played_session(session=class_session, students=[ben], game="riff_raff")[ben.pk]
+    riff_raff_played(seat, stayed=[True, True, False, True])
+
+    (point,) = analytics.student_sessions(student=ben)
+    assert list(point.by_kind) == [PLACEMENT]
+    assert point.by_kind[PLACEMENT].accuracy == pytest.approx(0.75)
+    (fact,) = next(
+        row.sessions
+        for row in analytics.class_overview(school_class=school_class)
+        if row.student == ben
+    )
+    assert list(fact.by_kind) == [PLACEMENT]
+
+
+def test_the_overview_splits_kinds_and_scores_bis_within_each_kind(
+    make_session: Callable[..., GameSession], school_class: SchoolClass
+) -> None:
+    ava, ben, chen = school_class.students.filter(display_name__in=["Ava", "Ben", "Chen"])
+    weeks_ago = timezone.now() - timedelta(weeks=3)
+    early, late, palm_strike = (make_session(school_class=school_class) for _ in range(3))
+    seats = played_session(session=early, students=[ava], started=weeks_ago, game="riff_raff")
+    riff_raff_played(
+        seats[ava.pk], catch_rts=[500, 600, None, 700], stayed=[True, False], at=weeks_ago
+    )
+    seats = played_session(session=late, students=[ava, ben], game="riff_raff")
+    riff_raff_played(seats[ava.pk], catch_rts=[400, 450, 500, None], stayed=[True] * 4 + [False])
+    riff_raff_played(seats[ben.pk], catch_rts=[700, 800, None, None], stayed=[True, False])
+    worked_example(played_session(session=palm_strike, students=[chen])[chen.pk])
+
+    overview = {
+        row.student.display_name: row for row in analytics.class_overview(school_class=school_class)
+    }
+    ava_latest = overview["Ava"].latest
+    assert ava_latest is not None
+    assert ava_latest.session_id == late.pk
+    catches, placements = ava_latest.by_kind[CATCH], ava_latest.by_kind[PLACEMENT]
+    assert (catches.accuracy, catches.rt.median) == (0.75, 450)
+    assert (placements.accuracy, placements.rt.median) == (0.8, None)
+    # BIS of catches against catches only: Ava 75 % at a mean of 450 ms, Ben 50 % at 750 ms.
+    # z(PC) is +1 / -1 and z(RT) -1 / +1 (two students, population SD): BIS = +2 / -2.
+    assert catches.balanced_integration == pytest.approx(2.0)
+    ben_latest = overview["Ben"].latest
+    assert ben_latest is not None
+    assert ben_latest.by_kind[CATCH].balanced_integration == pytest.approx(-2.0)
+    assert placements.balanced_integration is None  # no RT, no BIS
+    # Chen's Palm Strike session is whole, compared with no one: BIS 0.
+    chen_latest = overview["Chen"].latest
+    assert chen_latest is not None
+    assert chen_latest.by_kind == {}
+    assert chen_latest.measures.balanced_integration == 0.0
+    # Trend figures, kind by kind: mean catch RTs 600 then 450; placements stayed 1/2 then 4/5.
+    first, last = overview["Ava"].sessions
+    assert [s.by_kind[CATCH].mean_correct_rt_ms for s in (first, last)] == [600, 450]
+    assert [s.by_kind[PLACEMENT].accuracy for s in (first, last)] == [0.5, 0.8]
+    assert last.by_kind[PLACEMENT].mean_correct_rt_ms is None
+    assert overview["Chen"].sessions[0].by_kind == {}
+
+
+def test_kinds_cost_no_extra_queries(
+    class_session: GameSession,
+    school_class: SchoolClass,
+    django_assert_num_queries: Callable[..., AbstractContextManager[object]],
+) -> None:
+    ava, ben = school_class.students.filter(display_name__in=["Ava", "Ben"])
+    seats = played_session(session=class_session, students=[ava, ben], game="riff_raff")
+    riff_raff_played(seats[ava.pk], catch_rts=[500, None], stayed=[True, False])
+    riff_raff_played(seats[ben.pk], catch_rts=[650], stayed=[True])
+
+    # One aggregate with the kind in its GROUP BY, one read of correct RTs (and the roster).
+    with django_assert_num_queries(2):
+        analytics.student_sessions(student=ava)
+    with django_assert_num_queries(3):
+        analytics.class_overview(school_class=school_class)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import pytest
@@ -9,7 +10,12 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from classroom.models import ActionLogEntry, Table, Trial
-from classroom.services.live_tables import action_log_append_many, table_record
+from classroom.services.live_tables import (
+    StaleOwner,
+    action_log_append_many,
+    table_epoch_claim,
+    table_record,
+)
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
 from games.core import Trial as EngineTrial
@@ -111,3 +117,53 @@ def test_an_entry_written_twice_is_refused_and_its_batch_stores_nothing(
 
     assert list(ActionLogEntry.objects.filter(table=table).values_list("seq", flat=True)) == [1]
     assert not Trial.objects.filter(table=table).exists()
+
+
+def test_a_write_from_a_former_owner_is_refused_and_stores_nothing(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = _table(make_session)
+    table_epoch_claim(table_id=table.pk, epoch=3)
+    old_owner = table_record(table=table, epoch=2)
+    entry = LogEntry(1, "act", 0, {"kind": "flip"}, 100, "page-a:1")
+    with pytest.raises(StaleOwner) as refused:
+        action_log_append_many(items=[(old_owner, entry, [_flip_trial(0)])])
+    assert refused.value.table_ids == (table.pk,)
+    assert not ActionLogEntry.objects.exists()
+    assert not Trial.objects.exists()
+
+
+def test_the_current_owner_writes_with_its_epoch_and_client_id(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = _table(make_session)
+    table_epoch_claim(table_id=table.pk, epoch=3)
+    owner = table_record(table=table, epoch=3)
+    action_log_append_many(items=[(owner, LogEntry(1, "act", 0, {"kind": "flip"}, 100, "p:1"), [])])
+    row = ActionLogEntry.objects.get()
+    assert (row.epoch, row.client_id) == (3, "p:1")
+    table.refresh_from_db()
+    assert table.epoch == 3
+
+
+def test_claiming_a_table_fences_every_older_epoch_and_refuses_a_stale_claim(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = _table(make_session)
+    table_epoch_claim(table_id=table.pk, epoch=5)
+    with pytest.raises(StaleOwner):
+        table_epoch_claim(table_id=table.pk, epoch=4)
+    table.refresh_from_db()
+    assert table.epoch == 5
+
+
+def test_the_same_client_id_twice_in_one_table_log_is_refused(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = _table(make_session)
+    record = table_record(table=table)
+    first = LogEntry(1, "act", 0, {"kind": "flip"}, 100, "page-a:1")
+    action_log_append_many(items=[(record, first, [])])
+    with pytest.raises(IntegrityError):
+        action_log_append_many(items=[(record, dataclasses.replace(first, seq=2), [])])
+    assert ActionLogEntry.objects.count() == 1

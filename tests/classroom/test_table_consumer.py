@@ -137,6 +137,26 @@ async def test_the_active_player_flips_and_both_tablets_see_it(
         await socket.disconnect()
 
 
+async def test_a_duplicated_flip_is_applied_once_and_acknowledged_each_time(
+    playing: tuple[GameSession, list[Seat]],
+) -> None:
+    session, seats = playing
+    sockets, views = await _seat_all(session, seats)
+    flipper = sockets[views[0]["active_seat"]]
+    frame = {"type": "act", "seq": 1, "action": {"kind": "flip"}, "cid": "tab-1:1"}
+    await flipper.send_to(text_data=json.dumps(frame))
+    await flipper.send_to(text_data=json.dumps({**frame, "seq": 2}))  # the same input again
+    acks = [await _frame(flipper, "ack"), await _frame(flipper, "ack")]
+    assert [ack["seq"] for ack in acks] == [1, 2]
+    assert acks[0]["version"] == acks[1]["version"]
+    stored = await sync_to_async(list)(
+        ActionLogEntry.objects.filter(kind="act").values_list("client_id", flat=True)
+    )
+    assert stored == ["tab-1:1"]
+    for socket in sockets:
+        await socket.disconnect()
+
+
 @pytest.mark.parametrize(
     "raw",
     [
@@ -146,8 +166,19 @@ async def test_the_active_player_flips_and_both_tablets_see_it(
         '{"type":"act","seq":1,"action":{"kind":"slap","flip":1,"rt_ms":1,"seat":1}}',
         '{"type":"act","seq":1}',
         json.dumps({"type": "ping", "seq": 1, "pad": "x" * 5000}),
+        '{"type":"act","seq":1,"action":{"kind":"flip"},"cid":"no spaces allowed"}',
+        json.dumps({"type": "act", "seq": 1, "action": {"kind": "flip"}, "cid": "x" * 65}),
     ],
-    ids=["not-json", "unknown-kind", "wrong-type", "another-seat-field", "no-action", "oversize"],
+    ids=[
+        "not-json",
+        "unknown-kind",
+        "wrong-type",
+        "another-seat-field",
+        "no-action",
+        "oversize",
+        "bad-client-id",
+        "long-client-id",
+    ],
 )
 async def test_bad_frames_get_an_error_and_change_nothing(
     playing: tuple[GameSession, list[Seat]], raw: str

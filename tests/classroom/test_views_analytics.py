@@ -10,7 +10,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Trial
-from tests.classroom.trial_rows import played_session, trial_add, worked_example
+from classroom.services.classes import class_create
+from tests.classroom.trial_rows import (
+    played_session,
+    riff_raff_played,
+    trial_add,
+    worked_example,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -139,3 +145,187 @@ def test_a_game_with_two_kinds_of_trial_shows_each_kind_in_the_report(
     page = client.get(reverse("session_report", args=[early.pk])).content.decode()
     assert "Placements (stayed on board)" in page
     assert "Flips" in page
+
+
+@pytest.fixture
+def riff_raffed(
+    make_session: Callable[..., GameSession], school_class: SchoolClass
+) -> tuple[GameSession, GameSession]:
+    """Two Riff Raff sessions three weeks apart. Ava: catches 3 of 4 at 500/600/700 ms then
+    3 of 4 at 400/450/500 ms; placements 3 of 5 then 4 of 5 stayed. Ben, the latest only:
+    catches 2 of 4 at 700/800 ms, placements 1 of 2."""
+    ava, ben = school_class.students.filter(display_name__in=["Ava", "Ben"])
+    weeks_ago = timezone.now() - timedelta(weeks=3)
+    early = make_session(school_class=school_class)
+    late = make_session(school_class=school_class)
+    seats = played_session(session=early, students=[ava], started=weeks_ago, game="riff_raff")
+    riff_raff_played(
+        seats[ava.pk],
+        catch_rts=[500, 600, None, 700],
+        stayed=[True, True, True, False, False],
+        at=weeks_ago,
+    )
+    seats = played_session(session=late, students=[ava, ben], game="riff_raff")
+    riff_raff_played(seats[ava.pk], catch_rts=[400, 450, 500, None], stayed=[True] * 4 + [False])
+    riff_raff_played(seats[ben.pk], catch_rts=[700, 800, None, None], stayed=[True, False])
+    return early, late
+
+
+def test_the_progress_page_shows_catches_and_placements_apart(
+    client: Client,
+    teacher: User,
+    school_class: SchoolClass,
+    riff_raffed: tuple[GameSession, ...],
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    client.force_login(teacher)
+    response = client.get(reverse("student_progress", args=[school_class.pk, ava.pk]))
+    text = response.content.decode()
+    # Each session: a catches row and a placements row under it, with their own figures.
+    assert text.count('<tr class="row-sub">') == 4
+    assert "Catches" in text
+    assert "Placements (stayed on board)" in text
+    assert "600 ms" in text  # the first session's median catch
+    assert "75 %" in text  # caught 3 of 4, both times
+    assert "60 %" in text  # the first session's placements: 3 of 5 stayed
+    assert "80 %" in text  # the latest session's placements: 4 of 5 stayed
+    assert "67 %" not in text  # 6 of 9 trials: the mix of both kinds, never shown
+    # A sentence per kind: catches 600 -> 450 ms (faster), 75 % both times (steady);
+    # placements have no RT, and 60 -> 80 % stayed is up.
+    assert "Catches: Faster than 3 weeks ago; accuracy steady." in text
+    assert "Placements (stayed on board): Accuracy up." in text
+    # Learning lines over the 3 weeks: (450 - 600) / 3 = -50 ms and 20 / 3 = 6.7 points a week.
+    assert "Learning line over 2 sessions: -50 ms per week, accuracy 0.0 points per week." in text
+    assert "Learning line over 2 sessions: accuracy 6.7 points per week." in text
+
+    rt_chart, accuracy_chart, dprime_chart = response.context["charts"]
+    assert "Catches" in rt_chart.svg
+    assert "Placements" not in rt_chart.svg  # placements have no reaction time
+    assert "Learning line (fitted to this student)" in rt_chart.svg
+    assert "Catches" in accuracy_chart.svg
+    assert "Placements (stayed on board)" in accuracy_chart.svg
+    assert "Placements" not in dprime_chart.svg
+
+
+def test_the_overview_shows_a_catches_row_and_a_placements_row(
+    client: Client,
+    teacher: User,
+    school_class: SchoolClass,
+    riff_raffed: tuple[GameSession, ...],
+) -> None:
+    client.force_login(teacher)
+    url = reverse("class_overview", args=[school_class.pk])
+    response = client.get(url)
+    text = response.content.decode()
+    rows = {row["student"].display_name: row for row in response.context["rows"]}
+    ava = rows["Ava"]
+    assert ava["accuracy"] is None  # no whole-session accuracy for a mixed game
+    catches, placements = ava["kinds"]
+    assert (catches["kind"], catches["median_rt"], catches["accuracy"]) == (
+        "riff_raff.catch",
+        450,
+        75,
+    )
+    assert (placements["kind"], placements["median_rt"], placements["accuracy"]) == (
+        "riff_raff.placement",
+        None,
+        80,
+    )
+    # Ava's catches: 600 -> 450 ms mean, faster; her placements: 60 -> 80 % stayed, better.
+    assert (catches["rt_trend"], catches["has_rts"]) == ("improving", True)
+    assert (placements["accuracy_trend"], placements["has_rts"]) == ("improving", False)
+    assert text.count('<tr class="row-sub">') == 4  # Ava's two kinds and Ben's
+    assert "Placements (stayed on board)" in text
+    assert "450 ms" in text
+    assert "750 ms" in text  # Ben's median catch
+
+    # Sorting uses the catches' figures: Ava is faster and more accurate than Ben.
+    by_rt = client.get(url, {"sort": "rt"}).content.decode()
+    assert by_rt.index(">Ava<") < by_rt.index(">Ben<")
+    by_accuracy = client.get(url, {"sort": "accuracy"}).content.decode()
+    assert by_accuracy.index(">Ava<") < by_accuracy.index(">Ben<")
+
+
+def test_the_printed_report_shows_each_kind(
+    client: Client,
+    teacher: User,
+    school_class: SchoolClass,
+    riff_raffed: tuple[GameSession, ...],
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    client.force_login(teacher)
+    url = reverse("class_progress_print", args=[school_class.pk])
+    text = client.get(url, {"student": ava.pk}).content.decode()
+    assert text.count('<tr class="row-sub">') == 4
+    assert "Catches: Faster than 3 weeks ago; accuracy steady." in text
+    assert "67 %" not in text
+
+
+def test_palm_strike_beside_riff_raff_still_shows_whole_sessions(
+    client: Client,
+    teacher: User,
+    school_class: SchoolClass,
+    played: tuple[GameSession, ...],
+    riff_raffed: tuple[GameSession, ...],
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    client.force_login(teacher)
+    url = reverse("student_progress", args=[school_class.pk, ava.pk])
+    everything = client.get(url)
+    text = everything.content.decode()
+    assert text.count('<tr class="row-sub">') == 4  # only the Riff Raff sessions split
+    assert "Palm Strike: Faster than 3 weeks ago; accuracy up at the beginner level." in text
+    assert "Catches: Faster than 3 weeks ago; accuracy steady." in text
+    rt_chart = everything.context["charts"][0]
+    assert "Palm Strike" in rt_chart.svg
+    assert "Catches" in rt_chart.svg
+    # Two RT lines: a single dashed learning line could belong to either.
+    assert "Learning line (fitted to this student)" not in rt_chart.svg
+
+    # Palm Strike alone looks as it always did.
+    palm_strike = client.get(url, {"game": "palm_strike"})
+    text = palm_strike.content.decode()
+    assert "row-sub" not in text
+    assert "Catches" not in text
+    sentence = "Faster than 3 weeks ago; accuracy up at the beginner level."
+    assert f'<p class="summary-sentence">{sentence}</p>' in text  # no "Palm Strike:" before it
+    assert "Learning line over 2 sessions: -48 ms per week" in text
+    assert text.count("<svg") == 3
+    assert "Learning line (fitted to this student)" in palm_strike.context["charts"][0].svg
+    overview = client.get(
+        reverse("class_overview", args=[school_class.pk]), {"game": "palm_strike"}
+    )
+    assert "row-sub" not in overview.content.decode()
+    assert "430 ms" in overview.content.decode()
+
+
+def test_a_teacher_sees_only_their_own_riff_raff_figures(
+    client: Client,
+    teacher: User,
+    other_teacher: User,
+    make_session: Callable[..., GameSession],
+    school_class: SchoolClass,
+    riff_raffed: tuple[GameSession, ...],
+) -> None:
+    theirs = class_create(teacher=other_teacher, name="Year 4 Owls", student_names=["Ava"])
+    their_ava = theirs.students.get()
+    session = make_session(owner=other_teacher, school_class=theirs)
+    seat = played_session(session=session, students=[their_ava], game="riff_raff")[their_ava.pk]
+    riff_raff_played(seat, catch_rts=[999], stayed=[False, False, False])
+
+    client.force_login(other_teacher)
+    ava = school_class.students.get(display_name="Ava")
+    for url in [
+        reverse("class_overview", args=[school_class.pk]),
+        reverse("student_progress", args=[school_class.pk, ava.pk]),
+        reverse("class_progress_print", args=[school_class.pk]),
+        reverse("student_progress", args=[theirs.pk, ava.pk]),
+    ]:
+        assert client.get(url).status_code == 404, url
+    own = client.get(reverse("class_overview", args=[theirs.pk])).content.decode()
+    assert "999 ms" in own
+    assert "450 ms" not in own
+
+    client.force_login(teacher)
+    mine = client.get(reverse("class_overview", args=[school_class.pk])).content.decode()
+    assert "999 ms" not in mine

@@ -16,12 +16,20 @@ if TYPE_CHECKING:
 
 
 def played_session(
-    *, session: GameSession, students: Sequence[Student], started: datetime | None = None
+    *,
+    session: GameSession,
+    students: Sequence[Student],
+    started: datetime | None = None,
+    game: str | None = None,
 ) -> dict[int, Seat]:
-    """Mark the session as played at one table by these students; their seats by student."""
+    """Mark the session as played (of ``game``, if given) at one table by these students;
+    their seats by student."""
     started = started or timezone.now()
     GameSession.objects.filter(pk=session.pk).update(
-        status=GameSession.Status.ENDED, started_at=started, ended_at=started
+        status=GameSession.Status.ENDED,
+        started_at=started,
+        ended_at=started,
+        game=game or session.game,
     )
     table = Table.objects.create(session=session, number=1, roster=[], seed=1)
     seats = {}
@@ -116,3 +124,79 @@ def worked_example(seat: Seat, *, at: datetime | None = None) -> None:
     for _ in range(8):
         flip += 1
         trial_add(seat=seat, target=False, responded=False, at=when(), flip=flip)
+
+
+# Riff Raff's two kinds of trial (see games.riff_raff.trials): a falling piece caught or
+# missed (with a reaction time), and a placement that stayed on board or caused a fall (none).
+RIFF_RAFF_LEVEL = "wave_5"
+
+
+def _riff_raff_trial_add(
+    *,
+    seat: Seat,
+    kind: str,
+    target: bool | None,
+    responded: bool,
+    correct: bool,
+    rt_ms: int | None,
+    at: datetime | None,
+    seq: int,
+) -> Trial:
+    trial = Trial.objects.create(
+        session_id=seat.session_id,
+        table_id=seat.table_id,
+        seat=seat,
+        student_id=seat.student_id,
+        log_seq=seq,
+        game="riff_raff",
+        kind=kind,
+        level=RIFF_RAFF_LEVEL,
+        target=target,
+        responded=responded,
+        congruent=None,
+        rt_ms=rt_ms,
+        correct=correct,
+        plausible=True,
+        data={
+            "level": RIFF_RAFF_LEVEL,
+            "area": 0,
+            "piece": seq,
+            "shape": "crate",
+            "round": 1,
+            "bot": False,
+            "congruent": None,
+            "target": target,
+            "responded": responded,
+            "correct": correct,
+            "rt_ms": rt_ms,
+            "plausible": True,
+        },
+    )
+    if at is not None:
+        Trial.objects.filter(pk=trial.pk).update(created_at=at)
+    return trial
+
+
+def riff_raff_played(
+    seat: Seat,
+    *,
+    catch_rts: Sequence[int | None] = (),
+    stayed: Sequence[bool] = (),
+    at: datetime | None = None,
+) -> None:
+    """One Riff Raff session of a seat: a catch per entry of ``catch_rts`` (caught at that
+    RT, or missed for None) and a placement per entry of ``stayed`` (stayed on board or not)."""
+    seq = 0
+    for rt in catch_rts:
+        seq += 1
+        caught = rt is not None
+        _riff_raff_trial_add(
+            seat=seat, kind="riff_raff.catch", target=True, responded=caught, correct=caught,
+            rt_ms=rt, at=at, seq=seq,
+        )  # fmt: skip
+    for stays in stayed:
+        seq += 1
+        _riff_raff_trial_add(
+            seat=seat, kind="riff_raff.placement", target=None, responded=True, correct=stays,
+            rt_ms=None, at=at, seq=seq,
+        )  # fmt: skip

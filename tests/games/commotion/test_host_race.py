@@ -30,7 +30,7 @@ async def test_simultaneous_plays_on_one_pile_first_wins_the_other_is_too_late()
     host.submit(ava, 12, play)
     await _settle()
 
-    assert ben.of_type("ack") == [{"type": "ack", "seq": 11, "version": 1}]
+    assert ben.of_type("ack") == [{"type": "ack", "seq": 11, "version": 1, "epoch": 0}]
     assert ava.of_type("error") == [
         {"type": "error", "code": "rejected", "message": rules.TOO_LATE, "seq": 12}
     ]

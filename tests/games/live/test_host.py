@@ -154,7 +154,7 @@ async def test_an_accepted_input_is_stored_before_anyone_sees_it() -> None:
     assert store.frames_seen_at_append == [frames_before]
     assert [entry.action for entry in store.entries] == [{"kind": "add", "n": 2}]
     assert [trial.data for trial in store.trials] == [{"n": 2}]
-    assert alice.of_type("ack") == [{"type": "ack", "seq": 1, "version": 1}]
+    assert alice.of_type("ack") == [{"type": "ack", "seq": 1, "version": 1, "epoch": 0}]
     assert bob.of_type("state")[-1]["view"]["total"] == 2
     assert bob.of_type("state")[-1]["events"] == [{"kind": "added", "n": 2}]
     assert bob.of_type("ack") == []

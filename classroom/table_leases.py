@@ -1,0 +1,79 @@
+"""This process's leases on the tables it hosts: which kind, and keeping them while hosts run.
+
+One process (the embedded default): in-memory leases, every table is ours. Several processes
+(REDIS_URL set): leases in Redis, so exactly one process hosts each table (games.live.leases).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from redis.asyncio import Redis
+
+from games.live.leases import RENEW_EVERY_MS, LocalLeases, RedisLeases
+
+if TYPE_CHECKING:
+    from games.live.host import TableHost
+    from games.live.leases import Lease, Leases
+
+logger = logging.getLogger(__name__)
+
+# Leases (and their Redis connections) belong to one event loop: one set per loop.
+_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Leases] = weakref.WeakKeyDictionary()
+
+
+class OwnedElsewhere(Exception):
+    """Another process hosts this table; inputs go to it over the channel layer."""
+
+    def __init__(self, table_id: int, owner: str) -> None:
+        super().__init__(f"table {table_id} is hosted by {owner}")
+        self.table_id = table_id
+        self.owner = owner
+
+
+def clustered() -> bool:
+    """Several processes share the site (Redis for leases and the channel layer)."""
+    return bool(settings.REDIS_URL)
+
+
+def process_leases() -> Leases:
+    loop = asyncio.get_running_loop()
+    leases = _by_loop.get(loop)
+    if leases is None:
+        if clustered():
+            leases = RedisLeases(Redis.from_url(settings.REDIS_URL), prefix=settings.LEASE_PREFIX)
+        else:
+            leases = LocalLeases()
+        _by_loop[loop] = leases
+    return leases
+
+
+async def lease_keep(host: TableHost, lease: Lease, leases: Leases) -> None:
+    """Renew the host's lease while it runs; stop the host when the lease is lost (or cannot
+    be confirmed within its TTL, by our own clock); give the lease up when the host stops."""
+    try:
+        while True:
+            await asyncio.sleep(RENEW_EVERY_MS / 1000)
+            if host.finished:
+                break
+            try:
+                renewed = await leases.renew(lease)
+            except Exception:  # Redis unreachable: keep trying while the lease still holds
+                logger.warning("table %s: could not renew its lease", host.table_id)
+                if lease.trusted():
+                    continue
+                renewed = None
+            if renewed is None:
+                logger.warning("table %s: lease lost; stopping its host here", host.table_id)
+                host.fenced = True
+                await host.stop()
+                return
+            lease = renewed
+    finally:
+        with contextlib.suppress(Exception):
+            await leases.release(lease)

@@ -1,0 +1,372 @@
+"""Tables hosted by another process of a cluster: forwarding inputs there, frames back here.
+
+Each process has one address (a channel of the channel layer) and a loop that receives on it.
+
+- As a table's **owner** it takes ``table.join``/``table.leave`` from other processes (which
+  seats have sockets there), ``table.act``/``table.sync`` from their sockets, and answers
+  each socket directly (``table.reply`` to the socket's channel). Every view and motion frame
+  for a seat goes once to that seat's group, which the other processes have joined.
+- As a **remote** process it keeps a :class:`RemoteTable` per table its sockets play at,
+  standing in for the host: the consumer calls the same ``join``/``submit``/``resync``. When
+  the table's owner changes (a takeover after the owner died), its sockets are closed with
+  1012 so their tablets reconnect, and reach the new owner.
+
+In the embedded single-process mode none of this runs: every table is hosted here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import weakref
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol
+
+from channels.layers import get_channel_layer
+
+from classroom.table_leases import process_leases
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from channels.layers import BaseChannelLayer
+
+    from games.live.host import Listener, TableHost
+    from games.live.registry import HostRegistry
+
+logger = logging.getLogger(__name__)
+
+# Remote processes say again which seats they have every HEARTBEAT_S; the owner forgets a
+# process's sockets after MEMBER_TTL_S of silence (the process died or lost its network).
+HEARTBEAT_S = 2.0
+MEMBER_TTL_S = 6.5
+# How often a remote process checks that a table's owner is still the one it talks to.
+OWNER_CHECK_S = 0.4
+CLOSE_SERVICE_RESTART = 1012
+
+
+def seat_key(seat: int | None) -> str:
+    return "p" if seat is None else str(seat)
+
+
+def table_seat_group(table_id: int, seat: int | None) -> str:
+    """The processes with sockets on one seat of a table (``p``: the public, teacher view)."""
+    return f"tbl.{table_id}.{seat_key(seat)}"
+
+
+class RemoteListener(Protocol):
+    """A socket in this process at a table hosted elsewhere."""
+
+    seat: int | None
+
+    @property
+    def reply_to(self) -> str: ...
+
+    async def deliver(self, frame: str) -> None: ...
+
+    async def close(self, code: int) -> None: ...
+
+
+# --------------------------------------------------------------------------------------------
+# The owner's side: listeners that stand for other processes' sockets
+
+
+class _GroupListener:
+    """All sockets of one seat in other processes: frames go to the seat's group."""
+
+    def __init__(self, layer: BaseChannelLayer, table_id: int, seat: int | None) -> None:
+        self.seat = seat
+        self._layer = layer
+        self._table_id = table_id
+        self._group = table_seat_group(table_id, seat)
+        # Member process address -> when it last said it has sockets here (monotonic s).
+        self.members: dict[str, float] = {}
+
+    async def deliver(self, frame: str) -> None:
+        message = {"type": "table.frame", "table_id": self._table_id, "seat": self.seat}
+        await self._layer.group_send(self._group, {**message, "frame": frame})
+
+
+class _ReplyListener:
+    """One socket in another process, for the answer to its own input (ack, error, view)."""
+
+    def __init__(self, layer: BaseChannelLayer, seat: int | None, reply_to: str) -> None:
+        self.seat = seat
+        self._layer = layer
+        self._reply_to = reply_to
+
+    async def deliver(self, frame: str) -> None:
+        await self._layer.send(self._reply_to, {"type": "table.reply", "frame": frame})
+
+
+# --------------------------------------------------------------------------------------------
+# The remote side: a stand-in for a host that runs in another process
+
+
+class RemoteTable:
+    """What a consumer here talks to when its table is hosted by the process ``owner``."""
+
+    def __init__(self, router: TableRouter, table_id: int, owner: str) -> None:
+        self.table_id = table_id
+        self.owner = owner
+        self.ended = False
+        self._router = router
+        self._listeners: dict[int | None, set[RemoteListener]] = {}
+        self._stop_callbacks: list[Callable[[], None]] = []
+
+    @property
+    def listener_count(self) -> int:
+        return sum(len(listeners) for listeners in self._listeners.values())
+
+    def seats_listening(self) -> set[int]:
+        return {seat for seat, group in self._listeners.items() if group and seat is not None}
+
+    def on_stop(self, callback: Callable[[], None]) -> None:
+        self._stop_callbacks.append(callback)
+
+    async def join(self, listener: Listener) -> None:
+        remote: RemoteListener = listener  # type: ignore[assignment]
+        seat = remote.seat
+        first = not self._listeners.get(seat)
+        self._listeners.setdefault(seat, set()).add(remote)
+        if first:
+            await self._router.layer.group_add(
+                table_seat_group(self.table_id, seat), self._router.address
+            )
+            await self._router.tell_owner(self, "table.join", seat=seat)
+        # Its own view at once (the group hears views only when something changes).
+        self.resync(listener)
+
+    def leave(self, listener: Listener) -> None:
+        for seat, listeners in list(self._listeners.items()):
+            listeners.discard(listener)
+            if not listeners:
+                del self._listeners[seat]
+                self._router.spawn(self._seat_left(seat))
+        if not self._listeners:
+            self._router.forget(self)
+
+    async def _seat_left(self, seat: int | None) -> None:
+        await self._router.layer.group_discard(
+            table_seat_group(self.table_id, seat), self._router.address
+        )
+        await self._router.tell_owner(self, "table.leave", seat=seat)
+
+    def submit(
+        self, listener: Listener, seq: int, action: Mapping[str, Any], client_id: str | None = None
+    ) -> None:
+        remote: RemoteListener = listener  # type: ignore[assignment]
+        fields = {"seq": seq, "action": dict(action), "cid": client_id}
+        self._router.spawn(
+            self._router.tell_owner(
+                self, "table.act", seat=remote.seat, reply_to=remote.reply_to, **fields
+            )
+        )
+
+    def resync(self, listener: Listener) -> None:
+        remote: RemoteListener = listener  # type: ignore[assignment]
+        self._router.spawn(
+            self._router.tell_owner(self, "table.sync", seat=remote.seat, reply_to=remote.reply_to)
+        )
+
+    def seats(self) -> list[int | None]:
+        return list(self._listeners)
+
+    async def deliver(self, seat: int | None, frame: str) -> None:
+        for listener in list(self._listeners.get(seat, ())):
+            try:
+                await listener.deliver(frame)
+            except Exception:
+                logger.debug("table %s: a socket went away", self.table_id, exc_info=True)
+
+    async def owner_gone(self) -> None:
+        """The owner changed or stopped: every socket here reconnects and is routed anew."""
+        for callback in self._stop_callbacks:
+            callback()
+        for listeners in list(self._listeners.values()):
+            for listener in list(listeners):
+                with contextlib.suppress(Exception):
+                    await listener.close(CLOSE_SERVICE_RESTART)
+        self._listeners.clear()
+
+
+# --------------------------------------------------------------------------------------------
+# The router of this process
+
+
+class TableRouter:
+    """This process's address and its traffic with the other processes about tables."""
+
+    def __init__(self, layer: BaseChannelLayer, registry: HostRegistry) -> None:
+        self.layer = layer
+        self.registry = registry
+        self.address = ""
+        self._remotes: dict[int, RemoteTable] = {}
+        self._groups: dict[tuple[int, int | None], _GroupListener] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._started = False
+
+    async def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        self.address = await self.layer.new_channel(prefix="tables")
+        for loop in (self._receive(), self._heartbeat(), self._watch_owners()):
+            self.spawn(loop)
+
+    def spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # -- remote side -------------------------------------------------------------------------
+
+    def remote_table(self, table_id: int, owner: str) -> RemoteTable:
+        remote = self._remotes.get(table_id)
+        if remote is None or remote.owner != owner:
+            remote = RemoteTable(self, table_id, owner)
+            self._remotes[table_id] = remote
+        return remote
+
+    def forget(self, remote: RemoteTable) -> None:
+        if self._remotes.get(remote.table_id) is remote:
+            del self._remotes[remote.table_id]
+
+    async def tell_owner(self, remote: RemoteTable, kind: str, **fields: Any) -> None:
+        message = {"type": kind, "table_id": remote.table_id, "member": self.address, **fields}
+        try:
+            await self.layer.send(remote.owner, message)
+        except Exception:
+            logger.warning("table %s: could not reach its host", remote.table_id, exc_info=True)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_S)
+            for remote in list(self._remotes.values()):
+                for seat in remote.seats():
+                    await self.tell_owner(remote, "table.join", seat=seat)
+            self.expire_members()
+
+    async def _watch_owners(self) -> None:
+        leases = process_leases()
+        while True:
+            await asyncio.sleep(OWNER_CHECK_S)
+            for remote in list(self._remotes.values()):
+                try:
+                    owner = await leases.owner_of(remote.table_id)
+                except Exception:
+                    logger.debug("owner of table %s unknown", remote.table_id, exc_info=True)
+                    continue  # Redis unreachable: nothing can be decided now
+                if owner != remote.owner:
+                    self.forget(remote)
+                    await remote.owner_gone()
+
+    # -- both sides: the receiving loop -------------------------------------------------------
+
+    async def _receive(self) -> None:
+        while True:
+            message = await self.layer.receive(self.address)
+            try:
+                await self._dispatch(message)
+            except Exception:
+                logger.exception("table router: could not handle %s", message.get("type"))
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        table_id = int(message.get("table_id", 0))
+        seat = message.get("seat")
+        if kind == "table.frame":
+            remote = self._remotes.get(table_id)
+            if remote is not None:
+                await remote.deliver(seat, message["frame"])
+            return
+        if kind == "table.gone":
+            remote = self._remotes.get(table_id)
+            if remote is not None:
+                self.forget(remote)
+                await remote.owner_gone()
+            return
+        host = self.registry.running(table_id)
+        if host is None:
+            # Not hosted here (any more): the asking process re-routes its sockets.
+            await self.layer.send(message["member"], {"type": "table.gone", "table_id": table_id})
+            return
+        if kind == "table.join":
+            await self._member_joined(host, seat, message["member"])
+        elif kind == "table.leave":
+            self._member_left(host, seat, message["member"])
+        elif kind == "table.act":
+            reply = _ReplyListener(self.layer, seat, message["reply_to"])
+            host.submit(reply, int(message["seq"]), message["action"], message.get("cid"))
+        elif kind == "table.sync":
+            host.resync(_ReplyListener(self.layer, seat, message["reply_to"]))
+
+    async def _member_joined(self, host: TableHost, seat: int | None, member: str) -> None:
+        key = (host.table_id, seat)
+        listener = self._groups.get(key)
+        if listener is None:
+            listener = _GroupListener(self.layer, host.table_id, seat)
+            self._groups[key] = listener
+            host.on_stop(partial(self._forget_group, key))
+            await host.join(listener)
+        listener.members[member] = time.monotonic()
+
+    def _forget_group(self, key: tuple[int, int | None]) -> None:
+        self._groups.pop(key, None)
+
+    def _member_left(self, host: TableHost, seat: int | None, member: str) -> None:
+        key = (host.table_id, seat)
+        listener = self._groups.get(key)
+        if listener is None:
+            return
+        listener.members.pop(member, None)
+        self._drop_if_empty(host, key, listener)
+
+    def _drop_if_empty(
+        self, host: TableHost, key: tuple[int, int | None], listener: _GroupListener
+    ) -> None:
+        if listener.members:
+            return
+        del self._groups[key]
+        host.leave(listener)
+        self.registry.listener_left(host)
+
+    def expire_members(self, now: float | None = None) -> None:
+        """Forget processes that stopped saying they have sockets here (they died)."""
+        moment = time.monotonic() if now is None else now
+        for key, listener in list(self._groups.items()):
+            for member, seen in list(listener.members.items()):
+                if moment - seen > MEMBER_TTL_S:
+                    del listener.members[member]
+            host = self.registry.running(key[0])
+            if host is None:
+                self._groups.pop(key, None)
+            else:
+                self._drop_if_empty(host, key, listener)
+
+
+# One router per event loop (each test has its own loop and channel layer).
+_routers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, TableRouter] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def process_router(registry: HostRegistry) -> TableRouter:
+    loop = asyncio.get_running_loop()
+    router = _routers.get(loop)
+    if router is None:
+        layer = get_channel_layer()
+        assert layer is not None
+        router = TableRouter(layer, registry)
+        _routers[loop] = router
+    await router.start()
+    return router
