@@ -195,12 +195,15 @@ class SeatConsumer(_LobbyConsumer):
         return fragment.html, fragment.close_code
 
 
-# Sustained flooding (this many refused frames on one socket) closes it with 1008.
+# Sustained flooding (this many refused frames on one socket) closes the socket. Daphne's
+# WebSocket layer (autobahn) lets an application close only with 1000 or 3000-4999, so the
+# protocol codes are mirrored in the application range: 4008 for 1008 (policy violation) and
+# 4012 for 1012 (service restart).
 FLOOD_STRIKES_TO_CLOSE = 40
-CLOSE_POLICY = 1008
+CLOSE_POLICY = 4008
 CLOSE_NOT_PLAYING = 4404
 # The table's host stopped here; a watching page reconnects to whichever host runs next.
-CLOSE_SERVICE_RESTART = 1012
+CLOSE_SERVICE_RESTART = 4012
 NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
 NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
 REMOVED = gettext_lazy("Your teacher removed you from this session.")
@@ -336,7 +339,7 @@ class TableWatchConsumer(TableConsumer):
     """A teacher page watching one live table: the projector's and console's moving ship.
 
     It listens as no seat (the public view) and never starts a host: a table runs for its
-    tablets. When the host stops, the page is told to reconnect (1012) and finds the next one.
+    tablets. When the host stops, the page is told to reconnect (4012) and finds the next one.
     """
 
     async def connect(self) -> None:

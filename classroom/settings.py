@@ -118,7 +118,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": os.environ.get("SNAPCLASS_CHANNEL_PREFIX", "asgi"),
+            },
         }
     }
     CACHES = {

@@ -9,7 +9,7 @@ Each process has one address (a channel of the channel layer) and a loop that re
 - As a **remote** process it keeps a :class:`RemoteTable` per table its sockets play at,
   standing in for the host: the consumer calls the same ``join``/``submit``/``resync``. When
   the table's owner changes (a takeover after the owner died), its sockets are closed with
-  1012 so their tablets reconnect, and reach the new owner.
+  4012 so their tablets reconnect, and reach the new owner.
 
 In the embedded single-process mode none of this runs: every table is hosted here.
 """
@@ -43,8 +43,8 @@ logger = logging.getLogger(__name__)
 HEARTBEAT_S = 2.0
 MEMBER_TTL_S = 6.5
 # How often a remote process checks that a table's owner is still the one it talks to.
-OWNER_CHECK_S = 0.4
-CLOSE_SERVICE_RESTART = 1012
+OWNER_CHECK_S = 0.25
+CLOSE_SERVICE_RESTART = 4012  # see classroom.consumers
 
 
 def seat_key(seat: int | None) -> str:
@@ -212,14 +212,22 @@ class TableRouter:
         if self._started:
             return
         self._started = True
-        self.address = await self.layer.new_channel(prefix="tables")
+        # The default prefix on purpose: channels_redis receives every process-local channel
+        # through one blocking pop on "<prefix>.<client>!", shared with the consumers' own
+        # channels; another prefix would wait behind their pops (up to 5 s each).
+        self.address = await self.layer.new_channel()
         for loop in (self._receive(), self._heartbeat(), self._watch_owners()):
             self.spawn(loop)
 
     def spawn(self, coroutine: Any) -> None:
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("table router: a task failed", exc_info=task.exception())
 
     async def stop(self) -> None:
         for task in list(self._tasks):
@@ -267,6 +275,9 @@ class TableRouter:
                     logger.debug("owner of table %s unknown", remote.table_id, exc_info=True)
                     continue  # Redis unreachable: nothing can be decided now
                 if owner != remote.owner:
+                    logger.info(
+                        "table %s: its host moved (%s); reconnecting", remote.table_id, owner
+                    )
                     self.forget(remote)
                     await remote.owner_gone()
 
@@ -282,6 +293,7 @@ class TableRouter:
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
+        logger.debug("table router %s: %s", self.address, message)
         table_id = int(message.get("table_id", 0))
         seat = message.get("seat")
         if kind == "table.frame":

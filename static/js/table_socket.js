@@ -10,7 +10,7 @@
 (function () {
   "use strict";
 
-  var STOP_CODES = [1008, 4401, 4403, 4404];
+  var STOP_CODES = [4008, 4401, 4403, 4404];
   var SEAT_KEY = "snapclass.seat.";
 
   function connectTable(root, handlers) {
@@ -28,7 +28,7 @@
     var stopped = false;
     var lastError = "";
     var seated = Boolean(root.dataset.seatCode);
-    var stopCodes = seated ? STOP_CODES : [1008, 4403];
+    var stopCodes = seated ? STOP_CODES : [4008, 4403];
     var reconnecting = seated ? document.querySelector("[data-reconnecting]") : null;
 
     if (seated) localStorage.setItem(SEAT_KEY + root.dataset.seatCode, root.dataset.seatToken);

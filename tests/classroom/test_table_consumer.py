@@ -194,7 +194,7 @@ async def test_bad_frames_get_an_error_and_change_nothing(
     await socket.disconnect()
 
 
-async def test_a_flood_is_slowed_then_closed_with_1008(
+async def test_a_flood_is_slowed_then_closed_with_4008(
     playing: tuple[GameSession, list[Seat]],
 ) -> None:
     session, (ava, _ben) = playing
@@ -210,7 +210,7 @@ async def test_a_flood_is_slowed_then_closed_with_1008(
             break
         codes.append(json.loads(message["text"]).get("code"))
     assert "slow_down" in codes
-    assert closed_with == 1008
+    assert closed_with == 4008
 
 
 async def test_a_tablet_without_a_seat_is_told_and_closed(

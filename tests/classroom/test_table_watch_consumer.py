@@ -192,7 +192,7 @@ async def test_the_watching_page_is_told_to_reconnect_when_the_host_stops(
     for _ in range(5):
         output = await watch.receive_output(timeout=TIMEOUT)
         if output["type"] == "websocket.close":
-            assert output["code"] == 1012
+            assert output["code"] == 4012
             break
     else:
         raise AssertionError("the watching page was not closed")

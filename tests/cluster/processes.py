@@ -1,0 +1,192 @@
+"""Real Snapclass processes for the fault tests: Daphne on loopback, killed for real.
+
+Each test site gets a database of its own (a SQLite file, or a fresh PostgreSQL database) and,
+in a cluster, its own Redis key prefixes, so tests never see each other's tables.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Site:
+    """One Snapclass site: its environment, and the Daphne processes serving it."""
+
+    env: dict[str, str]
+    workdir: Path
+    processes: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
+    postgres_db: str | None = None
+
+    def manage(self, *args: str) -> None:
+        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True)
+
+    def python(self, code: str) -> Any:
+        """Run ``code`` with Django set up against this site; return the JSON it prints."""
+        prelude = "import json, django\ndjango.setup()\n"
+        done = subprocess.run(
+            [sys.executable, "-c", prelude + code],
+            cwd=ROOT, env=self.env, check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    def start(self, port: int | None = None) -> int:
+        """A Daphne process serving the site on ``port`` (a free one by default)."""
+        port = port or free_port()
+        log = (self.workdir / f"daphne-{port}.log").open("ab")
+        self.processes[port] = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "classroom.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        _wait_until_up(port, self.processes[port], self.workdir / f"daphne-{port}.log")
+        return port
+
+    def kill(self, port: int) -> None:
+        """kill -9: no shutdown, no goodbye to the tablets, leases left to expire."""
+        process = self.processes.pop(port)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+
+    def stop_all(self) -> None:
+        for port in list(self.processes):
+            process = self.processes.pop(port)
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+    def log_tail(self) -> str:
+        logs = sorted(self.workdir.glob("daphne-*.log"))
+        return "\n".join(f"--- {log.name}\n{log.read_text()[-3000:]}" for log in logs)
+
+
+def _wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"Daphne exited early:\n{log.read_text()}")
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"Daphne did not answer on {port}:\n{log.read_text()}")
+
+
+_static_root: Path | None = None
+
+
+def _collected_static() -> Path:
+    """Static files collected once per test run, shared by every test site."""
+    global _static_root
+    if _static_root is None:
+        path = Path(tempfile.mkdtemp(prefix="snapclass-static-"))
+        env = {
+            **os.environ,
+            "STATIC_ROOT": str(path),
+            "DJANGO_SETTINGS_MODULE": "classroom.settings",
+        }
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT, env=env, check=True,
+        )  # fmt: skip
+        _static_root = path
+    return _static_root
+
+
+def _base_env(workdir: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "STATIC_ROOT": str(_collected_static()),
+        "SECRET_KEY": "faults-" + "k" * 60,
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SETTINGS_MODULE": "classroom.settings",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def embedded_site(workdir: Path) -> Site:
+    """The default: one process, SQLite, the in-memory channel layer."""
+    env = _base_env(workdir) | {"DATABASE_URL": f"sqlite:///{workdir / 'site.sqlite3'}"}
+    env.pop("REDIS_URL", None)
+    site = Site(env=env, workdir=workdir)
+    site.manage("migrate", "--noinput", "-v0")
+    return site
+
+
+def cluster_site(workdir: Path, *, postgres_url: str, redis_url: str) -> Site:
+    """Several processes: a fresh PostgreSQL database, Redis with this site's own prefixes."""
+    name = f"snapclass_faults_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    database_url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
+    prefix = f"faults-{uuid.uuid4().hex[:8]}"
+    env = _base_env(workdir) | {
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "SNAPCLASS_LEASE_PREFIX": prefix,
+        "SNAPCLASS_CHANNEL_PREFIX": prefix,
+    }
+    site = Site(env=env, workdir=workdir, postgres_db=name)
+    site.manage("migrate", "--noinput", "-v0")
+    return site
+
+
+def drop_database(postgres_url: str, name: str) -> None:
+    with (
+        contextlib.suppress(psycopg.Error),
+        psycopg.connect(postgres_url, autocommit=True) as connection,
+    ):
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+PREPARE_PALM_STRIKE = """
+from django.contrib.auth.models import User
+from classroom.services.seats import seat_join_guest
+from classroom.services.sessions import session_create, session_start
+teacher = User.objects.create_user(username="faults-teacher", password="faults-password-123")
+session = session_create(teacher=teacher, game="palm_strike", school_class=None,
+    players_per_table={players}, settings={settings})
+seats = [seat_join_guest(session=session, nickname=f"S{{n}}") for n in range({players})]
+session_start(session=session)
+for seat in seats:
+    seat.refresh_from_db()
+print(json.dumps({{"code": session.code, "session": session.pk,
+    "seats": [{{"token": seat.token, "table": seat.table_id}} for seat in seats]}}))
+"""
+
+
+def palm_strike_session(site: Site, *, players: int, settings: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = site.python(
+        PREPARE_PALM_STRIKE.format(players=players, settings=repr(settings))
+    )
+    return result
