@@ -24,6 +24,7 @@ from classroom import live_fragments, live_tables
 from classroom.languages import language_from_scope
 from classroom.live_updates import seat_group, session_group, teachers_group
 from classroom.models import GameSession, Seat, Table
+from classroom.process import heartbeat_ensure
 from classroom.seat_cookies import seat_cookie_name
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from games.live.flood import TokenBucket
@@ -56,6 +57,7 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
         return [session_group(session_id)]
 
     async def join_session(self, session_id: int) -> None:
+        heartbeat_ensure()
         self.session_id = session_id
         self.language = language_from_scope(self.scope)
         for group in self.group_names(session_id):
@@ -266,6 +268,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._refuse("no_seat", NO_SEAT, live_fragments.CLOSE_NO_SEAT)
             return
         self.seat_id, table_id, seat_index = found
+        heartbeat_ensure()
         host = await live_tables.table_handle(table_id)
         if host is None:
             await self._refuse("not_playing", NOT_PLAYING, CLOSE_NOT_PLAYING)

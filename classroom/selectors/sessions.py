@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from classroom.models import GameSession, Seat, SeatConnection, Table
-from classroom.process import PROCESS_ID
+from classroom.process import processes_alive
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -43,19 +43,20 @@ def session_open_for_class(*, school_class_id: int) -> GameSession | None:
     return None
 
 
-def _live_connections() -> QuerySet[SeatConnection]:
-    # Only this process's sockets count: rows of a process that died are stale.
-    return SeatConnection.objects.filter(seat=OuterRef("pk"), process_id=PROCESS_ID)
+def _alive_processes(connections: QuerySet[SeatConnection]) -> set[str]:
+    # Rows of a process that died are stale: only live processes' sockets count.
+    return processes_alive(connections.values_list("process_id", flat=True).distinct())
 
 
 def seats_with_presence(*, session: GameSession) -> QuerySet[Seat]:
-    return session.seats.annotate(connected=Exists(_live_connections())).select_related(
-        "table", "student"
-    )
+    alive = _alive_processes(SeatConnection.objects.filter(seat__session=session))
+    live = SeatConnection.objects.filter(seat=OuterRef("pk"), process_id__in=alive)
+    return session.seats.annotate(connected=Exists(live)).select_related("table", "student")
 
 
 def seat_is_connected(*, seat: Seat) -> bool:
-    return SeatConnection.objects.filter(seat=seat, process_id=PROCESS_ID).exists()
+    connections = SeatConnection.objects.filter(seat=seat)
+    return connections.filter(process_id__in=_alive_processes(connections)).exists()
 
 
 def seat_get_by_token(*, session: GameSession, token: str) -> Seat | None:
