@@ -7,7 +7,7 @@ PORT ?= 8000
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
 
-.PHONY: setup run test lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics clean
+.PHONY: setup run cluster test lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -27,6 +27,18 @@ run: setup
 	$(BIN)/daphne -b $(HOST) -p $(PORT) \
 		--websocket-max-message-size $(WS_MAX_BYTES) --websocket-max-frame-size $(WS_MAX_BYTES) \
 		classroom.asgi:application
+
+# Several processes behind a local load balancer (a demo of the production layout): needs
+# PostgreSQL and Redis, which every Snapclass machine runs on 127.0.0.1.
+PROCESSES ?= 2
+CLUSTER_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/snapclass
+CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0
+cluster: setup
+	DATABASE_URL=$(CLUSTER_DATABASE_URL) $(BIN)/python -m classroom.database_create
+	DATABASE_URL=$(CLUSTER_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	DATABASE_URL=$(CLUSTER_DATABASE_URL) REDIS_URL=$(CLUSTER_REDIS_URL) \
+		$(BIN)/python manage.py cluster --processes $(PROCESSES) --host $(HOST) --port $(PORT)
 
 test: setup
 	$(BIN)/ruff check .
