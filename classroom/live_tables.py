@@ -99,6 +99,10 @@ class LogWriter:
     ) -> None:
         await sync_to_async(_write_in_thread, thread_sensitive=False, executor=self._thread)(items)
 
+    def close_connection(self) -> None:
+        """Close the writer thread's database connection (tests drop their database after)."""
+        self._thread.submit(_close_connection).result(timeout=10)
+
     async def _one_by_one(self, batch: list[_Pending]) -> None:
         # One bad entry must not fail the other tables' entries that shared its transaction.
         for record, entry, trials, done in batch:
@@ -118,6 +122,11 @@ def _write_in_thread(items: Sequence[tuple[TableRecord, LogEntry, Sequence[Engin
     except Exception:
         connection.close()
         raise
+
+
+def _close_connection() -> None:
+    # Looked up here, in the calling thread: Django's connections are per thread.
+    connection.close()
 
 
 log_writer = LogWriter()

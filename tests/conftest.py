@@ -8,13 +8,22 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 
+from classroom.live_tables import log_writer
 from classroom.services.classes import class_create
 from classroom.services.sessions import session_create
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from classroom.models import GameSession, SchoolClass
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    # pytest-django's, plus: the live log writer keeps a connection of its own in its own
+    # thread, and PostgreSQL will not drop the test database while it is open.
+    yield
+    log_writer.close_connection()
 
 
 @pytest.fixture(autouse=True)

@@ -37,6 +37,8 @@ PUBLIC = {
     "play_lobby",
     "play_resume",
     "play_leave",
+    # Off unless SNAPCLASS_DIAGNOSTICS=1, and then only for loopback requests (load tests).
+    "diagnostics",
 }
 TEACHER_WITHOUT_OBJECTS = {"session_new", "session_settings", "class_new"}
 PUBLIC_INCLUDES = {"i18n/"}
