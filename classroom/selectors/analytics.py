@@ -10,10 +10,10 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Avg, Count, Max, Min, Q
 
 from classroom.analytics.measures import (
     CorrectRts,
@@ -208,14 +208,9 @@ class KindFacts:
     """One kind of trial of one student's session, as a single aggregate row gives it."""
 
     tally: Tally
-    # Of plausible correct responses at or above the anticipation floor. A sum and a count
-    # rather than a mean, so that a session's kinds pool exactly.
-    correct_rt_total_ms: int
-    correct_rt_count: int
-
-    @property
-    def mean_correct_rt_ms(self) -> float | None:
-        return self.correct_rt_total_ms / self.correct_rt_count if self.correct_rt_count else None
+    # Of plausible correct responses at or above the anticipation floor (a mean, so the
+    # database can compute it for every session at once; medians need the sorted RTs).
+    mean_correct_rt_ms: float | None
 
     @property
     def accuracy(self) -> float | None:
@@ -241,29 +236,29 @@ class SessionFacts:
         """The kinds to show one by one; empty when the session is shown whole."""
         return self.kinds if self.split_by_kind else {}
 
-    @cached_property
-    def whole(self) -> KindFacts:
-        """The whole session, every kind of trial pooled."""
-        parts = list(self.kinds.values())
-        return KindFacts(
-            tally=sum((part.tally for part in parts), Tally()),
-            correct_rt_total_ms=sum(part.correct_rt_total_ms for part in parts),
-            correct_rt_count=sum(part.correct_rt_count for part in parts),
-        )
+    @property
+    def whole(self) -> KindFacts | None:
+        """The session's figures when it is shown whole, and then it has a single kind of
+        trial (a session of several kinds makes its game mixed, so split). None for a split
+        session: a catch's and a placement's figures add up to nothing."""
+        if self.split_by_kind:
+            return None
+        (only,) = self.kinds.values()
+        return only
 
     @property
     def tally(self) -> Tally:
-        return self.whole.tally
+        """Every trial of the session counted together (counts do add up across kinds)."""
+        first, *others = (kind.tally for kind in self.kinds.values())
+        return sum(others, first)
 
     @property
     def mean_correct_rt_ms(self) -> float | None:
-        # A mean, which the database's sums give for every session at once; medians would
-        # need the sorted RTs.
-        return self.whole.mean_correct_rt_ms
+        return whole.mean_correct_rt_ms if (whole := self.whole) else None
 
     @property
     def accuracy(self) -> float | None:
-        return self.whole.accuracy
+        return whole.accuracy if (whole := self.whole) else None
 
 
 # Games that record more than one kind of trial in a session: Riff Raff's catches (caught or
@@ -271,6 +266,7 @@ class SessionFacts:
 # flips and team flips never share a session (team mode is a session setting).
 MIXED_KIND_GAMES = frozenset({"riff_raff"})
 
+# The RTs a session's trend figure averages (``KindFacts.mean_correct_rt_ms``).
 _TREND_RTS = Q(correct=True, responded=True, plausible=True, rt_ms__gte=ANTICIPATION_FLOOR_MS)
 
 
@@ -291,8 +287,7 @@ def _session_facts(trials: QuerySet[Trial]) -> dict[Key, SessionFacts]:
             started=Min("created_at"),
             level=Min("level"),
             game=Min("game"),
-            correct_rt_total=Sum("rt_ms", filter=_TREND_RTS),
-            correct_rt_count=Count("rt_ms", filter=_TREND_RTS),
+            mean_rt=Avg("rt_ms", filter=_TREND_RTS),
             **_COUNTS,
         )
     )
@@ -315,15 +310,11 @@ def _session_fact(kinds: Sequence[Mapping[str, Any]], *, split_by_kind: bool) ->
         student_id=first["student"],
         session_id=first["session"],
         started=min(row["started"] for row in kinds),
-        level=min(row["level"] for row in kinds),
+        level=first["level"],
         game=first["game"],
         kinds={
-            row["kind"]: KindFacts(
-                tally=_tally(row),
-                correct_rt_total_ms=row["correct_rt_total"] or 0,
-                correct_rt_count=row["correct_rt_count"],
-            )
-            for row in sorted(kinds, key=lambda row: row["kind"])
+            row["kind"]: KindFacts(tally=_tally(row), mean_correct_rt_ms=row["mean_rt"])
+            for row in sorted(kinds, key=itemgetter("kind"))
         },
         split_by_kind=split_by_kind,
     )

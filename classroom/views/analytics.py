@@ -456,7 +456,7 @@ def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
         "level": latest.level if latest else None,
         # A mixed game's latest session has no whole figures: its kinds' rows give them.
         **_figures(latest.measures if latest and not by_kind else None),
-        **_trends([fact.whole for fact in entry.sessions if not fact.by_kind]),
+        **_trends([whole for fact in entry.sessions if (whole := fact.whole) is not None]),
         "kinds": [_kind_row(kind, m, entry.sessions) for kind, m in by_kind.items()],
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -147,6 +148,16 @@ def test_a_game_with_two_kinds_of_trial_shows_each_kind_in_the_report(
     assert "Flips" in page
 
 
+def _body_rows(html: str) -> list[list[str]]:
+    """The cells of each body row of the page's first table, as the text they show."""
+    body = html[html.index("<tbody>") : html.index("</tbody>")]
+    return [
+        [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in cells]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
+        if (cells := re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S))
+    ]
+
+
 @pytest.fixture
 def riff_raffed(
     make_session: Callable[..., GameSession], school_class: SchoolClass
@@ -181,15 +192,20 @@ def test_the_progress_page_shows_catches_and_placements_apart(
     client.force_login(teacher)
     response = client.get(reverse("student_progress", args=[school_class.pk, ava.pk]))
     text = response.content.decode()
-    # Each session: a catches row and a placements row under it, with their own figures.
-    assert text.count('<tr class="row-sub">') == 4
-    assert "Catches" in text
-    assert "Placements (stayed on board)" in text
-    assert "600 ms" in text  # the first session's median catch
-    assert "75 %" in text  # caught 3 of 4, both times
-    assert "60 %" in text  # the first session's placements: 3 of 5 stayed
-    assert "80 %" in text  # the latest session's placements: 4 of 5 stayed
-    assert "67 %" not in text  # 6 of 9 trials: the mix of both kinds, never shown
+    # Each session (9 trials) has no figures of its own: 6 of 9 right would mix both kinds.
+    # Under it, catches (caught 3 of 4; d' = z(3.5 / 5) - z(0.5 / 1) = 0.52) and placements.
+    rows = _body_rows(text)
+    assert [row[1:] for row in rows] == [
+        ["wave_5", "9", "—", "—", "—"],
+        ["", "4", "600 ms", "75 %", "0.52"],
+        ["", "5", "—", "60 %", "—"],
+        ["wave_5", "9", "—", "—", "—"],
+        ["", "4", "450 ms", "75 %", "0.52"],
+        ["", "5", "—", "80 %", "—"],
+    ]
+    assert rows[1][0].endswith(": Catches")  # the date for screen readers, then the kind
+    assert rows[2][0].endswith(": Placements (stayed on board)")
+    assert "67 %" not in text
     # A sentence per kind: catches 600 -> 450 ms (faster), 75 % both times (steady);
     # placements have no RT, and 60 -> 80 % stayed is up.
     assert "Catches: Faster than 3 weeks ago; accuracy steady." in text
@@ -234,10 +250,17 @@ def test_the_overview_shows_a_catches_row_and_a_placements_row(
     # Ava's catches: 600 -> 450 ms mean, faster; her placements: 60 -> 80 % stayed, better.
     assert (catches["rt_trend"], catches["has_rts"]) == ("improving", True)
     assert (placements["accuracy_trend"], placements["has_rts"]) == ("improving", False)
-    assert text.count('<tr class="row-sub">') == 4  # Ava's two kinds and Ben's
-    assert "Placements (stayed on board)" in text
-    assert "450 ms" in text
-    assert "750 ms" in text  # Ben's median catch
+    # Figures, IES (mean RT / accuracy: 450 / 0.75, 750 / 0.5) and BIS (catches against
+    # catches: +2 / -2) per kind; nothing for the whole session.
+    figures = [row[:1] + row[4:9] for row in _body_rows(text)[:6]]
+    assert figures == [
+        ["Ava", "—", "—", "—", "—", "—"],
+        ["Ava: Catches", "450 ms", "75 %", "0.52", "600 ms", "2.00"],
+        ["Ava: Placements (stayed on board)", "—", "80 %", "—", "—", "—"],
+        ["Ben", "—", "—", "—", "—", "—"],
+        ["Ben: Catches", "750 ms", "50 %", "0.00", "1500 ms", "-2.00"],
+        ["Ben: Placements (stayed on board)", "—", "50 %", "—", "—", "—"],
+    ]
 
     # Sorting uses the catches' figures: Ava is faster and more accurate than Ben.
     by_rt = client.get(url, {"sort": "rt"}).content.decode()
@@ -256,9 +279,13 @@ def test_the_printed_report_shows_each_kind(
     client.force_login(teacher)
     url = reverse("class_progress_print", args=[school_class.pk])
     text = client.get(url, {"student": ava.pk}).content.decode()
-    assert text.count('<tr class="row-sub">') == 4
+    assert [row[1:] for row in _body_rows(text)][:3] == [
+        ["wave_5", "9", "—", "—", "—"],
+        ["", "4", "600 ms", "75 %", "0.52"],
+        ["", "5", "—", "60 %", "—"],
+    ]
     assert "Catches: Faster than 3 weeks ago; accuracy steady." in text
-    assert "67 %" not in text
+    assert "Placements (stayed on board): Accuracy up." in text
 
 
 def test_palm_strike_beside_riff_raff_still_shows_whole_sessions(
@@ -274,6 +301,8 @@ def test_palm_strike_beside_riff_raff_still_shows_whole_sessions(
     everything = client.get(url)
     text = everything.content.decode()
     assert text.count('<tr class="row-sub">') == 4  # only the Riff Raff sessions split
+    figures = [row[1:] for row in _body_rows(text)]
+    assert ["Beginner", "20", "575 ms", "80 %", "1.50"] in figures  # Palm Strike, whole
     assert "Palm Strike: Faster than 3 weeks ago; accuracy up at the beginner level." in text
     assert "Catches: Faster than 3 weeks ago; accuracy steady." in text
     rt_chart = everything.context["charts"][0]
