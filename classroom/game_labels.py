@@ -44,6 +44,7 @@ def _motif_names() -> dict[str, str]:
     }
 
 
+RIFF_RAFF_LEVEL = re.compile(r"wave_(\d{1,2})")
 COMMOTION_LEVEL = re.compile(r"refill_(\d+)_turn_(\d+)")
 
 
@@ -59,6 +60,10 @@ def level_label(level: str) -> str:
     if commotion := COMMOTION_LEVEL.fullmatch(level):
         refill, turn = commotion.groups()
         return _("Refill %(refill)s, stock by %(turn)s") % {"refill": refill, "turn": turn}
+    if riff_raff := RIFF_RAFF_LEVEL.fullmatch(level):
+        # Stored as wave strength × 10 (games.riff_raff.trials.level): wave_6 is 0.6.
+        strength = int(riff_raff.group(1)) / 10
+        return _("Wave %(strength)s") % {"strength": f"{strength:.1f}"}
     return level or _("Unknown level")
 
 
