@@ -95,6 +95,7 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
     teacher = teacher_page
     _sign_up(teacher, "ms-riff-raff")
     _create_class(teacher)
+    class_url = teacher.url
     code = _create_riff_raff_session(teacher)
     tablets = {name: new_tablet() for name in ("Ava", "Ben")}
     for name, tablet in tablets.items():
@@ -156,3 +157,14 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
             ).fetchall()
         )
     assert kinds.get("riff_raff.placement", 0) >= 4, kinds
+
+    # The reports show catches and placements apart (a placement has no reaction time).
+    teacher.goto(class_url)
+    teacher.get_by_role("link", name="Progress").click()
+    expect(teacher.get_by_role("heading", name="Class progress")).to_be_visible()
+    expect(teacher.get_by_text("Placements (stayed on board)").first).to_be_visible()
+    screenshot(teacher, "riff-raff-class-overview")
+    teacher.get_by_role("link", name="Ava").click()
+    expect(teacher.locator(".summary-sentence").first).to_be_visible()
+    expect(teacher.get_by_text("Catches").first).to_be_visible()
+    screenshot(teacher, "riff-raff-student-progress")
