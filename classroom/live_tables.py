@@ -232,7 +232,9 @@ async def table_host_load(table_id: int) -> TableHost | None:
         on_change=partial(_announce_change, table.session_id),
         epoch=lease.epoch,
     )
-    _keepers.add(asyncio.ensure_future(lease_keep(host, lease, leases)))
+    keeper = asyncio.ensure_future(lease_keep(host, lease, leases))
+    _keepers.add(keeper)
+    keeper.add_done_callback(_keepers.discard)
     return host
 
 
