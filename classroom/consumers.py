@@ -294,6 +294,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if self.host is not None and self.listener is not None:
+            self.host.forget_on_stop(self._host_stopped)
             self.host.leave(self.listener)
             if isinstance(self.host, TableHost):
                 live_tables.registry.listener_left(self.host)

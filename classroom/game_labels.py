@@ -61,7 +61,7 @@ def level_label(level: str) -> str:
         refill, turn = commotion.groups()
         return _("Refill %(refill)s, stock by %(turn)s") % {"refill": refill, "turn": turn}
     if riff_raff := RIFF_RAFF_LEVEL.fullmatch(level):
-        # Stored as wave strength × 10 (games.riff_raff.trials.level): wave_6 is 0.6.
+        # Stored as wave strength times 10 (games.riff_raff.trials.level): wave_6 is 0.6.
         strength = int(riff_raff.group(1)) / 10
         return _("Wave %(strength)s") % {"strength": f"{strength:.1f}"}
     return level or _("Unknown level")

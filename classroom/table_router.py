@@ -126,6 +126,10 @@ class RemoteTable:
     def on_stop(self, callback: Callable[[], None]) -> None:
         self._stop_callbacks.append(callback)
 
+    def forget_on_stop(self, callback: Callable[[], None]) -> None:
+        with contextlib.suppress(ValueError):
+            self._stop_callbacks.remove(callback)
+
     async def join(self, listener: Listener) -> None:
         remote: RemoteListener = listener  # type: ignore[assignment]
         seat = remote.seat

@@ -195,6 +195,7 @@ class TableHost:
         self._inbox: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._on_change = on_change
+        self._stop_callbacks: list[Callable[[], None]] = []
         self._last_motion_ms = -MOTION_FRAME_MS
 
     # -- the outside world's side ------------------------------------------------------------
@@ -210,6 +211,7 @@ class TableHost:
     def start(self) -> asyncio.Task[None]:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
+            self._task.add_done_callback(self._call_stop_callbacks)
         return self._task
 
     async def stop(self) -> None:
@@ -228,7 +230,17 @@ class TableHost:
         if self._task is None or self._task.done():
             callback()
         else:
-            self._task.add_done_callback(lambda _task: callback())
+            self._stop_callbacks.append(callback)
+
+    def forget_on_stop(self, callback: Callable[[], None]) -> None:
+        """A socket that left no longer needs telling (and must not be kept alive by it)."""
+        with contextlib.suppress(ValueError):
+            self._stop_callbacks.remove(callback)
+
+    def _call_stop_callbacks(self, _task: asyncio.Task[None]) -> None:
+        callbacks, self._stop_callbacks = self._stop_callbacks, []
+        for callback in callbacks:
+            callback()
 
     @property
     def listener_count(self) -> int:

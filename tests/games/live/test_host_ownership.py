@@ -83,3 +83,21 @@ async def test_every_frame_carries_the_owners_epoch() -> None:
     assert {frame["epoch"] for frame in alice.frames} == {5}
     assert {frame["type"] for frame in alice.frames} == {"state", "ack"}
     await host.stop()
+
+
+async def test_a_socket_that_left_is_not_called_back_when_the_host_stops() -> None:
+    host = await _host()
+    told: list[str] = []
+
+    def stayed() -> None:
+        told.append("stayed")
+
+    def left() -> None:
+        told.append("left")
+
+    host.on_stop(stayed)
+    host.on_stop(left)
+    host.forget_on_stop(left)
+    host.forget_on_stop(left)  # twice is harmless
+    await host.stop()
+    assert told == ["stayed"]
