@@ -356,6 +356,8 @@ class GameSpec:
     seat_options: tuple[SeatOption, ...] = ()
     # The Config one table's engine gets: the session's, with its seats' options folded in.
     table_config: Callable[[Any, Sequence[Mapping[str, Any]]], Any] = _same_config
+    # Adaptive difficulty (games.adaptive): setting overrides, easiest rung first.
+    ladder: tuple[Mapping[str, Any], ...] = ()
 
     def seat_option(self, name: str) -> SeatOption | None:
         return next((option for option in self.seat_options if option.name == name), None)

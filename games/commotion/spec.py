@@ -37,6 +37,14 @@ def _table_config(config: Config, roster: Sequence[Mapping[str, Any]]) -> Config
     return dataclasses.replace(config, refill_by_seat=tuple(pairs))
 
 
+# Adaptive difficulty: one stock card at a time with a small refill pile first; the standard
+# game (13 cards, stock by three) at the top.
+LADDER = (
+    *({"stock_turn": 1, "refill_size": size} for size in (5, 7, 9, 11, 13)),
+    *({"stock_turn": 3, "refill_size": size} for size in (9, 11, 13)),
+)
+
+
 SPEC = GameSpec(
     slug="commotion",
     name=gettext_noop("Commotion"),
@@ -57,4 +65,5 @@ SPEC = GameSpec(
         ),
     ),
     table_config=_table_config,
+    ladder=LADDER,
 )

@@ -14,6 +14,14 @@ def _make_bot(level: str) -> Any:
     return BOT_LEVELS.get(level, BOT_LEVELS["steady"])
 
 
+# Adaptive difficulty: the matching levels, and within each a response window that shrinks.
+LADDER = tuple(
+    {"level": level, "response_window_s": window}
+    for level in ("beginner", "intermediate", "advanced")
+    for window in (3.5, 2.5, 1.5)
+)
+
+
 def _single_table(config: Config) -> bool:
     # Team mode is one whole-class table around a shared centre.
     return config.team_mode
@@ -30,4 +38,5 @@ SPEC = GameSpec(
     engine_path="games.palm_strike.rules",
     make_bot=_make_bot,
     single_table=_single_table,
+    ladder=LADDER,
 )

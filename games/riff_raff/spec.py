@@ -1,4 +1,4 @@
-"""Riff Raff as the site's game registry knows it (not registered yet: see games.core)."""
+"""Riff Raff as the site's game registry knows it."""
 
 from __future__ import annotations
 
@@ -14,6 +14,13 @@ def _make_bot(level: str) -> Any:
     return BOT_LEVELS.get(level, BOT_LEVELS["steady"])
 
 
+# Adaptive difficulty: a calm sea and a long catch window first, a storm and a short one last.
+LADDER = tuple(
+    {"wave_strength": wave, "catch_window_s": window}
+    for wave, window in ((0.0, 5.0), (0.2, 4.0), (0.4, 3.0), (0.6, 2.5), (0.8, 2.0), (1.0, 1.5))
+)
+
+
 SPEC = GameSpec(
     slug="riff_raff",
     name=gettext_noop("Riff Raff"),
@@ -25,4 +32,5 @@ SPEC = GameSpec(
     engine_path="games.riff_raff.game",
     make_bot=_make_bot,
     bots_fill_table=True,
+    ladder=LADDER,
 )

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.adaptive import Staircase
+from games.core import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -80,3 +81,26 @@ def test_simulated_players_settle_near_eighty_percent_correct(skill: float) -> N
     # A stronger player climbs higher: the level tracks skill.
     mean_rung = sum(rungs[500:]) / len(rungs[500:])
     assert abs(mean_rung - (skill + 1.2 * math.log(0.5 / 0.294 - 1))) < 2.5, mean_rung
+
+
+@pytest.mark.parametrize("slug", ["palm_strike", "commotion", "riff_raff"])
+def test_every_game_has_a_ladder_of_valid_distinct_rungs(slug: str) -> None:
+    spec = game_get(slug)
+    assert spec is not None
+    assert len(spec.ladder) >= 5
+    configs = [spec.config(rung) for rung in spec.ladder]  # each rung is a valid setting
+    assert len(set(configs)) == len(configs)
+    # Staircases run over the ladder's length.
+    assert Staircase(rungs=len(spec.ladder), rung=len(spec.ladder) - 1).rung >= 4
+
+
+def test_ladders_get_harder_by_each_games_own_measure() -> None:
+    palm = game_get("palm_strike")
+    riff = game_get("riff_raff")
+    assert palm is not None
+    assert riff is not None
+    levels = ["beginner", "intermediate", "advanced"]
+    palm_order = [(levels.index(r["level"]), -r["response_window_s"]) for r in palm.ladder]
+    assert palm_order == sorted(palm_order)
+    waves = [(r["wave_strength"], -r["catch_window_s"]) for r in riff.ladder]
+    assert waves == sorted(waves)
