@@ -8,6 +8,7 @@ session's group; each socket then renders its own page's fragment (see
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -40,6 +41,8 @@ from games.live.protocol import (
     client_frame_decode,
     server_frame_encode,
 )
+
+logger = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 
@@ -230,9 +233,17 @@ class _SocketListener:
         await self._consumer.close(code=code)
 
     async def deliver(self, frame: str) -> None:
+        if self._consumer.closed_here:
+            return  # closing: the socket takes nothing more
         if frame.startswith('{"type":"error"'):
             frame = self._translated(frame)
-        await self._consumer.send(text_data=frame)
+        try:
+            await self._consumer.send(text_data=frame)
+        except Exception:
+            # The socket is closing and its disconnect has not been handled yet (Daphne raises
+            # on a socket in its closing handshake). The host awaits this for its own answers
+            # too: one socket going away must never stop the table for the others.
+            logger.debug("dropped a frame for a closing socket", exc_info=True)
 
     def _translated(self, frame: str) -> str:
         # Engines speak English (marked with gettext_noop); the child reads their language.
@@ -248,6 +259,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     host: live_tables.TableHandle | None = None
     listener: _SocketListener | None = None
     seat_id: int | None = None
+    # Set once this side has closed the socket. Until the tablet answers the close (and the
+    # disconnect arrives) frames may still come in: none of them is read or answered.
+    closed_here = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections (a thread hop) before every handler.
@@ -302,7 +316,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(seat_group(self.seat_id), self.channel_name)
             await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
 
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        self.closed_here = True
+        await super().close(code=code, reason=reason)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closed_here:
+            return  # e.g. a flood closed with 4008: tokens refilled since must not reopen it
         if not self.bucket.take(wall_ms()):
             if self.bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
                 await self.close(code=CLOSE_POLICY)

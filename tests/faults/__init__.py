@@ -1,0 +1,1 @@
+"""Fault tests: bad input, floods and network trouble against the live sockets."""
