@@ -55,6 +55,8 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
     views: dict[int, dict[str, Any]]
     _push_task: asyncio.Task[None] | None = None
     _dirty = False
+    _bucket: TokenBucket | None = None
+    _closed_here = False
 
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]
@@ -82,13 +84,26 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
             self._push_task.cancel()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self._closed_here:
+            return
+        # These pages only ping; a socket that floods is slowed, then closed like a tablet's.
+        if self._bucket is None:
+            self._bucket = TokenBucket()
+        if not self._bucket.take(wall_ms()):
+            if self._bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
+                self._closed_here = True
+                await self.close(code=CLOSE_POLICY)
+                return
+            frame = ErrorFrame(code="slow_down", message="Too many messages. Slow down a little.")
+            await self.send(text_data=server_frame_encode(frame))
+            return
         try:
-            frame = client_frame_decode(text_data if text_data is not None else bytes_data)
+            decoded = client_frame_decode(text_data if text_data is not None else bytes_data)
         except ProtocolError as error:
             await self.send(text_data=server_frame_encode(error.frame()))
             return
-        if isinstance(frame, Ping):
-            await self.send(text_data=server_frame_encode(Pong(seq=frame.seq)))
+        if isinstance(decoded, Ping):
+            await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         # Coalesce bursts (a whole class joining): at most one render in flight, one queued.

@@ -332,7 +332,7 @@ class TableHost:
             return
         if item.client_id is not None and item.client_id in self._seen_clients:
             # Sent again (a retry, a duplicated frame): it is in the log already.
-            await item.listener.deliver(self._ack(item.seq))
+            await self._deliver(item.listener, self._ack(item.seq))
             return
         now = self.clock.now()
         outcome = self.engine.act(self.state, item.listener.seat, item.action, now)
@@ -347,7 +347,7 @@ class TableHost:
         if not await self._commit(entry, outcome):
             await self._reply_error(item, "not_saved", NOT_SAVED)
             return
-        await item.listener.deliver(self._ack(item.seq))
+        await self._deliver(item.listener, self._ack(item.seq))
         await self._broadcast(events=_events(outcome), at_ms=began)
 
     async def _tick(self) -> None:
@@ -420,12 +420,20 @@ class TableHost:
 
     # -- sending -----------------------------------------------------------------------------
 
+    async def _deliver(self, listener: Listener, frame: str) -> None:
+        """One socket's own answer; a socket that went away must not stop the table."""
+        try:
+            await listener.deliver(frame)
+        except Exception:
+            logger.debug("table %s: dropping a listener", self.table_id, exc_info=True)
+            self._listeners.discard(listener)
+
     def _ack(self, seq: int) -> str:
         return server_frame_encode(Ack(seq=seq, version=self.version, epoch=self.epoch))
 
     async def _reply_error(self, item: _Act, code: str, message: str) -> None:
         frame = ErrorFrame(code=code, message=message, seq=item.seq)
-        await item.listener.deliver(server_frame_encode(frame))
+        await self._deliver(item.listener, server_frame_encode(frame))
 
     async def _stream_motion(self, began: int, now: int) -> None:
         if (
@@ -465,7 +473,7 @@ class TableHost:
         return server_frame_encode(frame)
 
     async def _send_state(self, listener: Listener, events: list[dict[str, Any]]) -> None:
-        await listener.deliver(self._frame_for(listener.seat, events, self._wall()))
+        await self._deliver(listener, self._frame_for(listener.seat, events, self._wall()))
 
     async def _broadcast(self, events: list[dict[str, Any]], at_ms: int) -> None:
         # One view and one serialization per distinct seat, shared by its sockets.

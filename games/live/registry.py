@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from games.live.host import TableHost
+
+logger = logging.getLogger(__name__)
 
 HostLoader = Callable[[int], Awaitable[TableHost | None]]
 
@@ -43,10 +46,15 @@ class HostRegistry:
                     return None
                 self._hosts[table_id] = host
                 task = host.start()
-                task.add_done_callback(lambda _task: self._forget(table_id, host))
+                task.add_done_callback(lambda done: self._forget(table_id, host, done))
             return host
 
-    def _forget(self, table_id: int, host: TableHost) -> None:
+    def _forget(
+        self, table_id: int, host: TableHost, task: asyncio.Task[None] | None = None
+    ) -> None:
+        if task is not None and not task.cancelled() and task.exception() is not None:
+            # A failed host: its tablets reconnect and rebuild it from the log; say why here.
+            logger.error("table %s: its host failed", table_id, exc_info=task.exception())
         if self._hosts.get(table_id) is host:
             del self._hosts[table_id]
 

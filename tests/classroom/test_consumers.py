@@ -425,6 +425,26 @@ async def test_console_answers_ping(
     await socket.disconnect()
 
 
+async def test_a_lobby_socket_that_floods_is_slowed_then_closed(seat: Seat) -> None:
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await socket.receive_from(timeout=TIMEOUT)
+    for number in range(200):
+        await socket.send_to(text_data=json.dumps({"type": "ping", "seq": number}))
+    codes: list[str] = []
+    closed_with = None
+    for _ in range(300):
+        output = await socket.receive_output(timeout=TIMEOUT)
+        if output["type"] == "websocket.close":
+            closed_with = output["code"]
+            break
+        text = output.get("text", "")
+        if text.startswith("{"):
+            codes.append(json.loads(text).get("code", "pong"))
+    assert "slow_down" in codes
+    assert closed_with == 4008
+
+
 BAD_FRAMES = [
     pytest.param("{not json", "malformed", id="malformed-json"),
     pytest.param('{"type":"slap","seq":1}', "invalid", id="unknown-type"),
