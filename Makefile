@@ -7,7 +7,7 @@ PORT ?= 8000
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
 
-.PHONY: setup run cluster test lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics clean
+.PHONY: setup run cluster test lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -83,6 +83,12 @@ bench-analytics: setup
 		export DATABASE_URL="sqlite:///$$tmp/bench.sqlite3" && \
 		$(BIN)/python manage.py migrate --noinput -v0 && \
 		$(BIN)/python manage.py analytics_bench
+
+# Students one process holds with flip-to-last-tablet p99 <= 100 ms: ramps classes of 30 on one
+# process (SQLite), then on two (PostgreSQL + Redis), and compares the two Redis channel
+# layers at a fixed load. Needs Redis and PostgreSQL for the last two; ~20 min (prints JSON).
+bench-capacity: setup
+	$(BIN)/python tests/load/bench_capacity.py
 
 # Needs GNU gettext (Debian: gettext); the compiled .mo files are committed.
 messages: setup

@@ -114,10 +114,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Keys of the table leases in Redis (games.live.leases); tests give each run its own.
 LEASE_PREFIX = os.environ.get("SNAPCLASS_LEASE_PREFIX", "snapclass")
+# SNAPCLASS_CHANNEL_LAYER=pubsub picks channels_redis' Pub/Sub layer (no per-message list
+# keys, so less Redis work per frame); the default stays the list-based RedisChannelLayer.
+# `make bench-capacity` measures both.
+_CHANNEL_BACKENDS = {
+    "core": "channels_redis.core.RedisChannelLayer",
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": _CHANNEL_BACKENDS[os.environ.get("SNAPCLASS_CHANNEL_LAYER", "core")],
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "prefix": os.environ.get("SNAPCLASS_CHANNEL_PREFIX", "asgi"),
@@ -130,6 +137,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# GET /_diagnostics/ (loopback only) reports memory, file descriptors, tasks and live tables
+# for the soak test and the capacity benchmark; off unless SNAPCLASS_DIAGNOSTICS=1.
+SNAPCLASS_DIAGNOSTICS = _env_flag("SNAPCLASS_DIAGNOSTICS", default=False)
 
 # django-ratelimit wants a cache shared by all processes; the embedded default is one
 # process, where the local-memory cache is shared by everything that serves requests.

@@ -3,7 +3,17 @@ from __future__ import annotations
 from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 
-from classroom.views import accounts, analytics, classes, exports, home, join, play, sessions
+from classroom.views import (
+    accounts,
+    analytics,
+    classes,
+    diagnostics,
+    exports,
+    home,
+    join,
+    play,
+    sessions,
+)
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -76,4 +86,6 @@ urlpatterns = [
     path("play/<str:code>/", play.play_lobby, name="play_lobby"),
     path("play/<str:code>/resume/", play.play_resume, name="play_resume"),
     path("play/<str:code>/leave/", play.play_leave, name="play_leave"),
+    # Off unless SNAPCLASS_DIAGNOSTICS=1 (404); loopback only.
+    path("_diagnostics/", diagnostics.diagnostics, name="diagnostics"),
 ]

@@ -1,0 +1,84 @@
+"""Process health for the soak test and the capacity benchmark: ``GET /_diagnostics/``.
+
+Off unless ``SNAPCLASS_DIAGNOSTICS=1``, and then only for requests from the machine itself:
+the figures say nothing secret, but a public endpoint that walks /proc on every request is
+an easy way to make a busy server busier. Anyone else gets the same 404 as an unknown URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.http import Http404, JsonResponse
+
+from classroom import live_tables
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+LOOPBACK = {"127.0.0.1", "::1"}
+
+
+def _rss_bytes() -> int | None:
+    """Resident memory of this process (VmRSS), or None where /proc is not Linux's."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024  # reported in kB
+    except OSError:
+        return None
+    return None
+
+
+def _descriptors() -> tuple[int, int]:
+    """(open file descriptors, how many of them are sockets)."""
+    fd_dir = "/proc/self/fd"
+    names = os.listdir(fd_dir)
+    sockets = 0
+    for name in names:
+        try:
+            if os.readlink(f"{fd_dir}/{name}").startswith("socket:"):
+                sockets += 1
+        except OSError:
+            continue  # closed between the listing and the look (the listing's own fd, say)
+    return len(names), sockets
+
+
+def _task_kinds(tasks: set[asyncio.Task[object]]) -> dict[str, int]:
+    """How many tasks run each coroutine (the ten most common): a leak shows up by name."""
+    kinds = Counter(getattr(task.get_coro(), "__qualname__", "?") for task in tasks)
+    return dict(kinds.most_common(10))
+
+
+async def diagnostics(request: HttpRequest) -> JsonResponse:
+    # Async, so it runs on the event loop that owns the table hosts and sees its tasks.
+    if not settings.SNAPCLASS_DIAGNOSTICS or request.META.get("REMOTE_ADDR") not in LOOPBACK:
+        raise Http404
+    registry = live_tables.registry
+    table_ids = list(registry.teacher_views())
+    hosts = [host for host in map(registry.running, table_ids) if host is not None]
+    try:
+        open_fds, socket_fds = _descriptors()
+    except OSError:
+        open_fds = socket_fds = -1
+    tasks = asyncio.all_tasks()
+    return JsonResponse(
+        {
+            "pid": os.getpid(),
+            "rss_bytes": _rss_bytes(),
+            "open_fds": open_fds,
+            "socket_fds": socket_fds,
+            "asyncio_tasks": len(tasks),
+            "task_kinds": _task_kinds(tasks),
+            "threads": threading.active_count(),
+            "live_tables": len(hosts),
+            # Sockets attached to the tables running here (tablets and watching teachers).
+            "table_listeners": sum(host.listener_count for host in hosts),
+        }
+    )

@@ -1,0 +1,1011 @@
+"""Benchmark: how many students one Snapclass process holds with flip-to-last-tablet p99 ≤ 100 ms.
+
+    python tests/load/bench_capacity.py [--modes embedded,cluster,layers] [--limit-ms 100]
+
+Ramps classes of 30 simulated students (auto-flip Palm Strike, tables of four; they slap and
+pick cards like children) onto Daphne, measuring after each step, over a window, the time from
+the server beginning a flip to the *last* tablet of the table receiving it. The ramp stops when
+p99 passes the limit twice in a row (one noisy window on a shared machine is not a verdict) or
+at ``--max-students``. Modes:
+
+* ``embedded``: one process, SQLite, the in-memory channel layer (the default install);
+* ``cluster``: two processes on PostgreSQL and Redis, each student on one of the two ports
+  (alternating within a table, so most tables fan out across processes);
+* ``layers``: the cluster at fixed loads (``--layer-students``), once with channels_redis'
+  RedisChannelLayer (the default) and once with RedisPubSubChannelLayer
+  (``SNAPCLASS_CHANNEL_LAYER=pubsub``).
+
+``--timings`` adds, per step, what the server saw (GC pauses, log-writer commit times, event
+loop lag); ``--profile-at N`` also samples where the event loop spends its time at N students.
+
+The students are real WebSocket clients (cookie and Origin as a browser sends them) in client
+processes of their own (``--client``, commands as JSON lines on stdin), never in the server's.
+Server memory and CPU come from /proc (per process, and the event-loop thread apart from the
+others). Per-socket memory is (server RSS at N students - RSS before any) / N.
+
+Progress goes to stderr; one JSON object to stdout. Loopback only; bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from tests.cluster.processes import Site
+
+ROOT = Path(__file__).resolve().parents[2]
+CLASS_SIZE = 30
+TABLE_SIZE = 4
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# A flip still missing a tablet this long after it began is counted as lost.
+LOST_AFTER_S = 10.0
+
+
+def _now_ms() -> float:
+    return time.monotonic_ns() / 1_000_000
+
+
+def _log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def _percentiles(values: list[float]) -> dict[str, float]:
+    if len(values) < 2:
+        only = round(values[0], 2) if values else 0.0
+        return {"p50": only, "p95": only, "p99": only, "max": only, "n": len(values)}
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    return {
+        "p50": round(cuts[49], 2),
+        "p95": round(cuts[94], 2),
+        "p99": round(cuts[98], 2),
+        "max": round(max(values), 2),
+        "n": len(values),
+    }
+
+
+# ============================================================================================
+# The client side: one process holding many tablets
+
+
+class _Event(msgspec.Struct):
+    kind: str = ""
+
+
+class _View(msgspec.Struct):
+    flip: int = 0
+    phase: str = ""
+    choice: dict[str, Any] | None = None
+
+
+class _Frame(msgspec.Struct):
+    """The few fields a tablet needs; msgspec skips the rest of the view without building it."""
+
+    type: str
+    at_ms: int = 0
+    view: _View | None = None
+    events: list[_Event] = []
+    code: str = ""
+    seq: int | None = None
+
+
+_decode = msgspec.json.Decoder(_Frame).decode
+
+
+@dataclass
+class ClientLoad:
+    """Every tablet of this client process and what they measured since the last report."""
+
+    slap_probability: float
+    rng: random.Random = field(default_factory=lambda: random.Random(os.getpid()))
+    sizes: dict[str, int] = field(default_factory=dict)
+    # (table, flip) -> [tablets that have it, worst latency so far, when first seen]
+    pending: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    completed: list[float] = field(default_factory=list)
+    lost: int = 0
+    frames: int = 0
+    refusals: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    closes: Counter[str] = field(default_factory=Counter)
+    connected: int = 0
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    async def add(self, command: dict[str, Any]) -> dict[str, Any]:
+        code = command["code"]
+        ports = command["ports"]
+        ready: list[asyncio.Future[bool]] = []
+        by_table: Counter[str] = Counter(str(seat["table"]) for seat in command["seats"])
+        self.sizes.update(by_table)
+        placed: Counter[str] = Counter()
+        for seat in command["seats"]:
+            table = str(seat["table"])
+            # Alternate the ports within each table, so a table spans both processes.
+            port = ports[placed[table] % len(ports)]
+            placed[table] += 1
+            future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            ready.append(future)
+            task = asyncio.create_task(self._tablet(code, seat["token"], table, port, future))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        done = await asyncio.wait_for(asyncio.gather(*ready), timeout=90)
+        return {"op": "added", "ok": sum(done), "connected": self.connected}
+
+    def report(self) -> dict[str, Any]:
+        cutoff = time.monotonic() - LOST_AFTER_S
+        for key, entry in list(self.pending.items()):
+            if entry[2] < cutoff:
+                del self.pending[key]
+                self.lost += 1
+        result = {
+            "op": "report",
+            "latencies": [round(value, 2) for value in self.completed],
+            "lost": self.lost,
+            "frames": self.frames,
+            "refusals": self.refusals,
+            "errors": dict(self.errors),
+            "closes": dict(self.closes),
+            "connected": self.connected,
+            "cpu_s": time.process_time(),
+        }
+        self.completed, self.lost, self.frames, self.refusals = [], 0, 0, 0
+        return result
+
+    async def stop(self) -> dict[str, Any]:
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        return {"op": "stopped"}
+
+    async def _tablet(
+        self, code: str, token: str, table: str, port: int, ready: asyncio.Future[bool]
+    ) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+
+        url = f"ws://127.0.0.1:{port}/ws/play/{code}/table/"
+        try:
+            async with connect(
+                url,
+                additional_headers={"Cookie": f"seat_{code}={token}"},
+                origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
+                open_timeout=60,
+                max_queue=None,
+            ) as socket:
+                self.connected += 1
+                try:
+                    await self._play(socket, table, ready)
+                finally:
+                    self.connected -= 1
+            self.closes["server"] += 1
+        except ConnectionClosed as closed:
+            self.closes[str(closed.rcvd.code if closed.rcvd else None)] += 1
+        except (OSError, TimeoutError) as error:
+            self.closes[type(error).__name__] += 1
+        finally:
+            if not ready.done():
+                ready.set_result(False)
+
+    async def _play(self, socket: Any, table: str, ready: asyncio.Future[bool]) -> None:
+        loop = asyncio.get_running_loop()
+        seq = 0
+        last_flip = 0
+        chose_for = 0
+
+        def send_later(delay_s: float, action: dict[str, Any]) -> None:
+            nonlocal seq
+            seq += 1
+            frame = json.dumps({"type": "act", "seq": seq, "action": action})
+            loop.call_later(delay_s, lambda: asyncio.ensure_future(_send_quietly(socket, frame)))
+
+        async for raw in socket:
+            received = _now_ms()
+            self.frames += 1
+            frame = _decode(raw)
+            if frame.type == "error":
+                if frame.code == "rejected":
+                    self.refusals += 1  # a late slap: the game says no, as it would to a child
+                else:
+                    self.errors[frame.code] += 1
+                continue
+            view = frame.view
+            if frame.type != "state" or view is None:
+                continue
+            if not ready.done():
+                ready.set_result(True)
+            if any(event.kind == "flip" for event in frame.events):
+                self._arrived(table, view.flip, received - frame.at_ms)
+            if view.phase == "open" and view.flip > last_flip:
+                last_flip = view.flip
+                if self.rng.random() < self.slap_probability:
+                    delay_s = self.rng.uniform(0.35, 0.9)
+                    rt_ms = int(delay_s * 1000) - 20  # plausible: what the tablet measured
+                    slap = {"kind": "slap", "flip": view.flip, "rt_ms": rt_ms, "rtt_ms": 10}
+                    send_later(delay_s, slap)
+            if view.choice is not None and last_flip > chose_for:
+                chose_for = last_flip
+                send_later(self.rng.uniform(0.3, 0.8), {"kind": "choose", "card": 0})
+
+    def _arrived(self, table: str, flip: int, latency_ms: float) -> None:
+        key = (table, flip)
+        entry = self.pending.get(key)
+        if entry is None:
+            entry = self.pending[key] = [0, latency_ms, time.monotonic()]
+        entry[0] += 1
+        entry[1] = max(entry[1], latency_ms)
+        if entry[0] >= self.sizes[table]:
+            self.completed.append(entry[1])
+            del self.pending[key]
+
+
+async def _send_quietly(socket: Any, frame: str) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    with contextlib.suppress(ConnectionClosed):
+        await socket.send(frame)
+
+
+async def _client_main(slap_probability: float) -> None:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=2**24)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    load = ClientLoad(slap_probability)
+    while line := await reader.readline():
+        command = json.loads(line)
+        op = command["op"]
+        if op == "add":
+            reply = await load.add(command)
+        elif op == "report":
+            reply = load.report()
+        else:
+            reply = await load.stop()
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+        if op == "stop":
+            return
+
+
+class ClientProcess:
+    """The parent's handle on one client process."""
+
+    def __init__(self, slap_probability: float) -> None:
+        self._slap = slap_probability
+        self._process: asyncio.subprocess.Process | None = None
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        self._process = await asyncio.create_subprocess_exec(
+            sys.executable, str(Path(__file__).resolve()), "--client", "--slap", str(self._slap),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26,
+        )  # fmt: skip
+
+    @property
+    def pid(self) -> int:
+        assert self._process is not None
+        return self._process.pid
+
+    async def call(self, command: dict[str, Any]) -> dict[str, Any]:
+        process = self._process
+        assert process is not None
+        assert process.stdin is not None
+        assert process.stdout is not None
+        async with self._lock:
+            process.stdin.write((json.dumps(command) + "\n").encode())
+            await process.stdin.drain()
+            line = await asyncio.wait_for(process.stdout.readline(), timeout=180)
+        if not line:
+            raise RuntimeError("a client process died")
+        reply: dict[str, Any] = json.loads(line)
+        return reply
+
+    async def close(self) -> None:
+        if self._process is None or self._process.returncode is not None:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.call({"op": "stop"}), timeout=30)
+        with contextlib.suppress(ProcessLookupError):
+            self._process.terminate()
+        await self._process.wait()
+
+
+# ============================================================================================
+# The server side: processes, classes, /proc
+
+
+class _Timings:
+    """Where a measured window's time went, seen from inside the server (``--timings``)."""
+
+    def __init__(self) -> None:
+        self.active = False
+        self.gc: dict[int, list[float]] = {}
+        self.writes: list[tuple[float, int]] = []
+        self.lag: list[float] = []
+        self._gc_began = 0.0
+
+    def reset(self) -> None:
+        self.gc, self.writes, self.lag = {}, [], []
+        self.active = True
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        # Collections stop every thread, the event loop included.
+        if phase == "start":
+            self._gc_began = time.perf_counter()
+        elif self.active:
+            pause_ms = (time.perf_counter() - self._gc_began) * 1000
+            self.gc.setdefault(info["generation"], []).append(pause_ms)
+
+    def wrap_writer(self) -> None:
+        """Time every group commit of the live tables' log writer (its own thread)."""
+        live_tables = sys.modules.get("classroom.live_tables")
+        if live_tables is None or getattr(live_tables, "_bench_timed", False):
+            return
+        write = live_tables._write_in_thread
+
+        def timed(items: Any) -> None:
+            began = time.perf_counter()
+            try:
+                write(items)
+            finally:
+                if self.active:
+                    self.writes.append(((time.perf_counter() - began) * 1000, len(items)))
+
+        live_tables._write_in_thread = timed  # type: ignore[attr-defined]
+        live_tables._bench_timed = True  # type: ignore[attr-defined]
+
+    async def watch_loop(self) -> None:
+        """How late a 10 ms timer fires: what any callback waits for the loop."""
+        while self.active:
+            began = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lag.append((time.perf_counter() - began - 0.01) * 1000)
+
+    def summary(self) -> dict[str, Any]:
+        writes = [duration for duration, _rows in self.writes]
+        return {
+            "gc_pauses_ms": {
+                f"gen{generation}": {
+                    "count": len(pauses),
+                    "total": round(sum(pauses), 1),
+                    "max": round(max(pauses), 1),
+                }
+                for generation, pauses in sorted(self.gc.items())
+            },
+            "log_commits_ms": _percentiles(writes)
+            | {
+                "entries_per_commit": round(
+                    sum(rows for _duration, rows in self.writes) / max(1, len(self.writes)), 1
+                )
+            },
+            "loop_lag_ms": _percentiles(self.lag),
+        }
+
+
+class _Sampler:
+    """A poor man's py-spy: where the event-loop thread is, sampled every millisecond.
+
+    cProfile charges every Python call, which inflates recursive pure-Python code (deepcopy)
+    several times over; sampling the main thread's stack from a side thread costs the loop a
+    few percent and keeps the shares honest. A sample is taken when the sampler gets the GIL:
+    at the main thread's blocking calls (shown as idle: ``epoll``) and at CPython's forced
+    switches (every switch interval), so busy code is seen in proportion to its time.
+    """
+
+    # Where a sample is charged: the innermost frame in one of these, else the library.
+    OWN_CODE = ("/games/", "/classroom/")
+
+    def __init__(self, thread_id: int) -> None:
+        self.thread_id = thread_id
+        self.active = False
+        self.leaf: Counter[str] = Counter()
+        self.own: Counter[str] = Counter()
+        self.samples = 0
+
+    def run(self) -> None:
+        sys.setswitchinterval(0.001)  # a forced switch at least every ms: even sampling
+        while self.active:
+            time.sleep(0.001)
+            frame = sys._current_frames().get(self.thread_id)
+            if frame is None:
+                continue
+            self.samples += 1
+            self.leaf[self._label(frame)] += 1
+            own: FrameType | None = frame
+            while own is not None and not any(p in own.f_code.co_filename for p in self.OWN_CODE):
+                own = own.f_back
+            self.own[self._label(own) if own is not None else self._library(frame)] += 1
+
+    @staticmethod
+    def _label(frame: Any) -> str:
+        filename = frame.f_code.co_filename.split("site-packages/")[-1]
+        filename = filename.replace(str(ROOT) + "/", "").split("/lib/python3.11/")[-1]
+        return f"{filename}:{frame.f_code.co_name}"
+
+    @staticmethod
+    def _library(frame: Any) -> str:
+        filename = frame.f_code.co_filename.split("site-packages/")[-1]
+        filename = filename.split("/lib/python3.11/")[-1]
+        if frame.f_code.co_name == "poll" or filename.startswith("selectors"):
+            return "(idle: waiting in epoll)"
+        return f"({filename.split('/')[0].removesuffix('.py')})"
+
+    def summary(self, count: int = 20) -> dict[str, Any]:
+        def share(counter: Counter[str]) -> list[tuple[str, float]]:
+            total = max(1, self.samples)
+            return [(name, round(100 * n / total, 1)) for name, n in counter.most_common(count)]
+
+        return {"samples": self.samples, "by_own_code_pct": share(self.own),
+                "by_leaf_pct": share(self.leaf)}  # fmt: skip
+
+
+def _serve(daphne_args: list[str]) -> None:
+    """Daphne in this process, instrumented (``--timings``, ``--profile-at``).
+
+    SIGUSR1 opens a measured window, SIGUSR2 closes it and writes what was measured into
+    $SNAPCLASS_BENCH_OUT/timings.json: GC pauses, log-writer commits, event-loop lag and,
+    when the file ``profile-window`` is there, a stack-sampling profile of the main thread
+    (Daphne's event loop, where the table hosts and sockets run). Windows keep start-up and
+    connecting classes out of the figures.
+    """
+    import gc
+    import threading
+
+    from daphne.cli import CommandLineInterface
+
+    if interval := os.environ.get("SNAPCLASS_BENCH_SWITCH_INTERVAL"):
+        # How long a thread may hold the GIL while another waits (CPython's default: 5 ms).
+        sys.setswitchinterval(float(interval))
+    out = Path(os.environ["SNAPCLASS_BENCH_OUT"])
+    timings = _Timings()
+    gc.callbacks.append(timings.on_gc)
+    sampler = _Sampler(threading.main_thread().ident or 0)
+
+    def open_window(_signum: int, _frame: object) -> None:
+        timings.wrap_writer()
+        timings.reset()
+        loop = asyncio.get_running_loop()  # the handler runs on the loop's thread
+        loop.call_soon_threadsafe(lambda: loop.create_task(timings.watch_loop()))
+        if (out / "profile-window").exists():
+            sampler.active = True
+            threading.Thread(target=sampler.run, name="bench-sampler", daemon=True).start()
+
+    def close_window(_signum: int, _frame: object) -> None:
+        timings.active = False
+        summary = timings.summary()
+        if sampler.active:
+            sampler.active = False
+            summary["loop_profile"] = sampler.summary()
+        (out / "timings.json").write_text(json.dumps(summary))
+
+    signal.signal(signal.SIGUSR1, open_window)
+    signal.signal(signal.SIGUSR2, close_window)
+    CommandLineInterface().run(daphne_args)
+
+
+def _start_instrumented(site: Site) -> int:
+    """Like ``Site.start``, with Daphne run by :func:`_serve` (same interpreter, same env)."""
+    import subprocess
+
+    from tests.cluster.processes import _wait_until_up, free_port
+
+    port = free_port()
+    log_path = site.workdir / f"daphne-{port}.log"
+    with log_path.open("ab") as log:
+        site.processes[port] = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--serve",
+             "-b", "127.0.0.1", "-p", str(port), "classroom.asgi:application"],
+            cwd=ROOT, env=site.env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    _wait_until_up(port, site.processes[port], log_path)
+    return port
+
+
+PREPARE = """
+from django.contrib.auth.models import User
+from classroom.services.seats import seat_join_guest
+from classroom.services.sessions import session_create, session_start
+teacher = User.objects.create_user(username="capacity-teacher", password="capacity-pass-123")
+classes = []
+for _ in range({classes}):
+    session = session_create(teacher=teacher, game="palm_strike", school_class=None,
+        players_per_table={table_size}, settings={settings})
+    seats = [seat_join_guest(session=session, nickname=f"S{{n:02d}}") for n in range({size})]
+    session_start(session=session)
+    for seat in seats:
+        seat.refresh_from_db()
+    classes.append({{"code": session.code,
+        "seats": [{{"token": seat.token, "table": seat.table_id}} for seat in seats]}})
+print(json.dumps(classes))
+"""
+
+
+def _prepare(site: Site, classes: int, flip_every: float) -> list[dict[str, Any]]:
+    settings = {
+        "flip_pacing": "auto",
+        "auto_flip_s": flip_every,
+        "response_window_s": min(2.0, flip_every - 0.5),
+        # The longest game there is: tables must still be flipping at the end of the ramp.
+        "points_target": 100,
+    }
+    code = PREPARE.format(
+        classes=classes, table_size=TABLE_SIZE, size=CLASS_SIZE, settings=repr(settings)
+    )
+    result: list[dict[str, Any]] = site.python(code)
+    return result
+
+
+def _status_kb(pid: int, key: str) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def _cpu_s(stat_path: str) -> float:
+    with open(stat_path, encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
+
+
+def _cpu_split(pid: int) -> tuple[float, float]:
+    """(CPU seconds of the main thread — Daphne's event loop —, of every other thread)."""
+    main = other = 0.0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError):
+            seconds = _cpu_s(f"/proc/{pid}/task/{tid}/stat")
+            if int(tid) == pid:
+                main += seconds
+            else:
+                other += seconds
+    return main, other
+
+
+def _diagnostics(port: int) -> dict[str, Any]:
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_diagnostics/", timeout=30) as answer:
+        figures: dict[str, Any] = json.load(answer)
+    return figures
+
+
+@dataclass
+class Server:
+    site: Site
+    ports: list[int]
+    instrumented: bool = False
+
+    def pids(self) -> list[int]:
+        return [self.site.processes[port].pid for port in self.ports]
+
+    def rss_bytes(self) -> list[int]:
+        return [_status_kb(pid, "VmRSS") * 1024 for pid in self.pids()]
+
+    def cpu(self) -> list[tuple[float, float]]:
+        return [_cpu_split(pid) for pid in self.pids()]
+
+    def log_faults(self) -> dict[str, Any]:
+        text = "\n".join(path.read_text() for path in self.site.workdir.glob("daphne-*.log"))
+        faults: dict[str, Any] = {
+            "tracebacks": text.count("Traceback"),
+            "error_lines": text.count("ERROR"),
+        }
+        if "Traceback" in text:
+            # The log goes with the temporary directory: keep the first one to read.
+            begins = text.index("Traceback")
+            faults["first_traceback"] = text[max(0, begins - 300) : begins + 3000]
+        return faults
+
+
+def _redis_cpu_s() -> float | None:
+    try:
+        import redis
+
+        from tests.services import REDIS_URL
+
+        info: dict[str, Any] = redis.Redis.from_url(REDIS_URL).info("cpu")  # type: ignore[assignment]
+        return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+    except Exception:
+        return None
+
+
+@dataclass
+class Window:
+    """One measurement window at a given load."""
+
+    students: int
+    latencies: list[float]
+    lost: int
+    seconds: float
+    server_cpu: list[tuple[float, float]]
+    client_cpu_s: float
+    frames: int
+    refusals: int
+    errors: Counter[str]
+    closes: Counter[str]
+    connected: int
+    redis_cpu_s: float | None
+
+    def summary(self, tables: int, flip_every: float) -> dict[str, Any]:
+        cpu = [
+            {
+                "loop_pct": round(100 * main / self.seconds, 1),
+                "other_threads_pct": round(100 * other / self.seconds, 1),
+            }
+            for main, other in self.server_cpu
+        ]
+        result: dict[str, Any] = {
+            "students": self.students,
+            "connected": self.connected,
+            "flip_to_last_tablet_ms": _percentiles(self.latencies),
+            "flips_per_s": round(len(self.latencies) / self.seconds, 1),
+            "flips_per_s_nominal": round(tables / flip_every, 1),
+            "lost_flips": self.lost,
+            "server_cpu": cpu,
+            "clients_cpu_pct": round(100 * self.client_cpu_s / self.seconds, 1),
+            "frames_per_s": round(self.frames / self.seconds),
+            "refusals": self.refusals,
+        }
+        if self.errors:
+            result["errors"] = dict(self.errors)
+        if self.closes:
+            result["closes"] = dict(self.closes)
+        if self.redis_cpu_s is not None:
+            result["redis_cpu_pct"] = round(100 * self.redis_cpu_s / self.seconds, 1)
+        return result
+
+
+class Load:
+    """The client processes and the classes they have connected so far."""
+
+    def __init__(self, server: Server, clients: list[ClientProcess]) -> None:
+        self.server = server
+        self.clients = clients
+        # Redis works for the cluster only; its CPU is part of the cost there.
+        self._redis = len(server.ports) > 1
+        self.students = 0
+        self.tables = 0
+        self._next = 0
+
+    async def add(self, classes: list[dict[str, Any]], *, spread_s: float) -> None:
+        """Connect ``classes``, each after a random delay of up to ``spread_s``.
+
+        A class's tables start together (its teacher presses Start once), so they flip in
+        step; different classes start independently. Connecting several classes in the same
+        instant would put all their tables in step, a burst no school produces.
+        """
+
+        async def start(client: ClientProcess, command: dict[str, Any]) -> dict[str, Any]:
+            await asyncio.sleep(random.uniform(0, spread_s))
+            return await client.call(command)
+
+        calls = []
+        for prepared in classes:
+            client = self.clients[self._next % len(self.clients)]
+            self._next += 1
+            command = {"op": "add", "ports": self.server.ports, **prepared}
+            calls.append(start(client, command))
+            self.students += len(prepared["seats"])
+            self.tables += len({seat["table"] for seat in prepared["seats"]})
+        replies = await asyncio.gather(*calls)
+        failed = sum(len(c["seats"]) for c in classes) - sum(r["ok"] for r in replies)
+        if failed:
+            _log(f"  {failed} tablets did not get their table")
+
+    async def _reports(self) -> list[dict[str, Any]]:
+        return list(await asyncio.gather(*(c.call({"op": "report"}) for c in self.clients)))
+
+    async def measure(self, seconds: float) -> Window:
+        before = await self._reports()
+        cpu_before = self.server.cpu()
+        redis_before = _redis_cpu_s() if self._redis else None
+        began = time.monotonic()
+        await asyncio.sleep(seconds)
+        after = await self._reports()
+        elapsed = time.monotonic() - began
+        cpu_after = self.server.cpu()
+        redis_after = _redis_cpu_s() if self._redis else None
+        errors: Counter[str] = Counter()
+        closes: Counter[str] = Counter()
+        for report in after:
+            errors.update(report["errors"])
+            closes.update(report["closes"])
+        return Window(
+            students=self.students,
+            latencies=[value for report in after for value in report["latencies"]],
+            lost=sum(report["lost"] for report in after),
+            seconds=elapsed,
+            server_cpu=[
+                (a[0] - b[0], a[1] - b[1]) for a, b in zip(cpu_after, cpu_before, strict=True)
+            ],
+            client_cpu_s=sum(a["cpu_s"] - b["cpu_s"] for a, b in zip(after, before, strict=True)),
+            frames=sum(report["frames"] for report in after),
+            refusals=sum(report["refusals"] for report in after),
+            errors=errors,
+            closes=closes,
+            connected=sum(report["connected"] for report in after),
+            redis_cpu_s=(
+                None if redis_before is None or redis_after is None else redis_after - redis_before
+            ),
+        )
+
+
+async def _start_clients(count: int, slap: float) -> list[ClientProcess]:
+    clients = [ClientProcess(slap) for _ in range(count)]
+    for client in clients:
+        await client.start()
+    return clients
+
+
+async def _ramp(
+    server: Server, classes: list[dict[str, Any]], args: argparse.Namespace
+) -> dict[str, Any]:
+    """Add classes until p99 passes the limit twice running; what was held, step by step."""
+    clients = await _start_clients(args.clients, args.slap)
+    load = Load(server, clients)
+    baseline = server.rss_bytes()
+    steps: list[dict[str, Any]] = []
+    held: dict[str, Any] | None = None
+    over_once = False
+    try:
+        while load.students < args.max_students and load._next < len(classes):
+            p99 = steps[-1]["flip_to_last_tablet_ms"]["p99"] if steps else 0.0
+            # Big strides while far below the limit, one class at a time near it.
+            count = 4 if p99 < 0.25 * args.limit_ms else 2 if p99 < 0.6 * args.limit_ms else 1
+            if not steps:
+                count = 1  # the first step: one class alone
+            elif over_once:
+                count = 0  # measure the same load again before calling it
+            room = (args.max_students - load.students) // CLASS_SIZE
+            count = min(count, room, len(classes) - load._next)
+            if count:
+                await load.add(classes[load._next : load._next + count], spread_s=args.flip_every)
+                await asyncio.sleep(args.settle)
+            profiling = bool(args.profile_at) and load.students >= args.profile_at
+            if profiling:
+                # Read by the server when the window opens: profile this one.
+                (server.site.workdir / "profile-window").touch()
+            instrumented = server.instrumented
+            if instrumented:
+                for pid in server.pids():
+                    os.kill(pid, signal.SIGUSR1)
+            window = await load.measure(args.window)
+            step = window.summary(load.tables, args.flip_every)
+            if instrumented:
+                for pid in server.pids():
+                    os.kill(pid, signal.SIGUSR2)
+                await asyncio.sleep(2)  # the server writes its figures
+                with contextlib.suppress(OSError, ValueError):
+                    timings = (server.site.workdir / "timings.json").read_text()
+                    step["server_timings"] = json.loads(timings)
+            rss = server.rss_bytes()
+            step["server_rss_mb"] = [round(value / 2**20, 1) for value in rss]
+            step["per_socket_kb"] = round(
+                (sum(rss) - sum(baseline)) / 1024 / max(1, load.students), 1
+            )
+            steps.append(step)
+            _log(
+                f"  {load.students} students: p50/p99 "
+                f"{step['flip_to_last_tablet_ms']['p50']}/{step['flip_to_last_tablet_ms']['p99']}"
+                f" ms, flips/s {step['flips_per_s']}/{step['flips_per_s_nominal']}, "
+                f"server cpu {step['server_cpu']}, clients {step['clients_cpu_pct']} %"
+            )
+            if profiling:
+                break  # the profile was the point; the sampler's own cost would skew the rest
+            if step["flip_to_last_tablet_ms"]["p99"] > args.limit_ms or step["lost_flips"]:
+                if over_once:
+                    break
+                over_once = True
+                continue
+            over_once = False
+            held = step
+        diagnostics = [await asyncio.to_thread(_diagnostics, port) for port in server.ports]
+    finally:
+        for client in clients:
+            await client.close()
+    return {
+        "held_students": held["students"] if held else 0,
+        "held_per_process": round((held["students"] if held else 0) / len(server.ports)),
+        "per_socket_kb_at_held": held["per_socket_kb"] if held else None,
+        "server_rss_mb_before": [round(value / 2**20, 1) for value in baseline],
+        "at_held": held,
+        "steps": steps,
+        "diagnostics_at_end": [
+            {key: value for key, value in d.items() if key != "task_kinds"} for d in diagnostics
+        ],
+        "server_log": server.log_faults(),
+    }
+
+
+async def _fixed(
+    server: Server, classes: list[dict[str, Any]], args: argparse.Namespace
+) -> dict[str, Any]:
+    """Every class connected at once (one class at a time), then two windows measured."""
+    clients = await _start_clients(args.clients, args.slap)
+    load = Load(server, clients)
+    try:
+        for prepared in classes:
+            await load.add([prepared], spread_s=args.flip_every)
+        await asyncio.sleep(args.settle)
+        windows = [await load.measure(args.window) for _ in range(2)]
+    finally:
+        for client in clients:
+            await client.close()
+    latencies = [value for window in windows for value in window.latencies]
+    result = windows[-1].summary(load.tables, args.flip_every)
+    result["flip_to_last_tablet_ms"] = _percentiles(latencies)
+    result["lost_flips"] = sum(window.lost for window in windows)
+    result["server_log"] = server.log_faults()
+    return result
+
+
+def _embedded(workdir: Path, args: argparse.Namespace) -> tuple[Server, list[dict[str, Any]]]:
+    from tests.cluster.processes import embedded_site
+
+    site = embedded_site(workdir)
+    site.env |= {"SNAPCLASS_DIAGNOSTICS": "1", "LOG_LEVEL": "WARNING"}
+    classes = _prepare(site, args.max_students // CLASS_SIZE, args.flip_every)
+    if args.timings or args.profile_at or args.switch_interval:
+        site.env["SNAPCLASS_BENCH_OUT"] = str(workdir)
+        if args.switch_interval:
+            site.env["SNAPCLASS_BENCH_SWITCH_INTERVAL"] = str(args.switch_interval)
+        return Server(site, [_start_instrumented(site)], instrumented=True), classes
+    return Server(site, [site.start()]), classes
+
+
+def _cluster(
+    workdir: Path, args: argparse.Namespace, classes: int, layer: str = "core"
+) -> tuple[Server, list[dict[str, Any]]]:
+    from tests.cluster.processes import cluster_site
+    from tests.services import POSTGRES_URL, REDIS_URL
+
+    site = cluster_site(workdir, postgres_url=POSTGRES_URL, redis_url=REDIS_URL)
+    site.env |= {
+        "SNAPCLASS_DIAGNOSTICS": "1",
+        "LOG_LEVEL": "WARNING",
+        "SNAPCLASS_CHANNEL_LAYER": layer,
+    }
+    prepared = _prepare(site, classes, args.flip_every)
+    return Server(site, [site.start(), site.start()]), prepared
+
+
+def _services_up() -> str | None:
+    import socket
+
+    for name, port in (("redis", 6379), ("postgres", 5432)):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                pass
+        except OSError:
+            return f"{name} is not running on 127.0.0.1:{port}"
+    return None
+
+
+async def _run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
+    from tests.cluster.processes import drop_database
+    from tests.services import POSTGRES_URL
+
+    with tempfile.TemporaryDirectory(prefix=f"snapclass-capacity-{mode}-") as tmp:
+        workdir = Path(tmp)
+        if mode == "embedded":
+            server, classes = _embedded(workdir, args)
+        elif mode == "cluster":
+            classes_wanted = args.max_students // CLASS_SIZE
+            server, classes = _cluster(workdir, args, classes_wanted, args.cluster_layer)
+        else:
+            layers: dict[str, Any] = {}
+            for students in (int(n) for n in args.layer_students.split(",")):
+                for layer in ("core", "pubsub"):
+                    sub = workdir / f"{layer}-{students}"
+                    sub.mkdir()
+                    server, classes = _cluster(sub, args, students // CLASS_SIZE, layer)
+                    try:
+                        _log(f"layers: {layer}, {students} students on 2 processes")
+                        figures = await _fixed(server, classes, args)
+                        layers.setdefault(f"{students}_students", {})[layer] = figures
+                        _log(f"  {layer}: {figures['flip_to_last_tablet_ms']}")
+                    finally:
+                        server.site.stop_all()
+                        if server.site.postgres_db:
+                            drop_database(POSTGRES_URL, server.site.postgres_db)
+            return layers
+        try:
+            _log(f"{mode}: ramping classes of {CLASS_SIZE} on {len(server.ports)} process(es)")
+            return await _ramp(server, classes, args)
+        finally:
+            server.site.stop_all()
+            if server.site.postgres_db:
+                drop_database(POSTGRES_URL, server.site.postgres_db)
+
+
+async def main(args: argparse.Namespace) -> None:
+    result: dict[str, Any] = {
+        "class_size": CLASS_SIZE,
+        "table_size": TABLE_SIZE,
+        "flip_every_s": args.flip_every,
+        "slap_probability": args.slap,
+        "limit_p99_ms": args.limit_ms,
+        "window_s": args.window,
+        "client_processes": args.clients,
+        "cluster_layer": args.cluster_layer,
+        "cpus": os.cpu_count(),
+        "load_average_at_start": [round(value, 2) for value in os.getloadavg()],
+    }
+    for mode in args.modes.split(","):
+        if mode in ("cluster", "layers") and (missing := _services_up()):
+            result[mode] = {"skipped": missing}
+            continue
+        result[mode] = await _run_mode(mode, args)
+    print(json.dumps(result))
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--modes", default="embedded,cluster,layers")
+    parser.add_argument("--limit-ms", type=float, default=100.0)
+    parser.add_argument("--max-students", type=int, default=1500)
+    parser.add_argument(
+        "--layer-students",
+        default="90,300",
+        help="the fixed loads (comma-separated) at which the two Redis layers are compared",
+    )
+    parser.add_argument(
+        "--cluster-layer",
+        choices=("core", "pubsub"),
+        default="core",
+        help="the channel layer of the cluster ramp (SNAPCLASS_CHANNEL_LAYER)",
+    )
+    parser.add_argument("--window", type=float, default=20.0, help="seconds measured per step")
+    parser.add_argument("--settle", type=float, default=5.0, help="seconds after connecting")
+    parser.add_argument("--flip-every", type=float, default=2.5)
+    parser.add_argument("--slap", type=float, default=0.3, help="chance a student slaps a flip")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument(
+        "--profile-at",
+        type=int,
+        default=0,
+        help="embedded only: sample the server's event loop over the first window with at "
+        "least this many students, list the top functions, and stop there",
+    )
+    parser.add_argument(
+        "--timings",
+        action="store_true",
+        help="embedded only: report, per step, the server's GC pauses, log-writer commit "
+        "times and event-loop lag",
+    )
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        default=0.0,
+        help="embedded only: run the server with this sys.setswitchinterval (an experiment)",
+    )
+    parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--serve"]:
+        _serve(sys.argv[2:])
+        sys.exit(0)
+    arguments = _arguments()
+    if arguments.client:
+        asyncio.run(_client_main(arguments.slap))
+    else:
+        # Run as a script: make the project (and its tests package) importable.
+        sys.path.insert(0, str(ROOT))
+        asyncio.run(main(arguments))
