@@ -196,10 +196,10 @@ def test_the_progress_page_shows_catches_and_placements_apart(
     # Under it, catches (caught 3 of 4; d' = z(3.5 / 5) - z(0.5 / 1) = 0.52) and placements.
     rows = _body_rows(text)
     assert [row[1:] for row in rows] == [
-        ["wave_5", "9", "—", "—", "—"],
+        ["Wave 0.5", "9", "—", "—", "—"],
         ["", "4", "600 ms", "75 %", "0.52"],
         ["", "5", "—", "60 %", "—"],
-        ["wave_5", "9", "—", "—", "—"],
+        ["Wave 0.5", "9", "—", "—", "—"],
         ["", "4", "450 ms", "75 %", "0.52"],
         ["", "5", "—", "80 %", "—"],
     ]
@@ -280,7 +280,7 @@ def test_the_printed_report_shows_each_kind(
     url = reverse("class_progress_print", args=[school_class.pk])
     text = client.get(url, {"student": ava.pk}).content.decode()
     assert [row[1:] for row in _body_rows(text)][:3] == [
-        ["wave_5", "9", "—", "—", "—"],
+        ["Wave 0.5", "9", "—", "—", "—"],
         ["", "4", "600 ms", "75 %", "0.52"],
         ["", "5", "—", "60 %", "—"],
     ]
