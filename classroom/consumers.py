@@ -28,7 +28,7 @@ from classroom.models import GameSession, Seat, Table
 from classroom.process import heartbeat_ensure
 from classroom.seat_cookies import seat_cookie_name
 from classroom.services.presence import seat_connection_close, seat_connection_open
-from games.live.flood import TokenBucket
+from games.live.flood import Cooldown, TokenBucket
 from games.live.host import TableHost, wall_ms
 from games.live.protocol import (
     Act,
@@ -221,6 +221,8 @@ class SeatConsumer(_LobbyConsumer):
 # 4012 for 1012 (service restart).
 FLOOD_STRIKES_TO_CLOSE = 40
 CLOSE_POLICY = 4008
+# A tablet closed for flooding is refused at once for this long (games.live.flood.Cooldown).
+FLOOD_COOLDOWN = Cooldown(seconds=10.0)
 CLOSE_NOT_PLAYING = 4404
 # The table's host stopped here; a watching page reconnects to whichever host runs next.
 CLOSE_SERVICE_RESTART = 4012
@@ -274,6 +276,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     host: live_tables.TableHandle | None = None
     listener: _SocketListener | None = None
     seat_id: int | None = None
+    token = ""
     # Set once this side has closed the socket. Until the tablet answers the close (and the
     # disconnect arrives) frames may still come in: none of them is read or answered.
     closed_here = False
@@ -290,7 +293,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
         token = self.scope.get("cookies", {}).get(seat_cookie_name(code), "")
+        self.token = token
         self.bucket = TokenBucket()
+        if token and FLOOD_COOLDOWN.active(token, wall_ms()):
+            # Closed for flooding moments ago and straight back: refused before any lookup.
+            await self.accept()
+            await self.close(code=CLOSE_POLICY)
+            return
         found = await database_sync_to_async(_playing_seat)(code, token)
         await self.accept()
         if found is None:
@@ -340,6 +349,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return  # e.g. a flood closed with 4008: tokens refilled since must not reopen it
         if not self.bucket.take(wall_ms()):
             if self.bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
+                if self.token:
+                    FLOOD_COOLDOWN.start(self.token, wall_ms())
                 await self.close(code=CLOSE_POLICY)
                 return
             frame = ErrorFrame(code="slow_down", message="Too many messages. Slow down a little.")

@@ -197,7 +197,7 @@ async def test_bad_frames_get_an_error_and_change_nothing(
 async def test_a_flood_is_slowed_then_closed_with_4008(
     playing: tuple[GameSession, list[Seat]],
 ) -> None:
-    session, (ava, _ben) = playing
+    session, (ava, ben) = playing
     socket = await _seated(session, ava)
     for number in range(200):
         await socket.send_to(text_data=json.dumps({"type": "ping", "seq": number}))
@@ -211,6 +211,11 @@ async def test_a_flood_is_slowed_then_closed_with_4008(
         codes.append(json.loads(message["text"]).get("code"))
     assert "slow_down" in codes
     assert closed_with == 4008
+    # Straight back: refused before any lookup, for the cooldown; other seats are not.
+    again = _socket(session.code, ava.token)
+    assert (await again.connect(timeout=TIMEOUT))[0]
+    assert (await again.receive_output(timeout=TIMEOUT))["code"] == 4008
+    await (await _seated(session, ben)).disconnect()
 
 
 async def test_a_tablet_without_a_seat_is_told_and_closed(

@@ -183,8 +183,9 @@ def _check_flooder(result: dict[str, Any]) -> None:
     assert result["heard"].get("slow_down", 0) > 0, result
     assert closed, result
     assert all(code == CLOSE_POLICY for code in closed), result["codes"]
-    # It really flooded: about 1,000 frames a second whenever it had a socket.
-    assert result["sent"] >= 0.5 * FLOOD_RATE * result["connected_s"], result
+    # Coming back it was closed again: at once while the cooldown after a flood close lasts
+    # (10 s, so a later flood window may meet only that), and it never stopped trying.
+    assert len(closed) >= 2, result["codes"]
 
 
 @pytest.mark.timeout(180)
