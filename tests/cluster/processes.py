@@ -6,9 +6,11 @@ in a cluster, its own Redis key prefixes, so tests never see each other's tables
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -109,6 +111,7 @@ def _collected_static() -> Path:
     global _static_root
     if _static_root is None:
         path = Path(tempfile.mkdtemp(prefix="snapclass-static-"))
+        atexit.register(shutil.rmtree, path, ignore_errors=True)
         env = {
             **os.environ,
             "STATIC_ROOT": str(path),
