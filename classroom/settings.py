@@ -128,6 +128,10 @@ if REDIS_URL:
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "prefix": os.environ.get("SNAPCLASS_CHANNEL_PREFIX", "asgi"),
+                # A process's own channel carries every input forwarded to the tables it hosts;
+                # the default of 100 queued messages overflowed (ChannelFull) at 300 students in
+                # `make bench-capacity`.
+                "capacity": 1000,
             },
         }
     }
