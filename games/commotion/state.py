@@ -12,13 +12,15 @@ centre pile's last card its top). The tableau is a row, left to right.
 from __future__ import annotations
 
 import dataclasses
-import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from games.fingerprint import state_fingerprint
+from games.rng import rng_copy
 
 if TYPE_CHECKING:
+    import random
+
     from games.commotion.bots import BotSkill
     from games.commotion.cards import Card
     from games.commotion.config import Config
@@ -82,8 +84,7 @@ class State:
         several times slower. A new mutable field must be copied here too (the tests
         compare fingerprints of inputs before and after every step).
         """
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        rng = rng_copy(self.rng)
         return dataclasses.replace(
             self,
             bots=dict(self.bots),

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from games.fingerprint import state_fingerprint
+from games.rng import rng_copy
 
 if TYPE_CHECKING:
     import random
@@ -123,7 +124,8 @@ class State:
 
     def clone(self) -> State:
         """A deep, independent copy (cards are immutable and shared; the generator is not)."""
-        return copy.deepcopy(self)
+        # The generator is copied by hand first: deepcopy would seed a new one from the OS.
+        return copy.deepcopy(self, {id(self.rng): rng_copy(self.rng)})
 
     def __eq__(self, other: object) -> bool:
         # random.Random compares by identity, so compare digests of every field instead.

@@ -25,14 +25,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from games.fingerprint import state_fingerprint
 from games.riff_raff.ship import Ship
+from games.rng import rng_copy
 
 if TYPE_CHECKING:
+    import random
     from collections.abc import Mapping
 
     from games.riff_raff.bots import BotSkill
@@ -286,8 +287,7 @@ class State:
     def clone(self) -> State:
         """An independent copy: every mutable part copied, immutable values shared (the
         ship's history is immutable; its world is shared, see the module doc)."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        rng = rng_copy(self.rng)
         return dataclasses.replace(
             self,
             bots=dict(self.bots),
