@@ -166,5 +166,6 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
     screenshot(teacher, "riff-raff-class-overview")
     teacher.get_by_role("link", name="Ava").click()
     expect(teacher.locator(".summary-sentence").first).to_be_visible()
-    expect(teacher.get_by_text("Catches").first).to_be_visible()
+    # Every student placed cargo; catches appear only if something fell on their turn.
+    expect(teacher.get_by_text("Placements (stayed on board)").first).to_be_visible()
     screenshot(teacher, "riff-raff-student-progress")
