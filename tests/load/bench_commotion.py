@@ -18,10 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -34,12 +31,10 @@ sys.path.insert(0, str(ROOT))
 from games.commotion import rules  # noqa: E402
 from games.commotion.bots import MIN_MOVE_MS, BotSkill  # noqa: E402
 from games.commotion.config import Config  # noqa: E402
+from tests.load.bench_server import bench_server  # noqa: E402
 from tests.load.bench_tables import (  # noqa: E402
-    _free_port,
     _now_ms,
     _percentiles,
-    _stop,
-    _wait_for_port,
 )
 
 SEATS = 6
@@ -114,53 +109,24 @@ async def _tablet(
 
 
 async def live_latency(tables: int, seconds: float) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="snapclass-bench-") as workdir:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{Path(workdir) / 'bench.sqlite3'}",
-            "SECRET_KEY": "bench-" + "k" * 60,
-            "DEBUG": "0",
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "DJANGO_SETTINGS_MODULE": "classroom.settings",
-            "LOG_LEVEL": "ERROR",
-            "PYTHONPATH": str(ROOT),
-        }
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT, env=env, check=True,
-        )  # fmt: skip
-        prepared = subprocess.run(
-            [sys.executable, "-c", PREPARE.format(tables=tables, seats=SEATS)],
-            cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-        )  # fmt: skip
-        sessions = json.loads(prepared.stdout.strip().splitlines()[-1])
-        port = _free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "classroom.asgi:application"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            await _wait_for_port(port)
-            latencies: list[float] = []
-            stop = asyncio.Event()
-            tasks = [
-                asyncio.create_task(
-                    _tablet(
-                        f"ws://127.0.0.1:{port}/ws/play/{entry['code']}/table/",
-                        f"seat_{entry['code']}={entry['token']}",
-                        f"http://127.0.0.1:{port}",
-                        latencies,
-                        stop,
-                    )
+    async with bench_server(PREPARE.format(tables=tables, seats=SEATS)) as server:
+        latencies: list[float] = []
+        stop = asyncio.Event()
+        tasks = [
+            asyncio.create_task(
+                _tablet(
+                    server.table_url(entry["code"]),
+                    f"seat_{entry['code']}={entry['token']}",
+                    server.origin,
+                    latencies,
+                    stop,
                 )
-                for entry in sessions
-            ]
-            await asyncio.sleep(seconds)
-            stop.set()
-            await asyncio.gather(*tasks)
-        finally:
-            _stop(server)
+            )
+            for entry in server.prepared
+        ]
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks)
     return {"tables": tables, "seats_per_table": SEATS, "seconds": seconds,
             "frames": len(latencies), "latency_ms": _percentiles(latencies)}  # fmt: skip
 

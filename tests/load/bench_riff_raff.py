@@ -28,9 +28,7 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -45,12 +43,10 @@ from games.live.host import TableHost, TableSetup, wall_ms  # noqa: E402
 from games.riff_raff import game  # noqa: E402
 from games.riff_raff.bots import BOT_LEVELS  # noqa: E402
 from games.riff_raff.config import Config  # noqa: E402
+from tests.load.bench_server import bench_server  # noqa: E402
 from tests.load.bench_tables import (  # noqa: E402
-    _free_port,
     _now_ms,
     _percentiles,
-    _stop,
-    _wait_for_port,
 )
 
 SEATS = 4
@@ -188,56 +184,27 @@ def _cpu_seconds(pid: int) -> float:
 
 
 async def over_the_wire(tables: int, seconds: float) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="snapclass-bench-") as workdir:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{Path(workdir) / 'bench.sqlite3'}",
-            "SECRET_KEY": "bench-" + "k" * 60,
-            "DEBUG": "0",
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "DJANGO_SETTINGS_MODULE": "classroom.settings",
-            "LOG_LEVEL": "ERROR",
-            "PYTHONPATH": str(ROOT),
-        }
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT, env=env, check=True,
-        )  # fmt: skip
-        prepared = subprocess.run(
-            [sys.executable, "-c", PREPARE.format(tables=tables, seats=SEATS)],
-            cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-        )  # fmt: skip
-        sessions = json.loads(prepared.stdout.strip().splitlines()[-1])
-        port = _free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "classroom.asgi:application"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            await _wait_for_port(port)
-            latencies: list[float] = []
-            stop = asyncio.Event()
-            cpu_began, wall_began = _cpu_seconds(server.pid), time.perf_counter()
-            tasks = [
-                asyncio.create_task(
-                    _student(
-                        f"ws://127.0.0.1:{port}/ws/play/{entry['code']}/table/",
-                        f"seat_{entry['code']}={entry['token']}",
-                        f"http://127.0.0.1:{port}",
-                        latencies,
-                        stop,
-                    )
+    async with bench_server(PREPARE.format(tables=tables, seats=SEATS)) as server:
+        latencies: list[float] = []
+        stop = asyncio.Event()
+        cpu_began, wall_began = _cpu_seconds(server.process.pid), time.perf_counter()
+        tasks = [
+            asyncio.create_task(
+                _student(
+                    server.table_url(entry["code"]),
+                    f"seat_{entry['code']}={entry['token']}",
+                    server.origin,
+                    latencies,
+                    stop,
                 )
-                for entry in sessions
-            ]
-            await asyncio.sleep(seconds)
-            cpu = _cpu_seconds(server.pid) - cpu_began
-            wall = time.perf_counter() - wall_began
-            stop.set()
-            await asyncio.gather(*tasks)
-        finally:
-            _stop(server)
+            )
+            for entry in server.prepared
+        ]
+        await asyncio.sleep(seconds)
+        cpu = _cpu_seconds(server.process.pid) - cpu_began
+        wall = time.perf_counter() - wall_began
+        stop.set()
+        await asyncio.gather(*tasks)
     return {
         "tables": tables,
         "seats": SEATS,

@@ -1,0 +1,69 @@
+"""A throwaway Snapclass server for the game benchmarks: Daphne on a fresh SQLite database,
+with sessions made by ``prepare`` (Python run with Django set up, printing JSON last)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tests.load.bench_tables import _free_port, _stop, _wait_for_port
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class BenchServer:
+    port: int
+    process: subprocess.Popen[bytes]
+    prepared: Any  # what ``prepare`` printed
+
+    def table_url(self, code: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/play/{code}/table/"
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@contextlib.asynccontextmanager
+async def bench_server(prepare: str) -> AsyncIterator[BenchServer]:
+    with tempfile.TemporaryDirectory(prefix="snapclass-bench-") as workdir:
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{Path(workdir) / 'bench.sqlite3'}",
+            "SECRET_KEY": "bench-" + "k" * 60,
+            "DEBUG": "0",
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_SETTINGS_MODULE": "classroom.settings",
+            "LOG_LEVEL": "ERROR",
+            "PYTHONPATH": str(ROOT),
+        }
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT, env=env, check=True,
+        )  # fmt: skip
+        prepared = subprocess.run(
+            [sys.executable, "-c", prepare],
+            cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        port = _free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "classroom.asgi:application"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            await _wait_for_port(port)
+            yield BenchServer(port, process, json.loads(prepared.stdout.strip().splitlines()[-1]))
+        finally:
+            _stop(process)
