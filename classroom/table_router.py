@@ -116,13 +116,6 @@ class RemoteTable:
         self._listeners: dict[int | None, set[RemoteListener]] = {}
         self._stop_callbacks: list[Callable[[], None]] = []
 
-    @property
-    def listener_count(self) -> int:
-        return sum(len(listeners) for listeners in self._listeners.values())
-
-    def seats_listening(self) -> set[int]:
-        return {seat for seat, group in self._listeners.items() if group and seat is not None}
-
     def on_stop(self, callback: Callable[[], None]) -> None:
         self._stop_callbacks.append(callback)
 
