@@ -98,6 +98,19 @@ async def _tablet_playing(session: GameSession, seat: Seat) -> WebsocketCommunic
     return tablet
 
 
+async def _watching(
+    session: GameSession, seat: Seat, teacher: User
+) -> tuple[WebsocketCommunicator, WebsocketCommunicator]:
+    """A tablet playing at the seat's table, and the teacher's watch socket past its first view."""
+    assert seat.table_id is not None
+    tablet = await _tablet_playing(session, seat)
+    cookies = await sync_to_async(_login_cookies)(teacher)
+    watch = _watch_socket(session, seat.table_id, cookies)
+    await watch.connect(timeout=TIMEOUT)
+    await _frame(watch, "state")
+    return tablet, watch
+
+
 async def test_the_teacher_watches_the_public_view_of_a_playing_table(
     riff_raff_table: tuple[GameSession, list[Seat]], teacher: User
 ) -> None:
@@ -121,11 +134,7 @@ async def test_a_watching_page_cannot_play(
 ) -> None:
     session, (ava, _ben) = riff_raff_table
     assert ava.table_id is not None
-    tablet = await _tablet_playing(session, ava)
-    cookies = await sync_to_async(_login_cookies)(teacher)
-    watch = _watch_socket(session, ava.table_id, cookies)
-    await watch.connect(timeout=TIMEOUT)
-    await _frame(watch, "state")
+    tablet, watch = await _watching(session, ava, teacher)
     action = {"kind": "choose_card", "card": 1}
     await watch.send_to(text_data=json.dumps({"type": "act", "seq": 1, "action": action}))
     error = await _frame(watch, "error")
@@ -183,11 +192,7 @@ async def test_the_watching_page_is_told_to_reconnect_when_the_host_stops(
 ) -> None:
     session, (ava, _ben) = riff_raff_table
     assert ava.table_id is not None
-    tablet = await _tablet_playing(session, ava)
-    cookies = await sync_to_async(_login_cookies)(teacher)
-    watch = _watch_socket(session, ava.table_id, cookies)
-    await watch.connect(timeout=TIMEOUT)
-    await _frame(watch, "state")
+    tablet, watch = await _watching(session, ava, teacher)
     await live_tables.registry.stop_all()
     for _ in range(5):
         output = await watch.receive_output(timeout=TIMEOUT)
