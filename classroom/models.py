@@ -10,12 +10,16 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from classroom.services.join_codes import join_code_generate
+
 
 class SchoolClass(models.Model):
     teacher = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes"
     )
     name = models.CharField(_("Class name"), max_length=80)
+    # Students type it (then tap their name) to practise without a badge.
+    practice_code = models.CharField(max_length=6, unique=True, default=join_code_generate)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -37,6 +41,8 @@ class Student(models.Model):
     # Per-game options the teacher set for this student, e.g. {"commotion": {"refill": 8}};
     # a new seat of theirs in that game starts with them.
     game_options = models.JSONField(default=dict, blank=True)
+    # Plays with the colour-vision-safe palette; their Palm Strike trials carry the flag.
+    colour_safe = models.BooleanField(_("Colour-vision-safe colours"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -51,12 +57,71 @@ class Student(models.Model):
         return self.display_name
 
 
+class Assignment(models.Model):
+    """Practice a teacher set: a game, a band of levels, an amount, a due date."""
+
+    class Goal(models.TextChoices):
+        MINUTES = "minutes", _("Minutes")
+        GAMES = "games", _("Games")
+
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments"
+    )
+    school_class = models.ForeignKey(
+        SchoolClass, on_delete=models.CASCADE, related_name="assignments"
+    )
+    # Null: the whole class.
+    student = models.ForeignKey(
+        "Student", on_delete=models.CASCADE, null=True, blank=True, related_name="assignments"
+    )
+    game = models.CharField(max_length=40)
+    # Rungs of the game's adaptive ladder (games.adaptive), easiest 0; the staircase stays
+    # inside them.
+    rung_min = models.PositiveSmallIntegerField(default=0)
+    rung_max = models.PositiveSmallIntegerField()
+    goal_kind = models.CharField(max_length=10, choices=Goal.choices, default=Goal.MINUTES)
+    goal = models.PositiveSmallIntegerField()
+    due_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["due_on", "-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game} for {self.student or self.school_class}"
+
+
+class TeacherPreferences(models.Model):
+    teacher = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences"
+    )
+    # Extra words (one per line) a guest nickname may not contain, on top of the built-in list.
+    nickname_blocklist = models.TextField(blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"preferences of {self.teacher}"
+
+
 class GameSession(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby", _("Lobby")
         RUNNING = "running", _("Running")
         PAUSED = "paused", _("Paused")
         ENDED = "ended", _("Ended")
+
+    class Kind(models.TextChoices):
+        CLASS = "class", _("Class session")
+        PRACTICE = "practice", _("Practice")
+
+    class Leaderboard(models.TextChoices):
+        ALWAYS = "always", _("Always")
+        BETWEEN_ROUNDS = "between_rounds", _("Between rounds")
+        END = "end", _("Only at the end")
+        NEVER = "never", _("Never")
+
+    class Palette(models.TextChoices):
+        STANDARD = "standard", _("Standard colours")
+        OKABE_ITO = "okabe_ito", _("Colour-vision-safe (Okabe-Ito)")
 
     teacher = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_sessions"
@@ -76,6 +141,27 @@ class GameSession(models.Model):
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
     lobby_locked = models.BooleanField(default=False)
+    # A student practising alone (practice) is a session of one table, never joinable by code.
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CLASS)
+    assignment = models.ForeignKey(
+        Assignment, on_delete=models.SET_NULL, null=True, blank=True, related_name="sessions"
+    )
+    # Each table's level follows its players (games.adaptive); always on in practice.
+    adaptive = models.BooleanField(_("Adaptive difficulty"), default=False)
+    leaderboard = models.CharField(
+        _("Show the leaderboard"),
+        max_length=16,
+        choices=Leaderboard.choices,
+        default=Leaderboard.ALWAYS,
+    )
+    # Off: accuracy-only mode, no points or winners shown.
+    scoring = models.BooleanField(_("Keep score"), default=True)
+    late_join = models.BooleanField(_("Students may join after the start"), default=True)
+    palette = models.CharField(
+        _("Colours"), max_length=12, choices=Palette.choices, default=Palette.STANDARD
+    )
+    # The language of the game's words on the tablets (Palm Strike's colour words).
+    language = models.CharField(_("Language of the game"), max_length=10, default="en")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -93,6 +179,10 @@ class GameSession(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status != self.Status.ENDED
+
+    @property
+    def is_practice(self) -> bool:
+        return self.kind == self.Kind.PRACTICE
 
 
 class Table(models.Model):
