@@ -51,6 +51,7 @@ from a row opened a pile), ``play`` {seat, source, card, pile, cards, closed}, `
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -103,6 +104,7 @@ __all__ = [
     "can_play",
     "next_deadline",
     "replay",
+    "retune",
     "setup",
     "state_fingerprint",
     "tick",
@@ -570,3 +572,11 @@ def replay(
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
     ``("tick", None, None, now_ms)`` entries, applied in order."""
     return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick)
+
+
+def retune(state: State, step: Mapping[str, Any]) -> State | None:
+    """The state with new settings (an adaptive ladder's rung): the stock turn applies from
+    the next turn, the refill size from the next deal. Raises SettingError if invalid."""
+    twin = state.clone()
+    twin.config = dataclasses.replace(state.config, **step)
+    return twin

@@ -45,6 +45,7 @@ outcome, slappers}, ``turn`` {seat}, ``round_over`` {round, winners}, ``round_st
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -82,6 +83,7 @@ __all__ = [
     "matches",
     "next_deadline",
     "replay",
+    "retune",
     "setup",
     "state_fingerprint",
     "tick",
@@ -876,3 +878,14 @@ def replay(
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
     ``("tick", None, None, now_ms)`` entries, applied in order."""
     return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick)
+
+
+def retune(state: State, step: Mapping[str, Any]) -> State | None:
+    """The state with new settings (an adaptive ladder's rung), or None while a flip is being
+    judged or a slapper is choosing: a card's matching rule and window must not change under
+    it. Raises SettingError if the settings are invalid together."""
+    if (state.current is not None and state.current.open) or state.choice is not None:
+        return None
+    twin = state.clone()
+    twin.config = dataclasses.replace(state.config, **step)
+    return twin

@@ -119,6 +119,7 @@ __all__ = [
     "next_deadline",
     "replay",
     "restore",
+    "retune",
     "setup",
     "state_fingerprint",
     "tick",
@@ -937,3 +938,13 @@ def restore(state: State, checkpoint: Mapping[str, Any]) -> State:
     work = state.clone()
     work.ship.restore(checkpoint)
     return work
+
+
+def retune(state: State, step: Mapping[str, Any]) -> State | None:
+    """The state with new settings (an adaptive ladder's rung). The catch window applies to
+    the next piece that falls; the sea keeps the strength it started the game with, since
+    the ship's motion is replayed from its history (the next game starts at the new one)."""
+    kept = {**step, "wave_strength": state.config.wave_strength}
+    twin = state.clone()
+    twin.config = dataclasses.replace(state.config, **kept)
+    return twin

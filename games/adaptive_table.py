@@ -1,0 +1,193 @@
+"""A table whose level follows its players: any engine, wrapped with a staircase per seat.
+
+The wrapper is itself an engine (same ``setup``/``act``/``tick``/``view``/``replay``), so the
+table host drives it like any other. After every outcome it feeds the human seats' scored
+trials to their staircases (games.adaptive); the table plays at the lowest rung among them,
+so nobody at the table is pushed past about 80 % correct. A change of rung reaches the game
+through the engine's ``retune``, which may decline until a safe moment (no flip being
+judged); the wrapper keeps asking after each outcome.
+
+Pure and deterministic: the staircases live in the state and move only on trials, so
+replaying the log rebuilds the same levels without logging them. Every trial carries the
+``rung`` it was played at, which is how the site shows a child's level track.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from games.adaptive import Staircase
+from games.core import Outcome, Trial, log_replay
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from games.core import ReplayEntry
+
+
+@dataclass(frozen=True)
+class SeatBand:
+    """Where one human seat starts on the ladder and the band it may move in."""
+
+    start: int
+    floor: int = 0
+    ceiling: int | None = None  # None: the top of the ladder
+
+
+@dataclass(frozen=True)
+class AdaptiveConfig:
+    """What ``setup`` needs: the game's own Config (already at the table's starting rung) and
+    a band for each human seat (engine seat number -> band)."""
+
+    game: Any
+    bands: Mapping[int, SeatBand]
+
+
+@dataclass(frozen=True)
+class SeatStairs:
+    staircase: Staircase
+    floor: int
+
+    @property
+    def rung(self) -> int:
+        return self.floor + self.staircase.rung
+
+
+@dataclass
+class AdaptiveState:
+    game: Any
+    stairs: dict[int, SeatStairs]
+    # The rung the game plays at now, and one it should move to at the next safe moment.
+    rung: int
+    pending: int | None = None
+    history: list[int] = field(default_factory=list)  # every rung played, for the view
+
+
+def table_rung(stairs: Mapping[int, SeatStairs]) -> int:
+    return min(seat.rung for seat in stairs.values()) if stairs else 0
+
+
+def ladder_config(config: Any, step: Mapping[str, Any]) -> Any:
+    """``config`` with one ladder rung's settings (validated by the Config itself)."""
+    return dataclasses.replace(config, **step)
+
+
+class AdaptiveEngine:
+    """``engine`` (a game's rules module) played on ``ladder`` (easiest rung first)."""
+
+    def __init__(self, engine: Any, ladder: Sequence[Mapping[str, Any]]) -> None:
+        if not ladder:
+            raise ValueError("an adaptive table needs a ladder")
+        self.engine = engine
+        self.ladder = tuple(ladder)
+        self._retune: Callable[[Any, Mapping[str, Any]], Any] = engine.retune
+        frame = getattr(engine, "frame", None)
+        if frame is not None:
+            # Engines with moving parts stream frames; the host looks for ``frame``.
+            self.frame: Callable[[AdaptiveState], dict[str, Any]] = lambda state: frame(state.game)
+
+    # -- the engine contract ---------------------------------------------------------------
+
+    def setup(
+        self,
+        config: AdaptiveConfig,
+        seats: Sequence[int],
+        seed: int,
+        bots: Mapping[int, Any] | None = None,
+    ) -> AdaptiveState:
+        top = len(self.ladder) - 1
+        stairs = {}
+        for seat, band in config.bands.items():
+            ceiling = top if band.ceiling is None else min(band.ceiling, top)
+            floor = min(max(band.floor, 0), ceiling)
+            start = min(max(band.start, floor), ceiling)
+            stairs[seat] = SeatStairs(
+                Staircase(rungs=ceiling - floor + 1, rung=start - floor), floor=floor
+            )
+        rung = table_rung(stairs)
+        game = self.engine.setup(config.game, seats, seed, bots)
+        return AdaptiveState(game=game, stairs=stairs, rung=rung, history=[rung])
+
+    def act(
+        self, state: AdaptiveState, seat: int, action: Mapping[str, Any], now_ms: int
+    ) -> Outcome[AdaptiveState]:
+        return self._after(state, self.engine.act(state.game, seat, action, now_ms))
+
+    def tick(self, state: AdaptiveState, now_ms: int) -> Outcome[AdaptiveState]:
+        return self._after(state, self.engine.tick(state.game, now_ms))
+
+    def next_deadline(self, state: AdaptiveState) -> int | None:
+        deadline: int | None = self.engine.next_deadline(state.game)
+        return deadline
+
+    def view(self, state: AdaptiveState, seat: int | None) -> dict[str, Any]:
+        view: dict[str, Any] = self.engine.view(state.game, seat)
+        view["adaptive"] = {"rung": state.rung, "rungs": len(self.ladder)}
+        return view
+
+    def restore(self, state: AdaptiveState, checkpoint: Mapping[str, Any]) -> AdaptiveState:
+        restore = getattr(self.engine, "restore", None)
+        if restore is None:
+            return state
+        return dataclasses.replace(state, game=restore(state.game, checkpoint))
+
+    def replay(
+        self,
+        config: AdaptiveConfig,
+        seats: Sequence[int],
+        seed: int,
+        bots: Mapping[int, Any],
+        log: Sequence[ReplayEntry],
+    ) -> AdaptiveState:
+        return log_replay(
+            self.setup(config, seats, seed, bots),
+            log,
+            act=self.act,
+            tick=self.tick,
+            restore=self.restore,
+        )
+
+    # -- the staircase ---------------------------------------------------------------------
+
+    def _after(self, state: AdaptiveState, outcome: Outcome[Any]) -> Outcome[AdaptiveState]:
+        trials = tuple(self._stamp(trial, state.rung) for trial in outcome.trials)
+        if outcome.rejected is not None:
+            # The game is as it was; the refusal may still be a measurement the host stores,
+            # so its trials are stamped, but levels move only on accepted play.
+            return dataclasses.replace(outcome, state=state, trials=trials)
+        if outcome.state is state.game and not outcome.trials:
+            return dataclasses.replace(outcome, state=state)  # the host tells "nothing" by identity
+        if not outcome.logged:
+            # Unlogged motion is recomputed on replay, never replayed step by step, so the
+            # levels must not move on it.
+            moved = dataclasses.replace(state, game=outcome.state)
+            return dataclasses.replace(outcome, state=moved, trials=trials)
+        stairs = dict(state.stairs)
+        for trial in outcome.trials:
+            seat = stairs.get(trial.seat)
+            correct = trial.data.get("correct")
+            if seat is None or not isinstance(correct, bool):
+                continue
+            if not trial.data.get("plausible", True):
+                continue  # a guess too fast to be a reaction says nothing about the level
+            stairs[trial.seat] = dataclasses.replace(
+                seat, staircase=seat.staircase.answered(correct=correct)
+            )
+        wanted = table_rung(stairs)
+        game, rung, pending = outcome.state, state.rung, state.pending
+        if wanted != rung:
+            retuned = self._retune(game, self.ladder[wanted])
+            if retuned is None:
+                pending = wanted  # not now: a flip is being judged
+            else:
+                game, rung, pending = retuned, wanted, None
+        history = state.history if rung == state.rung else [*state.history, rung]
+        next_state = AdaptiveState(
+            game=game, stairs=stairs, rung=rung, pending=pending, history=history
+        )
+        return dataclasses.replace(outcome, state=next_state, trials=trials)
+
+    def _stamp(self, trial: Trial, rung: int) -> Trial:
+        return dataclasses.replace(trial, data={**trial.data, "rung": rung})
