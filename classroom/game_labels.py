@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -12,15 +13,17 @@ if TYPE_CHECKING:
     from classroom.models import Seat
 
 
-def _colour_words() -> dict[str, str]:
-    # The word printed on a public card: short, heavy, in the language the child reads.
-    return {
-        "red": pgettext("colour word on a card", "RED"),
-        "yellow": pgettext("colour word on a card", "YELLOW"),
-        "blue": pgettext("colour word on a card", "BLUE"),
-        "green": pgettext("colour word on a card", "GREEN"),
-        "purple": pgettext("colour word on a card", "PURPLE"),
-    }
+def colour_words(*, language: str) -> dict[str, str]:
+    """The words printed on public cards: short, heavy, in the session's language (the
+    language the child reads, which the Stroop effect needs), whatever the page's language."""
+    with translation.override(language):
+        return {
+            "red": pgettext("colour word on a card", "RED"),
+            "yellow": pgettext("colour word on a card", "YELLOW"),
+            "blue": pgettext("colour word on a card", "BLUE"),
+            "green": pgettext("colour word on a card", "GREEN"),
+            "purple": pgettext("colour word on a card", "PURPLE"),
+        }
 
 
 def _colour_names() -> dict[str, str]:
@@ -132,7 +135,8 @@ def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any
     return {
         "names": _seat_names(seat),
         "pacing": settings.get("flip_pacing", "tap"),
-        "word": _colour_words(),
+        "word": colour_words(language=seat.session.language),
+        "word_language": seat.session.language,
         "colour": _colour_names(),
         "motif": _motif_names(),
         "level": {

@@ -36,6 +36,11 @@ urlpatterns = [
         classes.student_remove,
         name="student_remove",
     ),
+    path(
+        "classes/<int:class_id>/students/<int:student_id>/colour-safe/",
+        classes.student_colour_safe,
+        name="student_colour_safe",
+    ),
     path("classes/<int:class_id>/delete/", classes.class_delete, name="class_delete"),
     # Analytics (teacher only; 404 for anyone else)
     path("classes/<int:class_id>/progress/", analytics.class_overview, name="class_overview"),

@@ -3,10 +3,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
-from classroom.models import SchoolClass
+from classroom.models import GameSession, SchoolClass
 from games.core import game_registry
 
 if TYPE_CHECKING:
@@ -22,6 +24,26 @@ class SessionForm(forms.Form):
         empty_label=_("Guests (students type a nickname)"),
     )
     players_per_table = forms.IntegerField(label=_("Players per table"), min_value=2, max_value=8)
+    # Not required: a form posted without them (an older page) plays as before.
+    palette = forms.ChoiceField(
+        label=_("Colours"),
+        choices=GameSession.Palette.choices,
+        required=False,
+        help_text=_(
+            "Colour-vision-safe colours stay apart for every kind of colour vision; Commotion "
+            "and Riff Raff also mark each colour with a shape. Single students can have them "
+            "on the class page."
+        ),
+    )
+    language = forms.ChoiceField(
+        label=_("Language of the game"),
+        choices=(),  # set per form: each language named in itself
+        required=False,
+        help_text=_(
+            "Palm Strike's colour words appear in this language on every tablet, whatever "
+            "language the tablet shows its buttons in."
+        ),
+    )
 
     def __init__(self, *args: Any, teacher: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -34,3 +56,25 @@ class SessionForm(forms.Form):
         class_field.queryset = SchoolClass.objects.filter(teacher=teacher)
         first = next(iter(games.values()))
         self.fields["players_per_table"].initial = first.default_players
+        self.fields["palette"].initial = GameSession.Palette.STANDARD
+        language_field = self.fields["language"]
+        assert isinstance(language_field, forms.ChoiceField)
+        # Each language named in itself: the teacher picks the one the children read.
+        language_field.choices = [
+            (code, translation.get_language_info(code)["name_local"])
+            for code, _name in settings.LANGUAGES
+        ]
+        language_field.initial = _current_language()
+
+    def clean_palette(self) -> str:
+        return str(self.cleaned_data.get("palette") or GameSession.Palette.STANDARD)
+
+    def clean_language(self) -> str:
+        return str(self.cleaned_data.get("language") or _current_language())
+
+
+def _current_language() -> str:
+    """The teacher's page language, as one of settings.LANGUAGES (the game's default)."""
+    codes = [code for code, _name in settings.LANGUAGES]
+    current = translation.get_language() or settings.LANGUAGE_CODE
+    return current if current in codes else settings.LANGUAGE_CODE

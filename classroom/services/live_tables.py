@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from classroom.colour_vision import palette_for_player, trial_accommodation
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.row_insert import RowInserter
 from games.core import game_get
@@ -75,17 +76,38 @@ class TableRecord:
     humans: Mapping[int, tuple[int, int | None]]
     # The fencing epoch of the host writing (see table_epoch_claim).
     epoch: int = 0
+    # Engine seat index -> the accommodation its trials carry in their data (a human seat
+    # playing a colour-stimulus game with the colour-vision-safe palette: "colour_safe").
+    accommodations: Mapping[int, str] = field(default_factory=dict)
 
 
 def table_record(*, table: Table, epoch: int = 0) -> TableRecord:
     seat_ids = roster_seat_ids(table.roster)
-    students = dict(Seat.objects.filter(pk__in=seat_ids.values()).values_list("pk", "student_id"))
+    seats = {
+        seat_id: (student_id, bool(colour_safe))
+        for seat_id, student_id, colour_safe in Seat.objects.filter(
+            pk__in=seat_ids.values()
+        ).values_list("pk", "student_id", "student__colour_safe")
+    }
+    session = table.session
+    accommodations: dict[int, str] = {}
+    for index, seat_id in seat_ids.items():
+        # Decided as the play page decides its palette (classroom.colour_vision.seat_palette).
+        palette = palette_for_player(
+            session_palette=session.palette, colour_safe=seats.get(seat_id, (None, False))[1]
+        )
+        if accommodation := trial_accommodation(game=session.game, palette=palette):
+            accommodations[index] = accommodation
     return TableRecord(
         table_id=table.pk,
         session_id=table.session_id,
-        game=table.session.game,
-        humans={index: (seat_id, students.get(seat_id)) for index, seat_id in seat_ids.items()},
+        game=session.game,
+        humans={
+            index: (seat_id, seats.get(seat_id, (None, False))[0])
+            for index, seat_id in seat_ids.items()
+        },
         epoch=epoch,
+        accommodations=accommodations,
     )
 
 
@@ -142,6 +164,8 @@ def _trial_rows(
         if human is None:
             continue  # a bot's response is part of the game, not of anyone's progress
         data = dict(trial.data)
+        if accommodation := record.accommodations.get(trial.seat):
+            data["accommodation"] = accommodation
         yield (
             record.session_id,
             record.table_id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -33,10 +34,16 @@ def session_create(
     school_class: SchoolClass | None,
     players_per_table: int,
     settings: Mapping[str, Any],
+    palette: str = GameSession.Palette.STANDARD,
+    language: str = django_settings.LANGUAGE_CODE,
 ) -> GameSession:
     spec = game_get(game)
     if spec is None:
         raise ValidationError({"game": _("Choose one of the games in the list.")})
+    if palette not in GameSession.Palette.values:
+        raise ValidationError({"palette": _("Choose one of the colour sets in the list.")})
+    if language not in dict(django_settings.LANGUAGES):
+        raise ValidationError({"language": _("Choose one of the languages in the list.")})
     if school_class is not None and school_class.teacher_id != teacher.pk:
         raise ValidationError({"school_class": _("Choose one of your classes.")})
     if not spec.min_players <= players_per_table <= spec.max_players:
@@ -62,6 +69,8 @@ def session_create(
                     settings=config_to_values(config),
                     code=join_code_generate(),
                     seed=secrets.randbits(63),
+                    palette=palette,
+                    language=language,
                 )
         except IntegrityError:
             continue  # a code clash: 31^6 codes make this rare, so just draw again

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import template
 
-from classroom.game_labels import kind_label, level_label
+from classroom.game_labels import colour_words, kind_label, level_label
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -32,3 +32,9 @@ def level_name(level: str) -> str:
 def trial_kind_name(kind: str) -> str:
     """``{{ kind|trial_kind_name }}``: a kind of trial in the teacher's language."""
     return kind_label(kind)
+
+
+@register.filter
+def colour_word(colour: str, language: str) -> str:
+    """``{{ card.word|colour_word:session.language }}``: the word as the child read it."""
+    return colour_words(language=language).get(colour, colour)

@@ -27,6 +27,10 @@ from classroom.game_labels import kind_label, level_label
 from classroom.live_fragments import game_name
 from classroom.models import GameSession, SchoolClass, Seat, Student
 from classroom.selectors import analytics as selectors
+from classroom.selectors.accommodations import (
+    session_colour_safe_seats,
+    student_colour_safe_sessions,
+)
 from games.core import game_get
 
 if TYPE_CHECKING:
@@ -104,6 +108,7 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         "session": session,
         "game_name": game_name(session),
         "rows": rows,
+        "colour_safe_seats": session_colour_safe_seats(session=session),
         "by_level": sorted(by_level.items()),
         "charts": _level_charts(by_level) if by_level else [],
     }
@@ -122,6 +127,7 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
         "game_name": game_name(session),
         "measures": measures,
         "trials": trials,
+        "colour_safe": seat.pk in session_colour_safe_seats(session=session),
     }
     return render(request, "classroom/session_report_seat.html", context)
 
@@ -344,6 +350,7 @@ def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
     return {
         "student": student,
         "points": points,
+        "colour_safe_sessions": student_colour_safe_sessions(student=student),
         "labels": [_session_label(point) for point in points],
         "summaries": _summaries(points, lines),
         "charts": _progress_charts(points, lines) if points else [],

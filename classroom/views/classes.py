@@ -17,6 +17,7 @@ from classroom.services.classes import (
     class_create,
     class_delete_preview,
     class_update,
+    student_colour_safe_set,
     student_token_rotate,
 )
 from classroom.services.classes import (
@@ -126,6 +127,21 @@ def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> H
             {"school_class": school_class, "student": student, "notice": notice},
         )
     messages.success(request, notice)
+    return redirect("class_detail", class_id=school_class.pk)
+
+
+@login_required
+@require_POST
+def student_colour_safe(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
+    school_class = _own_class(request, class_id)
+    student = get_object_or_404(Student, pk=student_id, school_class=school_class)
+    student_colour_safe_set(student=student, colour_safe=request.POST.get("colour_safe") == "on")
+    if request.htmx:
+        return render(
+            request,
+            "classroom/class_detail.html#student-row",
+            {"school_class": school_class, "student": student},
+        )
     return redirect("class_detail", class_id=school_class.pk)
 
 

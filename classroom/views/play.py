@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from classroom import live_fragments
+from classroom.colour_vision import seat_palette
 from classroom.game_labels import GAME_LABELS
 from classroom.models import GameSession, Seat
 from classroom.seat_cookies import seat_cookie_get, seat_cookie_name, seat_cookie_set
@@ -43,6 +44,7 @@ def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
             "session": session,
             "seat": seat,
             "labels": GAME_LABELS[session.game](seat=seat, settings=session.settings),
+            "palette": seat_palette(seat=seat),
         }
         return render(request, f"play/{session.game}.html", context)
     return render(request, "play/lobby.html", live_fragments.lobby_context(seat=seat))

@@ -60,6 +60,8 @@ def session_new(request: TeacherRequest) -> HttpResponse:
                 game=form.cleaned_data["game"],
                 school_class=form.cleaned_data["school_class"],
                 players_per_table=form.cleaned_data["players_per_table"],
+                palette=form.cleaned_data["palette"],
+                language=form.cleaned_data["language"],
                 settings={
                     name: value
                     for name, value in settings_form.cleaned_data.items()

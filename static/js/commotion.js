@@ -77,6 +77,9 @@
     face.className = "cm-face";
     face.textContent = card.kind === "number" ? card.number : card.kind === "start" ? L.start : L.stop;
     node.appendChild(face);
+    // The colour's shape too: two colours that look alike to a child still differ in shape.
+    var symbol = card.colour && window.SnapclassSymbols.forColour(card.colour);
+    if (symbol) node.appendChild(window.SnapclassSymbols.svg(symbol, "cm-symbol"));
     var back = document.createElement("span");
     back.className = "cm-owner";
     node.appendChild(back);

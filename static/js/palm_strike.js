@@ -84,6 +84,7 @@
     var word = document.createElement("span");
     word.className = "pcard-word";
     word.textContent = L.word[card.word];
+    word.lang = L.word_language;  // the session's language, not necessarily the page's
     word.style.color = "var(--c-" + card.ink + ")";
     box.appendChild(word);
     box.setAttribute("aria-label", fmt(L.public_card, { word: L.word[card.word], ink: L.colour[card.ink], bg: L.colour[card.bg] }));

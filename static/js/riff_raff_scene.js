@@ -7,7 +7,10 @@
 (function () {
   "use strict";
 
-  var OWNER_COLOURS = ["#7048e8", "#f76707", "#0ca678", "#d6336c"];
+  // Fallbacks only: the colours come from the page's CSS (--owner-0…), so the palette a
+  // data-palette attribute switches to reaches the canvas too.
+  var OWNER_FALLBACK = ["#7048e8", "#f76707", "#0ca678", "#d6336c"];
+  var SEATS = 4;
   var DELAY_MS = 100;
   // About this many world units (ship, mast and some sea) fit into the canvas.
   var WORLD_WIDTH = 170;
@@ -29,6 +32,16 @@
     var view = null;
     var scale = 1, originX = 0, originY = 0, width = 0, height = 0;
     var motionFrames = 0;
+    var ownerColours = readOwnerColours();
+
+    function readOwnerColours() {
+      var style = getComputedStyle(canvas);
+      var colours = [];
+      for (var seat = 0; seat < SEATS; seat += 1) {
+        colours.push(style.getPropertyValue("--owner-" + seat).trim() || OWNER_FALLBACK[seat]);
+      }
+      return colours;
+    }
 
     function pushFrame(frame) {
       frames.push({ at: performance.now(), frame: frame });
@@ -57,6 +70,7 @@
     function shown() { return frameAt(performance.now() - DELAY_MS); }
 
     function layout() {
+      ownerColours = readOwnerColours();
       var box = canvas.getBoundingClientRect();
       var ratio = window.devicePixelRatio || 1;
       width = box.width;
@@ -119,14 +133,25 @@
       var outline = options.cargo[shape];
       if (!outline) return;
       ctx.globalAlpha = alpha;
-      ctx.fillStyle = OWNER_COLOURS[owner % OWNER_COLOURS.length];
+      ctx.fillStyle = ownerColours[owner % SEATS];
       ctx.strokeStyle = "#fff";
       ctx.lineWidth = Math.max(1, outline.radius * scale);
       ctx.lineJoin = "round";
-      polygon(outline.vertices.map(function (v) { var r = rotate(v, a); return [x + r[0], y + r[1]]; }));
+      var corners = outline.vertices.map(function (v) { var r = rotate(v, a); return [x + r[0], y + r[1]]; });
+      polygon(corners);
       ctx.fill();
       ctx.stroke();
+      drawOwnerSymbol(owner, corners);
       ctx.globalAlpha = 1;
+    }
+
+    // Whose cargo it is, by shape as well as colour: white with a dark rim reads on any colour.
+    function drawOwnerSymbol(owner, corners) {
+      var sx = 0, sy = 0;
+      corners.forEach(function (p) { sx += p[0]; sy += p[1]; });
+      var centre = toCanvas(sx / corners.length, sy / corners.length);
+      var size = Math.max(4, Math.min(3.5 * scale, 12));
+      window.SnapclassSymbols.draw(ctx, window.SnapclassSymbols.forOwner(owner), centre[0], centre[1], size, "#fff", "#1c2230");
     }
 
     function catchable() {
@@ -174,6 +199,7 @@
       pushMotion: function (frame) { motionFrames += 1; pushFrame(frame); },
       get view() { return view; },
       get motionFrames() { return motionFrames; },
+      get ownerColours() { return ownerColours.slice(); },
       shown: shown,
       catchable: catchable,
       drawPiece: drawPiece,

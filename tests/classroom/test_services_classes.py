@@ -17,6 +17,7 @@ from classroom.services.classes import (
     class_delete,
     class_delete_preview,
     class_update,
+    student_colour_safe_set,
     student_names_parse,
     student_remove,
     student_token_rotate,
@@ -467,3 +468,17 @@ def test_class_delete_needs_a_signed_in_teacher(client: Client, school_class: Sc
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
     assert SchoolClass.objects.filter(pk=school_class.pk).exists()
+
+
+def test_student_colour_safe_set_turns_the_safe_palette_on_and_off(
+    school_class: SchoolClass,
+) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    assert not ava.colour_safe
+
+    student_colour_safe_set(student=ava, colour_safe=True)
+    assert Student.objects.get(pk=ava.pk).colour_safe
+    assert not Student.objects.filter(colour_safe=True).exclude(pk=ava.pk).exists()
+
+    student_colour_safe_set(student=ava, colour_safe=False)
+    assert not Student.objects.get(pk=ava.pk).colour_safe

@@ -10,21 +10,24 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from classroom.models import ActionLogEntry, Table, Trial
+from classroom.services.classes import student_colour_safe_set
 from classroom.services.live_tables import (
     StaleOwner,
     action_log_append_many,
     table_epoch_claim,
     table_record,
 )
-from classroom.services.seats import seat_join_guest
-from classroom.services.sessions import session_start
+from classroom.services.seats import seat_join_guest, seat_join_student
+from classroom.services.sessions import session_create, session_start
 from games.core import Trial as EngineTrial
 from games.live.host import LogEntry
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from classroom.models import GameSession
+    from django.contrib.auth.models import User
+
+    from classroom.models import GameSession, SchoolClass
 
 pytestmark = pytest.mark.django_db
 
@@ -167,3 +170,79 @@ def test_the_same_client_id_twice_in_one_table_log_is_refused(
     with pytest.raises(IntegrityError):
         action_log_append_many(items=[(record, dataclasses.replace(first, seq=2), [])])
     assert ActionLogEntry.objects.count() == 1
+
+
+# --------------------------------------------------------------------------------------------
+# Accommodations: Palm Strike trials played on the colour-vision-safe palette say so
+
+
+def _class_table(
+    session: GameSession, school_class: SchoolClass, *names: str
+) -> tuple[Table, dict[str, int]]:
+    """The students seated at one table; returns it with each name's engine seat index."""
+    seats = {
+        name: seat_join_student(
+            session=session, student=school_class.students.get(display_name=name)
+        )
+        for name in names
+    }
+    session_start(session=session)
+    table = Table.objects.get(session=session)
+    index = {entry.get("seat_id"): i for i, entry in enumerate(table.roster)}
+    return table, {name: index[seat.pk] for name, seat in seats.items()}
+
+
+def _stored_data(table: Table, record_seat: int) -> dict[str, object]:
+    record = table_record(table=table)
+    trial = _flip_trial(record_seat)
+    action_log_append_many(items=[(record, LogEntry(1, "tick", None, None, 1500), [trial])])
+    return Trial.objects.get(table=table, log_seq=1).data
+
+
+def test_a_colour_safe_students_trials_carry_the_flag_and_their_neighbours_do_not(
+    make_session: Callable[..., GameSession], school_class: SchoolClass
+) -> None:
+    student_colour_safe_set(student=school_class.students.get(display_name="Ava"), colour_safe=True)
+    session = make_session(school_class=school_class, players_per_table=2)
+    table, seat_of = _class_table(session, school_class, "Ava", "Ben")
+    record = table_record(table=table)
+    assert record.accommodations == {seat_of["Ava"]: "colour_safe"}
+
+    trials = [_flip_trial(seat_of["Ava"]), _flip_trial(seat_of["Ben"])]
+    action_log_append_many(items=[(record, LogEntry(1, "tick", None, None, 1500), trials)])
+
+    by_name = {trial.seat.name: trial.data for trial in Trial.objects.select_related("seat")}
+    assert by_name["Ava"]["accommodation"] == "colour_safe"
+    assert "accommodation" not in by_name["Ben"]
+    assert by_name["Ava"]["public"] == by_name["Ben"]["public"]  # the rest is untouched
+
+
+def test_every_trial_of_a_session_played_on_the_safe_palette_carries_the_flag(
+    teacher: User, school_class: SchoolClass
+) -> None:
+    session = session_create(
+        teacher=teacher,
+        game="palm_strike",
+        school_class=school_class,
+        players_per_table=2,
+        settings={},
+        palette="okabe_ito",
+    )
+    table, seat_of = _class_table(session, school_class, "Ben")
+    assert _stored_data(table, seat_of["Ben"])["accommodation"] == "colour_safe"
+
+
+def test_games_whose_stimulus_is_not_a_colour_carry_no_flag(
+    teacher: User, school_class: SchoolClass
+) -> None:
+    student_colour_safe_set(student=school_class.students.get(display_name="Ava"), colour_safe=True)
+    session = session_create(
+        teacher=teacher,
+        game="commotion",
+        school_class=school_class,
+        players_per_table=2,
+        settings={},
+        palette="okabe_ito",
+    )
+    table, _seat_of = _class_table(session, school_class, "Ava")
+    assert table_record(table=table).accommodations == {}

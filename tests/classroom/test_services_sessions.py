@@ -84,6 +84,27 @@ def test_session_create_stores_a_lobby_with_full_settings(
     assert set(session.settings) >= {"response_window_s", "team_mode", "auto_flip_s"}
 
 
+def test_session_create_stores_the_palette_and_the_language_of_the_game(teacher: User) -> None:
+    session = _create(teacher, palette="okabe_ito", language="zh-hant")
+    session.refresh_from_db()
+    assert (session.palette, session.language) == ("okabe_ito", "zh-hant")
+
+
+def test_session_create_defaults_to_standard_colours_in_english(teacher: User) -> None:
+    session = _create(teacher)
+    assert (session.palette, session.language) == ("standard", "en")
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [({"palette": "neon"}, "palette"), ({"language": "fr"}, "language")],
+)
+def test_an_unknown_palette_or_language_is_refused(
+    teacher: User, overrides: dict[str, str], field: str
+) -> None:
+    assert field in _refused_field(teacher, **overrides)
+
+
 def test_guest_session_has_no_class(teacher: User) -> None:
     session = _create(teacher)
     assert session.is_guest
