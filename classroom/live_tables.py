@@ -27,6 +27,7 @@ from classroom.services.live_tables import (
     table_epoch_claim,
     table_record,
 )
+from classroom.table_engines import table_engine
 from classroom.table_leases import OwnedElsewhere, clustered, lease_keep, process_leases
 from classroom.table_router import RemoteTable, process_router
 from games.core import game_get
@@ -166,9 +167,12 @@ def _host_parts(
     spec = game_get(session.game)
     if spec is None or session.status not in PLAYING:
         return None
+    engine, config = table_engine(
+        spec=spec, settings=session.settings, adaptive=session.adaptive, roster=table.roster
+    )
     setup = TableSetup(
         table_id=table.pk,
-        config=spec.table_config(spec.config(session.settings), table.roster),
+        config=config,
         seats=tuple(range(len(table.roster))),
         seed=table.seed,
         bots={
@@ -185,7 +189,7 @@ def _host_parts(
     ]
     paused = session.status == GameSession.Status.PAUSED
     record = table_record(table=table, epoch=epoch)
-    return record, table, spec.engine(), setup, log, paused
+    return record, table, engine, setup, log, paused
 
 
 async def _process_address() -> str:

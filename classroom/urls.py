@@ -6,14 +6,17 @@ from django.urls import include, path
 from classroom.views import (
     accounts,
     analytics,
+    assignments,
     classes,
     diagnostics,
     exports,
     home,
     join,
     play,
+    practice,
     sessions,
 )
+from classroom.views.preferences import teacher_settings
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -22,6 +25,7 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.RateLimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", LogoutView.as_view(), name="logout"),
+    path("settings/", teacher_settings, name="teacher_settings"),
     path("classes/new/", classes.class_new, name="class_new"),
     path("classes/<int:class_id>/", classes.class_detail, name="class_detail"),
     path("classes/<int:class_id>/edit/", classes.class_edit, name="class_edit"),
@@ -42,6 +46,17 @@ urlpatterns = [
         name="student_colour_safe",
     ),
     path("classes/<int:class_id>/delete/", classes.class_delete, name="class_delete"),
+    path("classes/<int:class_id>/practice/", assignments.class_practice, name="class_practice"),
+    path(
+        "classes/<int:class_id>/practice/levels/",
+        assignments.assignment_levels,
+        name="assignment_levels",
+    ),
+    path(
+        "classes/<int:class_id>/practice/<int:assignment_id>/remove/",
+        assignments.assignment_remove,
+        name="assignment_remove",
+    ),
     # Analytics (teacher only; 404 for anyone else)
     path("classes/<int:class_id>/progress/", analytics.class_overview, name="class_overview"),
     path(
@@ -88,6 +103,20 @@ urlpatterns = [
     path("join/", join.join, name="join"),
     path("join/<str:code>/", join.join_session, name="join_session"),
     path("b/<str:token>/", join.join_badge, name="join_badge"),
+    # Practice on a tablet, no teacher in the loop
+    path("practice/", practice.practice_home, name="practice_home"),
+    path("practice/sign-in/", practice.practice_sign_in, name="practice_sign_in"),
+    path(
+        "practice/sign-in/<str:code>/",
+        practice.practice_sign_in_class,
+        name="practice_sign_in_class",
+    ),
+    path("practice/sign-out/", practice.practice_sign_out, name="practice_sign_out"),
+    path("practice/start/", practice.practice_start, name="practice_start"),
+    path("practice/join-class/", practice.practice_join_class, name="practice_join_class"),
+    path("practice/progress/", practice.practice_progress, name="practice_progress"),
+    path("practice/<str:code>/finish/", practice.practice_finish, name="practice_finish"),
+    path("practice/<str:code>/", practice.practice_result, name="practice_result"),
     path("play/<str:code>/", play.play_lobby, name="play_lobby"),
     path("play/<str:code>/resume/", play.play_resume, name="play_resume"),
     path("play/<str:code>/leave/", play.play_leave, name="play_leave"),

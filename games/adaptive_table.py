@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from games.adaptive import Staircase
-from games.core import Outcome, Trial, log_replay
+from games.core import Outcome, SettingError, Trial, log_replay
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -38,8 +38,8 @@ class SeatBand:
 
 @dataclass(frozen=True)
 class AdaptiveConfig:
-    """What ``setup`` needs: the game's own Config (already at the table's starting rung) and
-    a band for each human seat (engine seat number -> band)."""
+    """What ``setup`` needs: the game's own Config (setup moves it to the table's starting
+    rung) and a band for each human seat (engine seat number -> band)."""
 
     game: Any
     bands: Mapping[int, SeatBand]
@@ -107,7 +107,7 @@ class AdaptiveEngine:
                 Staircase(rungs=ceiling - floor + 1, rung=start - floor), floor=floor
             )
         rung = table_rung(stairs)
-        game = self.engine.setup(config.game, seats, seed, bots)
+        game = self.engine.setup(ladder_config(config.game, self.ladder[rung]), seats, seed, bots)
         return AdaptiveState(game=game, stairs=stairs, rung=rung, history=[rung])
 
     def act(
@@ -178,7 +178,10 @@ class AdaptiveEngine:
         wanted = table_rung(stairs)
         game, rung, pending = outcome.state, state.rung, state.pending
         if wanted != rung:
-            retuned = self._retune(game, self.ladder[wanted])
+            try:
+                retuned = self._retune(game, self.ladder[wanted])
+            except SettingError:
+                retuned = None  # the rung clashes with a setting of this table: stay put
             if retuned is None:
                 pending = wanted  # not now: a flip is being judged
             else:

@@ -181,6 +181,7 @@ class SessionMeasures:
     started: datetime
     level: str
     game: str
+    practice: bool
     # The whole session: for a game with one kind of trial a session, its only kind.
     measures: Measures
     # Kind by kind when the game mixes kinds of trial in a session (Riff Raff's catches and
@@ -226,6 +227,8 @@ class SessionFacts:
     started: datetime
     level: str
     game: str
+    # Played alone on a tablet (classroom.services.practice), not in a class session.
+    practice: bool
     # Every kind of trial the student had in the session, in kind order.
     kinds: dict[str, KindFacts]
     # The game mixes kinds of trial in a session (Riff Raff): pages show each kind on its own.
@@ -287,6 +290,7 @@ def _session_facts(trials: QuerySet[Trial]) -> dict[Key, SessionFacts]:
             started=Min("created_at"),
             level=Min("level"),
             game=Min("game"),
+            session_kind=Min("session__kind"),
             mean_rt=Avg("rt_ms", filter=_TREND_RTS),
             **_COUNTS,
         )
@@ -312,6 +316,7 @@ def _session_fact(kinds: Sequence[Mapping[str, Any]], *, split_by_kind: bool) ->
         started=min(row["started"] for row in kinds),
         level=first["level"],
         game=first["game"],
+        practice=first["session_kind"] == GameSession.Kind.PRACTICE,
         kinds={
             row["kind"]: KindFacts(tally=_tally(row), mean_correct_rt_ms=row["mean_rt"])
             for row in sorted(kinds, key=itemgetter("kind"))
@@ -331,6 +336,7 @@ def _session_measures(fact: SessionFacts, rts: Mapping[Key, CorrectRts]) -> Sess
         started=fact.started,
         level=fact.level,
         game=fact.game,
+        practice=fact.practice,
         measures=measures_from(fact.tally, merged_rts(kind_rts.values())),
         by_kind={
             kind: measures_from(kind_facts.tally, kind_rts[kind])

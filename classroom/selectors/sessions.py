@@ -18,7 +18,10 @@ if TYPE_CHECKING:
 
 
 def session_list(*, teacher: User) -> QuerySet[GameSession]:
-    return GameSession.objects.filter(teacher=teacher).select_related("school_class")
+    """The teacher's class sessions (a student's practice shows on their progress page)."""
+    return GameSession.objects.filter(teacher=teacher, kind=GameSession.Kind.CLASS).select_related(
+        "school_class"
+    )
 
 
 def session_get_by_code(*, code: str) -> GameSession | None:
@@ -34,9 +37,9 @@ def session_is_expired(*, session: GameSession) -> bool:
 
 def session_open_for_class(*, school_class_id: int) -> GameSession | None:
     """The newest session of a class that a badge can still join."""
-    candidates = GameSession.objects.filter(school_class_id=school_class_id).exclude(
-        status=GameSession.Status.ENDED
-    )
+    candidates = GameSession.objects.filter(
+        school_class_id=school_class_id, kind=GameSession.Kind.CLASS
+    ).exclude(status=GameSession.Status.ENDED)
     for session in candidates.order_by("-created_at", "-pk"):
         if not session_is_expired(session=session):
             return session

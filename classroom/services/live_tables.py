@@ -12,6 +12,7 @@ from django.utils import timezone
 from classroom.colour_vision import palette_for_player, trial_accommodation
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.row_insert import RowInserter
+from classroom.selectors.levels import student_rung
 from games.core import game_get
 from games.live.host import StoreFenced
 
@@ -31,27 +32,46 @@ def _table_seed(session: GameSession, table: Table) -> int:
     return random.Random(session.seed * 1009 + table.number).getrandbits(63)
 
 
-def table_roster_fix(*, session: GameSession, table: Table) -> Table:
-    """Freeze the table's seats in join order, topped up with bots to the game's minimum."""
+def table_roster_fix(
+    *, session: GameSession, table: Table, bots: int | None = None, bot_level: str = BOT_LEVEL
+) -> Table:
+    """Freeze the table's seats in join order, topped up with bots to the game's minimum
+    (or with exactly ``bots`` bots of ``bot_level``: a practice table)."""
     spec = game_get(session.game)
-    humans = list(table.seats.filter(kicked_at__isnull=True).order_by("joined_at", "pk"))
+    humans = list(
+        table.seats.filter(kicked_at__isnull=True)
+        .select_related("student")
+        .order_by("joined_at", "pk")
+    )
     roster: list[dict[str, Any]] = [
         {
             "seat_id": seat.pk,
             "name": seat.name,
             **({"options": seat.options} if seat.options else {}),
+            **(_ladder_entry(session, seat) if session.adaptive else {}),
         }
         for seat in humans
     ]
     minimum = spec.min_players if spec is not None else 2
     if spec is not None and spec.bots_fill_table:
         minimum = max(minimum, session.players_per_table)
-    for bot_number in range(max(0, minimum - len(roster))):
-        roster.append({"bot": BOT_LEVEL, "name": BOT_NAMES[bot_number % len(BOT_NAMES)]})
+    if bots is None:
+        bots = max(0, minimum - len(roster))
+    for bot_number in range(bots):
+        roster.append({"bot": bot_level, "name": BOT_NAMES[bot_number % len(BOT_NAMES)]})
     table.roster = roster
     table.seed = _table_seed(session, table)
     table.save(update_fields=["roster", "seed"])
     return table
+
+
+def _ladder_entry(session: GameSession, seat: Seat) -> dict[str, Any]:
+    """Where a seat starts on the adaptive ladder: where its student left off, inside the
+    band of the practice assignment (if any)."""
+    rung = 0 if seat.student is None else student_rung(student=seat.student, game=session.game)
+    assignment = session.assignment
+    band = [0, None] if assignment is None else [assignment.rung_min, assignment.rung_max]
+    return {"rung": rung, "band": band}
 
 
 def tables_roster_fix(*, session: GameSession) -> None:

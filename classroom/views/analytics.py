@@ -24,6 +24,7 @@ from classroom.analytics.progress import (
     trend,
 )
 from classroom.game_labels import kind_label, level_label
+from classroom.ladder_labels import rung_label
 from classroom.live_fragments import game_name
 from classroom.models import GameSession, SchoolClass, Seat, Student
 from classroom.selectors import analytics as selectors
@@ -31,7 +32,8 @@ from classroom.selectors.accommodations import (
     session_colour_safe_seats,
     student_colour_safe_sessions,
 )
-from games.core import game_get
+from classroom.selectors.levels import level_track
+from games.core import game_get, game_registry
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -344,11 +346,49 @@ def _summaries(
     return [_line_summary(points, line, titled=titled) for line in lines]
 
 
+def _level_tracks(student: Student, game: str | None) -> list[dict[str, Any]]:
+    """Per game with adaptive play: the level reached session by session, as a chart and as
+    rows (for screen readers and print)."""
+    tracks = []
+    for slug, spec in game_registry().items():
+        if game and slug != game:
+            continue
+        track = level_track(student=student, game=slug)
+        if not track:
+            continue
+        labels = [
+            formats.date_format(timezone.localtime(point.played_at), "SHORT_DATE_FORMAT")
+            + (" ·P" if point.practice else "")
+            if point.played_at
+            else "—"
+            for point in track
+        ]
+        chart = charts.line_chart(
+            title=_("%(game)s: level reached (of %(top)d)")
+            % {"game": _(spec.name), "top": len(spec.ladder)},
+            labels=labels,
+            series=[charts.Series(_("Level reached"), [point.last_rung + 1 for point in track])],
+            unit="",
+        )
+        rows = [
+            {
+                "point": point,
+                "from": rung_label(game=slug, rung=point.first_rung),
+                "to": rung_label(game=slug, rung=point.last_rung),
+            }
+            for point in track
+        ]
+        current = rung_label(game=slug, rung=track[-1].last_rung)
+        tracks.append({"name": _(spec.name), "chart": chart, "rows": rows, "current": current})
+    return tracks
+
+
 def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
     points = selectors.student_sessions(student=student, game=game)
     lines = _progress_lines(points)
     return {
         "student": student,
+        "level_tracks": _level_tracks(student, game),
         "points": points,
         "colour_safe_sessions": student_colour_safe_sessions(student=student),
         "labels": [_session_label(point) for point in points],

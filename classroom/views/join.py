@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -15,9 +16,17 @@ from classroom.rate_limits import (
     join_code_miss_count,
 )
 from classroom.seat_cookies import seat_cookie_get, seat_cookie_set
-from classroom.selectors.sessions import seat_get_by_token, seats_with_presence, session_get_by_code
+from classroom.selectors.classes import student_get_by_token
+from classroom.selectors.nicknames import nickname_suggest
+from classroom.selectors.sessions import (
+    seat_get_by_token,
+    seats_with_presence,
+    session_get_by_code,
+    session_open_for_class,
+)
 from classroom.services import seats as seat_services
 from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
+from classroom.views.practice import badge_practice
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -38,6 +47,8 @@ def _session_for_code(request: HttpRequest, code: str) -> tuple[GameSession | No
     if join_code_guesses_exhausted(request):
         return None, _("Too many wrong codes. Wait a minute, then try again.")
     session = session_get_by_code(code=code) if join_code_is_well_formed(code) else None
+    if session is not None and session.is_practice:
+        session = None  # one child's practice game: nobody joins it by its code
     if session is None:
         join_code_miss_count(request)
         return None, _(
@@ -77,8 +88,16 @@ def join_session(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("play_lobby", code=code)
 
     nickname_form = NicknameForm(request.POST or None) if session.is_guest else None
+    closed = _closed_to_newcomers(session) if session.is_guest else ""
     problem = ""
-    if request.method == "POST":
+    if closed:
+        # A guest is always a newcomer here: say so before they type a name.
+        nickname_form = None
+    elif nickname_form is not None and request.POST.get("suggest"):
+        # "Pick a name for me": the form again, filled in; nobody has joined yet.
+        suggestion = nickname_suggest(session=session, language=get_language())
+        nickname_form = NicknameForm(initial={"nickname": suggestion})
+    elif request.method == "POST":
         try:
             seat = _join_from_post(request, session, nickname_form)
         except ValidationError as error:
@@ -92,11 +111,21 @@ def join_session(request: HttpRequest, code: str) -> HttpResponse:
         problem = ""
     context = {
         "session": session,
+        "closed": closed,
         "nickname_form": nickname_form,
         "roster": _roster(session) if not session.is_guest else [],
         "problem": problem,
     }
     return render(request, "play/join_session.html", context, status=400 if problem else 200)
+
+
+def _closed_to_newcomers(session: GameSession) -> str:
+    """Why a new student cannot take a seat now (locked, or started without late join)."""
+    try:
+        seat_services.session_join_check(session=session, new_seat=True)
+    except ValidationError as error:
+        return " ".join(error.messages)
+    return ""
 
 
 def _join_from_post(
@@ -137,7 +166,14 @@ def _roster(session: GameSession) -> list[dict[str, object]]:
 
 
 def join_badge(request: HttpRequest, token: str) -> HttpResponse:
-    """A badge QR code: straight into the class's open session, no code or name to type."""
+    """A badge QR code: straight into the class's open session, no code or name to type;
+    with no class game open, into practice."""
+    student = student_get_by_token(token=token)
+    if (
+        student is not None
+        and session_open_for_class(school_class_id=student.school_class_id) is None
+    ):
+        return badge_practice(request, student)
     try:
         seat = seat_services.seat_join_badge(token=token)
     except ValidationError as error:

@@ -46,7 +46,9 @@
     function open() {
       if (!root.isConnected) { stopped = true; return; }
       var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-      socket = new WebSocket(scheme + location.host + root.dataset.tableSocket);
+      // A page that draws points and ranks asks to be told what it may show (handlers.onStandings).
+      var ask = handlers.onStandings ? "?standings=1" : "";
+      socket = new WebSocket(scheme + location.host + root.dataset.tableSocket + ask);
       socket.onopen = function () {
         retries = 0;
         if (reconnecting) reconnecting.hidden = true;
@@ -64,9 +66,13 @@
           epoch = frame.epoch || 0;
           version = frame.version;
           handlers.onState(frame.view, frame.events || []);
+          // For page parts outside the game's own script (the adaptive level badge).
+          root.dispatchEvent(new CustomEvent("snapclass:view", { detail: frame.view, bubbles: true }));
         } else if (frame.type === "motion") {
           // Moving things between changes (physics): only for the version it moves on from.
           if (frame.version === version && (frame.epoch || 0) === epoch && handlers.onMotion) handlers.onMotion(frame);
+        } else if (frame.type === "standings") {
+          if (handlers.onStandings) handlers.onStandings(frame);
         } else if (frame.type === "ack") {
           delete unanswered[frame.seq];
         } else if (frame.type === "pong") {

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.adaptive_table import AdaptiveConfig, AdaptiveEngine, SeatBand, ladder_config
+from games.adaptive_table import AdaptiveConfig, AdaptiveEngine, SeatBand
 from games.core import Outcome, Trial, game_get
 from games.fingerprint import state_fingerprint
 
@@ -24,9 +24,14 @@ if TYPE_CHECKING:
 # -- a toy engine: every "answer" act is one trial; "busy" blocks retuning --------------------
 
 
+@dataclasses.dataclass(frozen=True)
+class ToyConfig:
+    size: int = 0
+
+
 @dataclasses.dataclass
 class ToyState:
-    config: dict[str, Any]
+    config: ToyConfig
     busy: bool = False
     answers: int = 0
 
@@ -34,7 +39,7 @@ class ToyState:
 class Toy:
     @staticmethod
     def setup(config: Any, seats: Sequence[int], seed: int, bots: Any = None) -> ToyState:
-        return ToyState(config=dict(config))
+        return ToyState(config=config)
 
     @staticmethod
     def act(state: ToyState, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[Any]:
@@ -59,7 +64,9 @@ class Toy:
 
     @staticmethod
     def retune(state: ToyState, step: Mapping[str, Any]) -> ToyState | None:
-        return None if state.busy else dataclasses.replace(state, config={**state.config, **step})
+        if state.busy:
+            return None
+        return dataclasses.replace(state, config=dataclasses.replace(state.config, **step))
 
 
 LADDER = tuple({"size": size} for size in range(6))
@@ -73,7 +80,7 @@ def _answer(engine: AdaptiveEngine, state: AdaptiveState, seat: int, correct: bo
 
 def test_three_right_step_the_game_up_and_every_trial_carries_its_rung() -> None:
     engine = AdaptiveEngine(Toy, LADDER)
-    state = engine.setup(AdaptiveConfig(game={"size": 0}, bands={0: SeatBand(start=0)}), [0], 1)
+    state = engine.setup(AdaptiveConfig(game=ToyConfig(), bands={0: SeatBand(start=0)}), [0], 1)
     rungs = []
     for _ in range(3):
         outcome = _answer(engine, state, 0, True)
@@ -81,23 +88,23 @@ def test_three_right_step_the_game_up_and_every_trial_carries_its_rung() -> None
         state = outcome.state
     assert rungs == [0, 0, 0]  # the rung a trial was played at, before it counts
     assert state.rung == 1
-    assert state.game.config == {"size": 1}
+    assert state.game.config == ToyConfig(size=1)
     assert engine.view(state, 0)["adaptive"] == {"rung": 1, "rungs": 6}
 
 
 def test_the_table_plays_at_its_weakest_players_rung() -> None:
     engine = AdaptiveEngine(Toy, LADDER)
     bands = {0: SeatBand(start=4), 1: SeatBand(start=2)}
-    state = engine.setup(AdaptiveConfig(game={"size": 2}, bands=bands), [0, 1], 1)
-    assert state.rung == 2
+    state = engine.setup(AdaptiveConfig(game=ToyConfig(), bands=bands), [0, 1], 1)
+    assert (state.rung, state.game.config.size) == (2, 2)
     state = _answer(engine, state, 1, False).state
-    assert (state.rung, state.game.config["size"]) == (1, 1)
+    assert (state.rung, state.game.config.size) == (1, 1)
 
 
 def test_a_band_keeps_the_staircase_inside_it() -> None:
     engine = AdaptiveEngine(Toy, LADDER)
     bands = {0: SeatBand(start=9, floor=2, ceiling=3)}
-    state = engine.setup(AdaptiveConfig(game={"size": 3}, bands=bands), [0], 1)
+    state = engine.setup(AdaptiveConfig(game=ToyConfig(), bands=bands), [0], 1)
     assert state.rung == 3  # the start is clamped to the band
     for _ in range(6):
         state = _answer(engine, state, 0, True).state
@@ -109,18 +116,18 @@ def test_a_band_keeps_the_staircase_inside_it() -> None:
 
 def test_a_change_waits_until_the_game_says_it_is_safe() -> None:
     engine = AdaptiveEngine(Toy, LADDER)
-    state = engine.setup(AdaptiveConfig(game={"size": 0}, bands={0: SeatBand(start=0)}), [0], 1)
+    state = engine.setup(AdaptiveConfig(game=ToyConfig(), bands={0: SeatBand(start=0)}), [0], 1)
     state = engine.act(state, 0, {"kind": "busy", "on": True}, 0).state
     for _ in range(3):
         state = _answer(engine, state, 0, True).state
-    assert (state.rung, state.pending, state.game.config) == (0, 1, {"size": 0})
+    assert (state.rung, state.pending, state.game.config.size) == (0, 1, 0)
     state = engine.act(state, 0, {"kind": "busy", "on": False}, 0).state
-    assert (state.rung, state.pending, state.game.config) == (1, None, {"size": 1})
+    assert (state.rung, state.pending, state.game.config.size) == (1, None, 1)
 
 
 def test_a_refusal_and_an_idle_tick_change_nothing() -> None:
     engine = AdaptiveEngine(Toy, LADDER)
-    state = engine.setup(AdaptiveConfig(game={"size": 0}, bands={0: SeatBand(start=0)}), [0], 1)
+    state = engine.setup(AdaptiveConfig(game=ToyConfig(), bands={0: SeatBand(start=0)}), [0], 1)
     refused = engine.act(state, 0, {"kind": "dance"}, 0)
     assert refused.rejected == "not an action"
     assert refused.state is state
@@ -135,7 +142,7 @@ def test_an_engine_without_a_ladder_cannot_adapt() -> None:
 @given(answers=st.lists(st.tuples(st.integers(0, 1), st.booleans()), max_size=80))
 def test_replaying_the_answers_rebuilds_the_same_levels(answers: list[tuple[int, bool]]) -> None:
     engine = AdaptiveEngine(Toy, LADDER)
-    config = AdaptiveConfig(game={"size": 1}, bands={0: SeatBand(start=1), 1: SeatBand(start=3)})
+    config = AdaptiveConfig(game=ToyConfig(), bands={0: SeatBand(start=1), 1: SeatBand(start=3)})
     state = engine.setup(config, [0, 1], 1)
     log: list[ReplayEntry] = []
     for seat, correct in answers:
@@ -156,8 +163,7 @@ def _play(slug: str, base: Mapping[str, Any], *, until_ms: int) -> None:
     spec = game_get(slug)
     assert spec is not None
     engine = AdaptiveEngine(spec.engine(), spec.ladder)
-    game_config = ladder_config(spec.config(base), spec.ladder[2])
-    config = AdaptiveConfig(game=game_config, bands={0: SeatBand(start=2)})
+    config = AdaptiveConfig(game=spec.config(base), bands={0: SeatBand(start=2)})
     bots = {1: spec.make_bot("steady")}
     state = engine.setup(config, [0, 1], 11, bots)
     log: list[ReplayEntry] = []

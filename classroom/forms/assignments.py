@@ -1,0 +1,54 @@
+"""The teacher's "set practice" form: a game, a band of levels, an amount, a due date."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext_lazy as _
+
+from classroom.ladder_labels import rung_choices
+from classroom.models import Assignment, Student
+from games.core import game_registry
+
+if TYPE_CHECKING:
+    from classroom.models import SchoolClass
+
+
+class AssignmentForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"))
+    student = forms.ModelChoiceField(
+        label=_("For"),
+        queryset=Student.objects.none(),
+        required=False,
+        empty_label=_("The whole class"),
+    )
+    rung_min = forms.TypedChoiceField(label=_("Easiest level"), coerce=int)
+    rung_max = forms.TypedChoiceField(label=_("Hardest level"), coerce=int)
+    goal = forms.IntegerField(label=_("How much"), min_value=1, max_value=120, initial=10)
+    goal_kind = forms.ChoiceField(
+        label=_("Counted in"), choices=Assignment.Goal.choices, initial=Assignment.Goal.MINUTES
+    )
+    due_on = forms.DateField(
+        label=_("Due"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args: Any, school_class: SchoolClass, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        games = game_registry()
+        game_field = self.fields["game"]
+        assert isinstance(game_field, forms.ChoiceField)
+        game_field.choices = [(slug, gettext_now(spec.name)) for slug, spec in games.items()]
+        student_field = self.fields["student"]
+        assert isinstance(student_field, forms.ModelChoiceField)
+        student_field.queryset = school_class.students.all()
+        # Rungs of the chosen game (the page swaps these when the game changes).
+        game = self.data.get("game") or self.initial.get("game") or next(iter(games))
+        choices = rung_choices(game=game if game in games else next(iter(games)))
+        for name in ("rung_min", "rung_max"):
+            field = self.fields[name]
+            assert isinstance(field, forms.TypedChoiceField)
+            field.choices = choices
+        self.fields["rung_min"].initial = 0
+        self.fields["rung_max"].initial = len(choices) - 1

@@ -1,0 +1,141 @@
+"""Practice on a tablet, the way a class uses it: the teacher sets practice, a child scans
+their badge, practises Palm Strike against a robot at an adapted level, sees how it went and
+their progress; the teacher sees the practice done."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import screenshot
+from tests.e2e.test_lobby import _create_class, _sign_up
+from tests.e2e.test_palm_strike import _has_match
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+pytestmark = pytest.mark.e2e
+
+
+def _set_practice(teacher: Page) -> str:
+    """Palm Strike for the whole class, one game, easiest four levels; returns the code."""
+    teacher.get_by_role("link", name="Practice").click()
+    expect(teacher.get_by_role("heading", name="Set practice")).to_be_visible()
+    teacher.get_by_label("Game").select_option(label="Palm Strike")
+    teacher.get_by_label("Hardest level").select_option(index=3)
+    teacher.get_by_label("How much").fill("1")
+    teacher.get_by_label("Counted in").select_option("games")
+    teacher.get_by_role("button", name="Set practice").click()
+    expect(teacher.get_by_text("Practice set.")).to_be_visible()
+    expect(teacher.get_by_text("0 of 4 done")).to_be_visible()
+    screenshot(teacher, "practice-teacher-set")
+    return teacher.get_by_label("Practice code").inner_text().strip()
+
+
+def _badge_url(teacher: Page, class_url: str, name: str) -> str:
+    teacher.goto(class_url)
+    teacher.get_by_role("link", name="Print badges").click()
+    badge = teacher.locator(".badge", has_text=name)
+    url = badge.get_attribute("data-badge-url")
+    assert url is not None and "/b/" in url
+    return url
+
+
+def _play_a_few_flips(tablet: Page, *, slaps: int) -> None:
+    tablet.wait_for_function("window.palmStrike && window.palmStrike.view")
+    slapped: set[int] = set()
+    seen: set[int] = set()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (len(slapped) < slaps or len(seen) < slaps + 2):
+        view = tablet.evaluate("window.palmStrike.view")
+        flip = int(view.get("flip") or 0)
+        if view.get("window_closes_ms") and flip not in seen and view.get("public"):
+            seen.add(flip)
+            if _has_match(view):
+                tablet.wait_for_timeout(250)
+                tablet.locator(f'[data-flip="{flip}"]').tap()
+                slapped.add(flip)
+        tablet.wait_for_timeout(40)
+    assert len(slapped) >= 1, "no matching flip came up in a minute"
+
+
+def test_badge_practice_progress_and_the_teacher_sees_it_done(
+    teacher_page: Page, new_tablet: Callable[[], Page]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "ms-practice")
+    _create_class(teacher)
+    class_url = teacher.url
+    practice_code = _set_practice(teacher)
+    assert len(practice_code) == 6
+    badge = _badge_url(teacher, class_url, "Ava")
+
+    ava = new_tablet()
+    ava.goto(badge)
+    expect(ava.get_by_role("heading", name="Hi, Ava!")).to_be_visible()
+    expect(ava.get_by_text("0 of 1 game")).to_be_visible()
+    expect(ava.locator(".practice-game", has_text="Palm Strike")).to_contain_text("Level 1 of 9")
+    screenshot(ava, "practice-home")
+
+    ava.get_by_role("button", name="Start").click()
+    expect(ava.get_by_role("button", name="I'm done")).to_be_visible()
+    _play_a_few_flips(ava, slaps=2)
+    view = ava.evaluate("window.palmStrike.view")
+    assert view["adaptive"]["rungs"] == 9
+    expect(ava.locator("[data-adaptive-level]")).to_have_text(re.compile(r"^Level [1-4] of 9$"))
+    screenshot(ava, "practice-palm-strike")
+
+    ava.get_by_role("button", name="I'm done").click()
+    expect(ava.get_by_role("heading", name="Well played!")).to_be_visible()
+    expect(ava.locator(".practice-figures")).to_contain_text("Right answers")
+    screenshot(ava, "practice-result")
+
+    ava.get_by_role("link", name="My progress").click()
+    game = ava.locator(".practice-progress-game", has_text="Palm Strike")
+    expect(game.locator(".level-step.is-practice")).to_have_count(1)
+    expect(game.locator(".practice-table")).to_contain_text("practice")
+    screenshot(ava, "practice-progress")
+
+    ava.get_by_role("link", name="Practise").click()
+    expect(ava.locator(".practice-done")).to_contain_text("1 of 1 game")
+
+    teacher.goto(class_url)
+    teacher.get_by_role("link", name="Practice").click()
+    row = teacher.locator("tr", has_text="Ava")
+    expect(row).to_contain_text("Complete")
+    expect(teacher.get_by_text("1 of 4 done")).to_be_visible()
+    row.get_by_role("link", name="Ava").click()
+    expect(teacher.get_by_role("heading", name="Level track")).to_be_visible()
+    screenshot(teacher, "practice-teacher-progress")
+
+
+def test_class_code_sign_in_and_palm_strike_alone(
+    teacher_page: Page, new_tablet: Callable[[], Page]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "mr-solo")
+    _create_class(teacher)
+    teacher.get_by_role("link", name="Practice").click()
+    code = teacher.get_by_label("Practice code").inner_text().strip()
+
+    ben = new_tablet()
+    ben.goto("/practice/")
+    ben.get_by_label("Class practice code").fill("WRONG1")
+    ben.get_by_role("button", name="Next").click()
+    expect(ben.get_by_role("alert")).to_contain_text("couldn't find a class")
+    ben.get_by_label("Class practice code").fill(code.lower())
+    ben.get_by_role("button", name="Next").click()
+    ben.get_by_role("button", name="Ben").click()
+    expect(ben.get_by_role("heading", name="Hi, Ben!")).to_be_visible()
+
+    ben.locator(".practice-game", has_text="Palm Strike").get_by_role(
+        "button", name="Play alone"
+    ).click()
+    ben.wait_for_function("window.palmStrike && window.palmStrike.view")
+    view = ben.evaluate("window.palmStrike.view")
+    assert len(view["players"]) == 1, "alone means no robot at the table"
+    screenshot(ben, "practice-palm-strike-alone")
