@@ -36,7 +36,7 @@ class SessionForm(forms.Form):
         ),
     )
     language = forms.ChoiceField(
-        label=_("Language of the game"),
+        label=_("Colour words in"),
         choices=(),  # set per form: each language named in itself
         required=False,
         help_text=_(

@@ -214,6 +214,7 @@
   window.riffRaff = {
     get view() { return view; },
     get motionFrames() { return scene.motionFrames; },
+    get ownerColours() { return scene.ownerColours; },
     get fallingSince() { return fallingSince; },
     toCanvas: function (x, y) { return scene.toCanvas(x, y); },
     shipAngle: function () { return scene.shipAngle(); },
