@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.forms.assignments import AssignmentForm
 from classroom.models import Assignment, SchoolClass
@@ -61,7 +61,6 @@ def class_practice(request: TeacherRequest, class_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
 def assignment_levels(request: TeacherRequest, class_id: int) -> HttpResponse:
     """The level fields for the game picked in the form (an htmx swap)."""
     school_class = _own_class(request, class_id)

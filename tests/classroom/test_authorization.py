@@ -14,7 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 
-from classroom.models import GameSession, SchoolClass, Seat, Student, Table
+from classroom.models import Assignment, GameSession, SchoolClass, Seat, Student, Table
+from classroom.services.assignments import assignment_create
 from classroom.services.classes import class_create
 from classroom.services.seats import seat_join_student, seat_kick
 from classroom.services.sessions import session_create
@@ -37,10 +38,20 @@ PUBLIC = {
     "play_lobby",
     "play_resume",
     "play_leave",
+    # Practice on a tablet: the student is whoever the tablet's signed cookie names.
+    "practice_home",
+    "practice_sign_in",
+    "practice_sign_in_class",
+    "practice_sign_out",
+    "practice_start",
+    "practice_join_class",
+    "practice_progress",
+    "practice_finish",
+    "practice_result",
     # Off unless SNAPCLASS_DIAGNOSTICS=1, and then only for loopback requests (load tests).
     "diagnostics",
 }
-TEACHER_WITHOUT_OBJECTS = {"session_new", "session_settings", "class_new"}
+TEACHER_WITHOUT_OBJECTS = {"session_new", "session_settings", "class_new", "teacher_settings"}
 PUBLIC_INCLUDES = {"i18n/"}
 
 # What the walker can put in a URL.
@@ -48,7 +59,9 @@ ACTIONS: dict[str, list[str]] = {
     "session_action": sorted(SESSION_ACTIONS),
     "seat_action": ["move", "kick", "readmit", "option"],
 }
-KNOWN_KWARGS = {"class_id", "student_id", "session_id", "seat_id", "action", "kind"}
+KNOWN_KWARGS = {
+    "class_id", "student_id", "session_id", "seat_id", "assignment_id", "action", "kind",
+}  # fmt: skip
 # Everything a hostile form could carry, so a view never refuses for lack of data.
 POST_DATA = {"name": "Hijacked", "student_names": "Mallory", "table": "new", "token": "x"}
 
@@ -129,6 +142,7 @@ class World:
     session: GameSession
     seat: Seat
     kicked_seat: Seat
+    assignment: Assignment
     # The intruder's own objects, for URLs mixing their ids with the owner's.
     intruder_class: SchoolClass
     intruder_session: GameSession
@@ -157,8 +171,13 @@ def world(teacher: User, other_teacher: User, school_class: SchoolClass) -> Worl
         players_per_table=2,
         settings={},
     )
+    assignment = assignment_create(
+        teacher=teacher, school_class=school_class, student=None, game="commotion",
+        rung_min=0, rung_max=2, goal_kind="games", goal=1, due_on=None,
+    )  # fmt: skip
     return World(
         owner=teacher,
+        assignment=assignment,
         intruder=other_teacher,
         school_class=school_class,
         student=ava,
@@ -184,6 +203,8 @@ def _kwargs(world: World, name: str, action: str | None) -> dict[str, Any]:
             kwargs[kwarg] = world.kicked_seat.pk if action == "readmit" else world.seat.pk
         elif kwarg == "action":
             kwargs[kwarg] = action
+        elif kwarg == "assignment_id":
+            kwargs[kwarg] = world.assignment.pk
         elif kwarg == "kind":
             kwargs[kwarg] = "trials.csv"
         else:
@@ -197,6 +218,8 @@ def _mixed_kwargs(world: World, kwargs: dict[str, Any]) -> dict[str, Any] | None
         return {**kwargs, "class_id": world.intruder_class.pk}
     if "seat_id" in kwargs:
         return {**kwargs, "session_id": world.intruder_session.pk}
+    if "assignment_id" in kwargs:
+        return {**kwargs, "class_id": world.intruder_class.pk}
     return None
 
 
@@ -206,7 +229,7 @@ def _missing_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 def _snapshot() -> dict[str, list[dict[str, Any]]]:
     """Every row a teacher URL could touch, column by column."""
-    models: tuple[type[Model], ...] = (SchoolClass, Student, GameSession, Table, Seat)
+    models: tuple[type[Model], ...] = (SchoolClass, Student, GameSession, Table, Seat, Assignment)
     return {
         model.__name__: [dict(row) for row in model._default_manager.order_by("pk").values()]
         for model in models

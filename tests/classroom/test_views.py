@@ -630,11 +630,13 @@ def test_unknown_badge_shows_a_message(tablet: Client, class_session: GameSessio
     assert not Seat.objects.exists()
 
 
-def test_badge_without_an_open_session(tablet: Client, school_class: SchoolClass) -> None:
+def test_badge_without_an_open_session_signs_in_for_practice(
+    tablet: Client, school_class: SchoolClass
+) -> None:
     ava = school_class.students.get(display_name="Ava")
-    response = tablet.get(reverse("join_badge", args=[ava.token]))
-    assert response.status_code == 404
-    assert "There is no game open for Year 3 Otters right now." in _text(response)
+    response = tablet.get(reverse("join_badge", args=[ava.token]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("practice_home")
+    assert "Hi, Ava!" in _text(response)
 
 
 # --------------------------------------------------------------------------------------------

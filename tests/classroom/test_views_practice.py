@@ -1,0 +1,165 @@
+"""Practice pages on a tablet and the teacher's practice page, through the test client."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from classroom.models import Assignment, GameSession
+from classroom.practice_cookies import PRACTICE_COOKIE
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
+
+    from classroom.models import SchoolClass, Student
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(response: TestResponse) -> str:
+    return html.unescape(response.content.decode())
+
+
+def _signed_in(student: Student) -> Client:
+    tablet = Client()
+    tablet.get(reverse("join_badge", args=[student.token]))
+    return tablet
+
+
+def test_practice_needs_a_signed_in_student(client: Client) -> None:
+    for name in ("practice_home", "practice_progress"):
+        response = client.get(reverse(name))
+        assert response.status_code == 302
+        assert response["Location"] == reverse("practice_sign_in")
+    assert client.post(reverse("practice_start"), {"game": "commotion"}).status_code == 302
+    assert not GameSession.objects.exists()
+
+
+def test_a_forged_practice_cookie_signs_nobody_in(school_class: SchoolClass) -> None:
+    tablet = Client()
+    tablet.cookies[PRACTICE_COOKIE] = school_class.students.get(display_name="Ava").token
+    assert tablet.get(reverse("practice_home")).status_code == 302
+
+
+def test_class_code_then_name_signs_in(school_class: SchoolClass) -> None:
+    tablet = Client()
+    response = tablet.post(
+        reverse("practice_sign_in"), {"code": school_class.practice_code.lower()}
+    )
+    assert response["Location"] == reverse(
+        "practice_sign_in_class", args=[school_class.practice_code]
+    )
+    page = tablet.get(response["Location"])
+    assert "Ben" in _text(page)
+    ben = school_class.students.get(display_name="Ben")
+    tablet.post(response["Location"], {"student": str(ben.pk)})
+    assert "Hi, Ben!" in _text(tablet.get(reverse("practice_home")))
+
+
+def test_a_wrong_class_code_and_a_bad_name_are_told_plainly(school_class: SchoolClass) -> None:
+    tablet = Client()
+    response = tablet.post(reverse("practice_sign_in"), {"code": "ZZZZZZ"})
+    assert "We couldn't find a class with the code ZZZZZZ." in _text(response)
+    url = reverse("practice_sign_in_class", args=[school_class.practice_code])
+    response = tablet.post(url, {"student": "abc"})
+    assert response.status_code == 400
+    assert "Tap your name in the list." in _text(response)
+    assert PRACTICE_COOKIE not in tablet.cookies
+
+
+def test_start_play_finish_and_see_the_result(school_class: SchoolClass) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    tablet = _signed_in(ava)
+    home = _text(tablet.get(reverse("practice_home")))
+    assert "Play with robots" in home
+    assert "Play alone" in home
+    response = tablet.post(reverse("practice_start"), {"game": "palm_strike", "mode": "solo"})
+    session = GameSession.objects.get(kind=GameSession.Kind.PRACTICE)
+    assert response["Location"] == reverse("play_lobby", args=[session.code])
+    game_page = _text(tablet.get(response["Location"]))
+    assert "I'm done" in game_page
+    assert "data-adaptive-level" in game_page
+    response = tablet.post(reverse("practice_finish", args=[session.code]))
+    assert response["Location"] == reverse("practice_result", args=[session.code])
+    assert "Well played!" in _text(tablet.get(response["Location"]))
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.ENDED
+
+
+def test_bad_start_requests_change_nothing(school_class: SchoolClass) -> None:
+    tablet = _signed_in(school_class.students.get(display_name="Ava"))
+    for data in ({"game": "chess"}, {"game": "riff_raff", "mode": "solo"}, {"assignment": "99"}):
+        response = tablet.post(reverse("practice_start"), data)
+        assert response.status_code == 400
+        assert 'role="alert"' in response.content.decode()
+    assert not GameSession.objects.exists()
+
+
+def test_another_tablet_cannot_finish_or_see_a_practice_game(school_class: SchoolClass) -> None:
+    ava, ben = (school_class.students.get(display_name=name) for name in ("Ava", "Ben"))
+    ava_tablet = _signed_in(ava)
+    ava_tablet.post(reverse("practice_start"), {"game": "commotion"})
+    session = GameSession.objects.get()
+    ben_tablet = _signed_in(ben)
+    assert ben_tablet.post(reverse("practice_finish", args=[session.code]))["Location"] == reverse(
+        "practice_home"
+    )
+    assert ben_tablet.get(reverse("practice_result", args=[session.code])).status_code == 302
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.RUNNING
+
+
+def test_a_practice_code_cannot_be_joined(school_class: SchoolClass) -> None:
+    tablet = _signed_in(school_class.students.get(display_name="Ava"))
+    tablet.post(reverse("practice_start"), {"game": "commotion"})
+    code = GameSession.objects.get().code
+    stranger = Client()
+    response = stranger.get(reverse("join_session", args=[code]))
+    assert response.status_code == 404
+    assert f"We couldn't find a game with the code {code}" in _text(response)
+
+
+def test_the_teacher_sets_practice_and_sees_who_did_it(
+    client: Client, teacher: User, school_class: SchoolClass
+) -> None:
+    client.force_login(teacher)
+    url = reverse("class_practice", args=[school_class.pk])
+    page = _text(client.get(url))
+    assert school_class.practice_code in page
+    data = {"game": "riff_raff", "student": "", "rung_min": "0", "rung_max": "2",
+            "goal": "2", "goal_kind": "games", "due_on": "2026-12-24"}  # fmt: skip
+    response = client.post(url, data)
+    assert response.status_code == 302
+    assignment = Assignment.objects.get()
+    assert (assignment.game, assignment.rung_max, assignment.goal) == ("riff_raff", 2, 2)
+    page = _text(client.get(url))
+    assert "0 of 5 done" in page
+    assert "Not started" in page
+
+
+def test_a_bad_assignment_is_refused_with_the_reason(
+    client: Client, teacher: User, school_class: SchoolClass
+) -> None:
+    client.force_login(teacher)
+    url = reverse("class_practice", args=[school_class.pk])
+    data = {"game": "palm_strike", "student": "", "rung_min": "5", "rung_max": "1",
+            "goal": "3", "goal_kind": "minutes", "due_on": ""}  # fmt: skip
+    response = client.post(url, data)
+    assert response.status_code == 400
+    assert "The hardest level must be at least the easiest one." in _text(response)
+    assert not Assignment.objects.exists()
+
+
+def test_the_level_fields_follow_the_game(
+    client: Client, teacher: User, school_class: SchoolClass
+) -> None:
+    client.force_login(teacher)
+    url = reverse("assignment_levels", args=[school_class.pk])
+    text = _text(client.get(url, {"game": "commotion"}))
+    assert "Level 8 of 8: Refill 13, stock by 3" in text
+    assert "Level 9 of" not in text
