@@ -139,3 +139,26 @@ def test_class_code_sign_in_and_palm_strike_alone(
     view = ben.evaluate("window.palmStrike.view")
     assert len(view["players"]) == 1, "alone means no robot at the table"
     screenshot(ben, "practice-palm-strike-alone")
+
+
+@pytest.mark.parametrize(("game", "rungs"), [("Commotion", 8), ("Riff Raff", 6)])
+def test_commotion_and_riff_raff_practice_at_an_adapted_level(
+    teacher_page: Page, new_tablet: Callable[[], Page], game: str, rungs: int
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, f"ms-{game.lower().replace(' ', '-')}")
+    _create_class(teacher)
+    teacher.get_by_role("link", name="Practice").click()
+    code = teacher.get_by_label("Practice code").inner_text().strip()
+
+    chen = new_tablet()
+    chen.goto(f"/practice/sign-in/{code}/")
+    chen.get_by_role("button", name="Chen").click()
+    card = chen.locator(".practice-game", has_text=game)
+    expect(card).to_contain_text(f"Level 1 of {rungs}")
+    card.get_by_role("button", name="Play with robots").click()
+    expect(chen.locator("[data-adaptive-level]")).to_have_text(f"Level 1 of {rungs}", timeout=10000)
+    chen.wait_for_timeout(1500)  # the countdown / first round gets going
+    screenshot(chen, f"practice-{game.lower().replace(' ', '-')}")
+    chen.get_by_role("button", name="I'm done").click()
+    expect(chen.get_by_role("heading", name="Well played!")).to_be_visible()
