@@ -33,11 +33,19 @@ class TableTile:
     centre_count: int = 0
     game: str = ""
     round: int = 0
+    # Palm Strike: the public card face up in the middle (bg, word, ink), if one is.
+    public: dict[str, str] | None = None
 
     @property
     def by_claims(self) -> list[PlayerLine]:
         """Team mode's leaderboard: most cards claimed first."""
         return sorted(self.players, key=lambda player: -player.claimed)
+
+
+def _public_card(card: Any) -> dict[str, str] | None:
+    if not isinstance(card, dict) or not card.get("word"):
+        return None
+    return {key: str(card.get(key, "")) for key in ("bg", "word", "ink")}
 
 
 def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
@@ -82,4 +90,5 @@ def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
         centre_count=len(view.get("centre") or []),
         game=str(view.get("game", "")),
         round=int(view.get("round") or 0),
+        public=_public_card(view.get("public")),
     )

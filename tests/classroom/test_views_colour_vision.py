@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from classroom.forms.sessions import SessionForm
+from classroom.live_fragments import projector_fragment_render
 from classroom.models import GameSession
 from classroom.seat_cookies import seat_cookie_name
 from classroom.services.classes import student_colour_safe_set
@@ -268,7 +269,9 @@ def test_the_seat_report_shows_the_badge_and_the_cards_as_the_child_saw_them(
     assert "colour-safe palette" in page
     # The public card of trial_add is the word "blue": shown in the session's language, in
     # the colours Ava saw.
-    assert re.search(r'<span class="mini-card" data-palette="okabe_ito"[^>]*>藍</span>', page)
+    card = re.search(r'<span class="mini-card" data-palette="okabe_ito"[^>]*>(.*?)</span>', page)
+    assert card
+    assert "藍" in card.group(1)
 
 
 def test_the_students_progress_marks_the_session_played_on_safe_colours(
@@ -288,3 +291,37 @@ def test_the_students_progress_marks_the_session_played_on_safe_colours(
     assert "colour-safe palette" not in pages["Ben"]
     printed = _text(teacher_client.get(reverse("class_progress_print", args=[school_class.pk])))
     assert "colour-safe palette" in printed
+
+
+# --------------------------------------------------------------------------------------------
+# The projector
+
+
+def test_the_projector_shows_each_tables_card_in_the_language_of_the_game(
+    teacher: User,
+) -> None:
+    session = _session(teacher, None, language="zh-hant", palette="okabe_ito")
+    seat_join_guest(session=session, nickname="Kit")
+    session_start(session=session)
+    table = session.tables.get()
+    view = {
+        "game": "palm_strike",
+        "phase": "open",
+        "flip": 3,
+        "public": {"type": "public", "bg": "yellow", "word": "red", "ink": "blue"},
+        "players": [],
+    }
+    with translation.override("en"):  # the teacher's projector page is in English
+        page = html.unescape(
+            projector_fragment_render(session_id=session.pk, views={table.pk: view})
+        )
+    card = re.search(
+        r'<span class="public-face" style="([^"]*)" lang="zh-hant">([^<]*)</span>', page
+    )
+    assert card
+    assert card.group(2) == "紅"
+    assert card.group(1) == "--face-bg: var(--c-yellow); --face-ink: var(--c-blue)"
+    client = Client()
+    client.force_login(teacher)
+    projector = _text(client.get(reverse("session_projector", args=[session.pk])))
+    assert 'data-palette="okabe_ito"' in projector  # the children see the session's colours

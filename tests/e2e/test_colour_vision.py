@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import PROJECTOR, screenshot
 from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
 from tests.e2e.test_riff_raff import _turn
 
@@ -168,6 +168,15 @@ def test_a_chinese_session_shows_chinese_colour_words_on_an_english_tablet(
     expect(tablet.get_by_role("region", name="Your cards")).to_be_visible()
     assert card["word"] in GAME_COLOURS
     screenshot(tablet, "colour-words-zh-hant-on-english-tablet")
+    # The projector (an English page too) shows each table's card in the game's language.
+    projector = teacher.context.new_page()
+    projector.set_viewport_size(PROJECTOR)
+    projector.goto(teacher.url.rstrip("/") + "/projector/")
+    face = projector.locator(".projector-card .public-face")
+    expect(face).to_be_visible(timeout=10000)
+    assert face.inner_text() in CHINESE_WORDS
+    assert face.get_attribute("lang") == "zh-hant"
+    screenshot(projector, "colour-words-zh-hant-projector")
 
 
 def test_commotion_cards_carry_a_shape_for_their_colour_on_the_safe_palette(
