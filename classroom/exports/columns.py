@@ -78,6 +78,12 @@ def _data(key: str) -> Callable[[TrialRow], Cell]:
     return value
 
 
+def _adaptive_level(row: TrialRow) -> Cell:
+    """The adaptive ladder's rung, counted from 1 as pages show it (blank when not adaptive)."""
+    rung = row.data.get("rung")
+    return rung + 1 if isinstance(rung, int) and not isinstance(rung, bool) else None
+
+
 TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
     Column(_("Session"), lambda row: row.session_code, 10),
     Column(_("Session date"), _session_date, 12),
@@ -85,6 +91,10 @@ TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
     Column(_("Table"), lambda row: row.table_number, 7),
     Column(_("Name"), lambda row: row.name, 20),
     Column(_("Level"), lambda row: row.level, 13),
+    Column(_("Practice"), lambda row: row.session_kind == "practice", 9),
+    Column(_("Adaptive level"), _adaptive_level, 9),
+    # "colour_safe": played on the colour-vision-safe palette (classroom.colour_vision).
+    Column(_("Accommodation"), _data("accommodation"), 13),
     Column(_("Flip"), _data("flip"), 7),
     Column(_("Public card word"), lambda row: _public(row, "word"), 11),
     Column(_("Public card ink"), lambda row: _public(row, "ink"), 11),

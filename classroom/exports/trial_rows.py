@@ -25,6 +25,7 @@ class TrialRow(NamedTuple):
     session_code: str
     session_started_at: datetime | None
     session_created_at: datetime
+    session_kind: str
     game: str
     table_number: int
     name: str
@@ -44,6 +45,7 @@ _FIELDS = (
     "session__code",
     "session__started_at",
     "session__created_at",
+    "session__kind",
     "game",
     "table__number",
     "seat__name",

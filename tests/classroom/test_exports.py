@@ -35,6 +35,9 @@ TRIAL_HEADER = [
     "Table",
     "Name",
     "Level",
+    "Practice",
+    "Adaptive level",
+    "Accommodation",
     "Flip",
     "Public card word",
     "Public card ink",
@@ -212,6 +215,8 @@ def test_session_trials_csv_has_one_row_per_human_trial(
         "Session date": timezone.localdate(played.session.created_at).isoformat(),
         "Game": "palm_strike",
         "Level": "beginner",
+        "Practice": "FALSE",
+        "Adaptive level": "",
         "Public card word": "red",
         "Public card ink": "blue",
         "Public card background": "green",
@@ -376,7 +381,8 @@ def test_session_workbook_holds_trials_and_summary(teacher_client: Client, playe
     _check_sheet_layout(trials, TRIAL_HEADER)
     rows = _sheet_rows(trials)
     assert len(rows) == 1 + 7
-    by_flip = {(row[4], row[6]): row for row in rows[1:]}
+    flip = TRIAL_HEADER.index("Flip")
+    by_flip = {(row[4], row[flip]): row for row in rows[1:]}
     first = by_flip[("Ava", 1)]
     assert first[TRIAL_HEADER.index("RT (ms)")] == 500  # a number, not text
     assert first[TRIAL_HEADER.index("Correct")] is True
