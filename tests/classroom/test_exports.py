@@ -38,6 +38,7 @@ TRIAL_HEADER = [
     "Practice",
     "Adaptive level",
     "Accommodation",
+    "Accommodation",
     "Flip",
     "Public card word",
     "Public card ink",

@@ -3,7 +3,9 @@ reports that say which results were played on the safe colours."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import re
 from typing import TYPE_CHECKING, Any
@@ -325,3 +327,13 @@ def test_the_projector_shows_each_tables_card_in_the_language_of_the_game(
     client.force_login(teacher)
     projector = _text(client.get(reverse("session_projector", args=[session.pk])))
     assert 'data-palette="okabe_ito"' in projector  # the children see the session's colours
+
+
+def test_the_trials_export_names_the_accommodation(
+    teacher_client: Client, played_colour_safe: tuple[GameSession, Seat]
+) -> None:
+    session, _ava = played_colour_safe
+    response = teacher_client.get(reverse("session_export", args=[session.pk, "trials.csv"]))
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    by_name = {row["Name"]: row["Accommodation"] for row in rows}
+    assert by_name == {"Ava": "colour_safe", "Ben": ""}
