@@ -95,8 +95,6 @@ TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
     Column(_("Adaptive level"), _adaptive_level, 9),
     # "colour_safe": played on the colour-vision-safe palette (classroom.colour_vision).
     Column(_("Accommodation"), _data("accommodation"), 13),
-    # "colour_safe": played on the colour-vision-safe palette (classroom.colour_vision).
-    Column(_("Accommodation"), _data("accommodation"), 13),
     Column(_("Flip"), _data("flip"), 7),
     Column(_("Public card word"), lambda row: _public(row, "word"), 11),
     Column(_("Public card ink"), lambda row: _public(row, "ink"), 11),

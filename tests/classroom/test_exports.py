@@ -38,7 +38,6 @@ TRIAL_HEADER = [
     "Practice",
     "Adaptive level",
     "Accommodation",
-    "Accommodation",
     "Flip",
     "Public card word",
     "Public card ink",
