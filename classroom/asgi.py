@@ -24,3 +24,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+from classroom.gc_tuning import gc_tune  # noqa: E402
+
+gc_tune()
