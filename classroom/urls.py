@@ -15,12 +15,16 @@ from classroom.views import (
     play,
     practice,
     sessions,
+    web_app,
 )
 from classroom.views.preferences import teacher_settings
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # At the root: a service worker controls only the pages under its own address.
+    path("sw.js", web_app.service_worker, name="service_worker"),
+    path("manifest.webmanifest", web_app.manifest, name="web_app_manifest"),
     # Teachers
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.RateLimitedLoginView.as_view(), name="login"),

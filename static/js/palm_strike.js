@@ -73,6 +73,7 @@
     use.setAttribute("fill", "var(--c-" + card.pic + ")");
     svg.appendChild(use);
     box.appendChild(svg);
+    box.setAttribute("role", "img");
     box.setAttribute("aria-label", fmt(L.player_card, { pic: L.colour[card.pic], motif: L.motif[card.motif] || card.motif, bg: L.colour[card.bg] }));
     return box;
   }
@@ -87,6 +88,7 @@
     word.lang = L.word_language;  // the session's language, not necessarily the page's
     word.style.color = "var(--c-" + card.ink + ")";
     box.appendChild(word);
+    box.setAttribute("role", "img");
     box.setAttribute("aria-label", fmt(L.public_card, { word: L.word[card.word], ink: L.colour[card.ink], bg: L.colour[card.bg] }));
     return box;
   }

@@ -17,6 +17,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from tests.e2e.classroom_site import Site
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
@@ -140,3 +142,17 @@ def screenshot(page: Page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+@pytest.fixture(scope="module")
+def classroom_site(
+    browser: Browser, live_url: str, server_env: dict[str, str], request: pytest.FixtureRequest
+) -> Iterator[Site]:
+    """A classroom in full swing (see classroom_site.py), one per test module."""
+    from tests.e2e.classroom_site import build_site, close_site
+
+    database = Path(server_env["DATABASE_URL"].removeprefix("sqlite:///"))
+    username = "ms-" + request.module.__name__.rsplit(".", 1)[-1].removeprefix("test_")
+    site = build_site(browser, live_url, database, username.replace("_", "-"))
+    yield site
+    close_site(site)

@@ -1,0 +1,134 @@
+"""Every page of the site, and how to open it in a built classroom (see classroom_site.py).
+
+To audit a new page, add a line: a name, who opens it, and its path with ``{placeholders}``
+taken from ``Site.ids`` (add an id in classroom_site.py if the page needs a new one).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tests.e2e.classroom_site import new_laptop_context, new_tablet_context
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from playwright.sync_api import Browser, Page
+
+    from tests.e2e.classroom_site import Site
+
+# Who opens the page: a fresh browser with no cookies, the signed-in teacher, or the tablet
+# of the named student (whose cookie holds their seat).
+VISITOR = "visitor"
+TEACHER = "teacher"
+
+
+@dataclass(frozen=True)
+class SitePage:
+    name: str
+    who: str
+    path: str
+    # A JavaScript expression that is true once the page has drawn its live content.
+    ready: str = ""
+    # Some pages leave at once by script (the seat resume form): audit their HTML as sent.
+    scripts: bool = True
+    # What to do on the page before the audit (e.g. submit a wrong code to show the error).
+    then: Callable[[Page], None] | None = None
+    # The viewport of the student pages; teacher pages use a laptop's.
+    tablet: bool = False
+
+
+def _wrong_code(page: Page) -> None:
+    page.locator("input[name=code]").fill("ZZZZZZ")
+    page.locator("form.join-form button[type=submit]").click()
+    page.wait_for_selector(".play-problem")
+
+
+def _drawn(game: str, selector: str) -> str:
+    """Ready when the game's script has its first view and has drawn ``selector``."""
+    return f"window.{game} && window.{game}.view && document.querySelector({selector!r})"
+
+
+def _student(name: str, who: str, path: str, **options: object) -> SitePage:
+    return SitePage(name, who, path, tablet=True, **options)  # type: ignore[arg-type]
+
+
+_CONSOLE_READY = "document.querySelector('#console-live')"
+
+TEACHER_PAGES = [
+    SitePage("welcome", VISITOR, "/"),
+    SitePage("signup", VISITOR, "/accounts/signup/"),
+    SitePage("login", VISITOR, "/accounts/login/"),
+    SitePage("not-found", VISITOR, "/no-such-page/"),
+    SitePage("class-list", TEACHER, "/"),
+    SitePage("class-new", TEACHER, "/classes/new/"),
+    SitePage("class-detail", TEACHER, "/classes/{class_id}/"),
+    SitePage("class-edit", TEACHER, "/classes/{class_id}/edit/"),
+    SitePage("class-badges", TEACHER, "/classes/{class_id}/badges/"),
+    SitePage("class-delete", TEACHER, "/classes/{other_class_id}/delete/"),
+    SitePage("class-progress", TEACHER, "/classes/{class_id}/progress/"),
+    SitePage("class-progress-print", TEACHER, "/classes/{class_id}/progress/print/"),
+    SitePage("student-progress", TEACHER, "/classes/{class_id}/students/{ava_id}/progress/"),
+    SitePage("session-new", TEACHER, "/sessions/new/"),
+    SitePage("console-lobby", TEACHER, "/sessions/{lobby_id}/", ready=_CONSOLE_READY),
+    SitePage("console-playing", TEACHER, "/sessions/{palm_strike_id}/", ready=_CONSOLE_READY),
+    SitePage("console-ended", TEACHER, "/sessions/{finished_id}/", ready=_CONSOLE_READY),
+    SitePage("projector-lobby", TEACHER, "/sessions/{lobby_id}/projector/"),
+    SitePage("projector-commotion", TEACHER, "/sessions/{commotion_id}/projector/"),
+    SitePage("projector-riff-raff", TEACHER, "/sessions/{riff_raff_id}/projector/"),
+    SitePage("session-report", TEACHER, "/sessions/{finished_id}/report/"),
+    SitePage("seat-report", TEACHER, "/sessions/{finished_id}/report/seats/{finished_seat_id}/"),
+]
+
+STUDENT_PAGES = [
+    _student("join", VISITOR, "/join/"),
+    _student("join-wrong-code", VISITOR, "/join/", then=_wrong_code),
+    _student("join-roster", VISITOR, "/join/{lobby_code}/"),
+    _student("join-nickname", VISITOR, "/join/{guest_code}/"),
+    _student("badge-landing", VISITOR, "/b/{badge_token}/"),
+    _student("lobby", "Eli", "/play/{lobby_code}/"),
+    _student("resume", VISITOR, "/play/{lobby_code}/", scripts=False),
+    _student("notice", "Fay", "/play/{lobby_code}/"),
+    _student("play-palm-strike", "Ava", "/play/{palm_strike_code}/",
+             ready=_drawn("palmStrike", "[data-hand] .pcard")),
+    _student("play-commotion", "Chen", "/play/{commotion_code}/",
+             ready=_drawn("commotion", "[data-tableau] button")),
+    _student("play-riff-raff", "Dara", "/play/{riff_raff_code}/",
+             ready=_drawn("riffRaff", "[data-players] li")),
+]  # fmt: skip
+
+PAGES = TEACHER_PAGES + STUDENT_PAGES
+GAME_PAGES = [page for page in STUDENT_PAGES if page.name.startswith("play-")]
+
+
+# Django's default language cookie, which the language switch (/i18n/setlang/) sets.
+LANGUAGE_COOKIE = "django_language"
+LANGUAGES = ["en", "zh-hant"]
+HTML_LANG = {"en": "en", "zh-hant": "zh-Hant"}
+
+
+@contextmanager
+def opened(site: Site, browser: Browser, page: SitePage, language: str) -> Iterator[Page]:
+    """The page, open in ``language`` in its visitor's browser, ready to be looked at."""
+    if page.who == VISITOR:
+        context = (new_tablet_context if page.tablet else new_laptop_context)(browser, site.url)
+    else:
+        context = site.context_for(page.who)
+    context.add_cookies([{"name": LANGUAGE_COOKIE, "value": language, "url": site.url}])
+    tab = context.new_page()
+    tab.on("dialog", lambda dialog: dialog.dismiss())
+    if not page.scripts:
+        tab.route("**/*.js", lambda route: route.abort())
+    try:
+        tab.goto(page.path.format(**site.ids))
+        if page.ready:
+            tab.wait_for_function(page.ready, timeout=15000)
+        if page.then is not None:
+            page.then(tab)
+        yield tab
+    finally:
+        tab.close()
+        if page.who == VISITOR:
+            context.close()
