@@ -12,7 +12,9 @@ from django.utils.translation import gettext as _
 from classroom.live_updates import lobby_changed, seat_revoked
 from classroom.models import GameSession, Seat, Student
 from classroom.names import display_name_clean, name_key
+from classroom.nickname_filter import nickname_is_blocked
 from classroom.selectors.classes import student_get_by_token
+from classroom.selectors.preferences import teacher_blocked_words
 from classroom.selectors.sessions import (
     seat_is_connected,
     session_is_expired,
@@ -39,6 +41,15 @@ def session_join_check(*, session: GameSession, new_seat: bool) -> None:
         raise ValidationError(_("This code has expired. Ask your teacher for the new code."))
     if new_seat and session.lobby_locked:
         raise ValidationError(_("The lobby is locked. Ask your teacher to let you in."))
+    if new_seat and not session.late_join and session.status != GameSession.Status.LOBBY:
+        # Seated students still come back (new_seat is False for them): only newcomers wait.
+        raise ValidationError(
+            _(
+                "This game has already started, so new players can't join it. "
+                "Your teacher will tell you when the next one begins."
+            ),
+            code="late",
+        )
 
 
 def _seat_place(*, session: GameSession, seat: Seat) -> None:
@@ -115,6 +126,8 @@ def seat_join_guest(*, session: GameSession, nickname: str) -> Seat:
         raise ValidationError(_("Tap your name in the class list."))
     session_join_check(session=session, new_seat=True)
     name = display_name_clean(nickname, max_length=NICKNAME_MAX)
+    if nickname_is_blocked(name, extra_words=teacher_blocked_words(teacher_id=session.teacher_id)):
+        raise ValidationError(_("Please choose a different name."), code="blocked")
     if session.seats.filter(name_key=name_key(name)).exists():
         raise ValidationError(
             _("Someone here is already called %(name)s. Try another name.") % {"name": name}
