@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+from urllib.parse import parse_qs
 
 import msgspec
 from channels.consumer import get_handler_name
@@ -23,11 +24,12 @@ if TYPE_CHECKING:
 
 from classroom import live_fragments, live_tables
 from classroom.languages import language_from_scope
-from classroom.live_updates import seat_group, session_group, teachers_group
+from classroom.live_updates import seat_group, session_group, standings_group, teachers_group
 from classroom.models import GameSession, Seat, Table
 from classroom.process import heartbeat_ensure
 from classroom.seat_cookies import seat_cookie_name
 from classroom.services.presence import seat_connection_close, seat_connection_open
+from classroom.standings import TabletStandings, standings_for_tablets
 from games.live.flood import Cooldown, TokenBucket
 from games.live.host import TableHost, wall_ms
 from games.live.protocol import (
@@ -36,6 +38,7 @@ from games.live.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    StandingsFrame,
     Sync,
     action_to_dict,
     client_frame_decode,
@@ -276,6 +279,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     host: live_tables.TableHandle | None = None
     listener: _SocketListener | None = None
     seat_id: int | None = None
+    # The group telling this page what it may show of points and ranks, if it asked.
+    standings_group: str | None = None
     token = ""
     # Set once this side has closed the socket. Until the tablet answers the close (and the
     # disconnect arrives) frames may still come in: none of them is read or answered.
@@ -305,15 +310,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         if found is None:
             await self._refuse("no_seat", NO_SEAT, live_fragments.CLOSE_NO_SEAT)
             return
-        self.seat_id, table_id, seat_index = found
+        self.seat_id = found.seat_id
         heartbeat_ensure()
-        host = await live_tables.table_handle(table_id)
+        host = await live_tables.table_handle(found.table_id)
         if host is None:
             await self._refuse("not_playing", NOT_PLAYING, CLOSE_NOT_PLAYING)
             return
         self.host = host
-        self.listener = _SocketListener(seat_index, self)
+        self.listener = _SocketListener(found.seat_index, self)
         await self.channel_layer.group_add(seat_group(self.seat_id), self.channel_name)
+        if _wants_standings(self.scope):
+            # Before the first view, so the page knows what it may show when it draws it.
+            self.standings_group = standings_group(found.session_id)
+            await self.channel_layer.group_add(self.standings_group, self.channel_name)
+            await self.send(text_data=server_frame_encode(StandingsFrame(**found.standings)))
         await database_sync_to_async(_seat_connected)(self.seat_id, self.channel_name)
         host.on_stop(self._host_stopped)
         await host.join(self.listener)
@@ -336,6 +346,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.host.leave(self.listener)
             if isinstance(self.host, TableHost):
                 live_tables.registry.listener_left(self.host)
+        if self.standings_group is not None:
+            await self.channel_layer.group_discard(self.standings_group, self.channel_name)
         if self.seat_id is not None:
             await self.channel_layer.group_discard(seat_group(self.seat_id), self.channel_name)
             await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
@@ -376,6 +388,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The answer to this socket's own input from a host in another process."""
         if self.listener is not None:
             await self.listener.deliver(event["frame"])
+
+    async def session_standings(self, event: dict[str, Any]) -> None:
+        """The teacher changed the leaderboard or scoring control (classroom.standings)."""
+        if self.closed_here:
+            return
+        frame = StandingsFrame(
+            leaderboard=str(event["leaderboard"]), scoring=bool(event["scoring"])
+        )
+        await self.send(text_data=server_frame_encode(frame))
 
     async def seat_revoked(self, event: dict[str, Any]) -> None:
         # Removed by the teacher (or the seat taken over on another tablet): stop at once.
@@ -422,8 +443,21 @@ def _teacher_owns_table(scope: dict[str, Any], session_id: int, table_id: int) -
     return Table.objects.filter(pk=table_id, session_id=session_id, session__teacher=user).exists()
 
 
-def _playing_seat(code: str, token: str) -> tuple[int, int, int] | None:
-    """(seat, table, engine seat index) of a token at a playing table, or None."""
+class PlayingSeat(NamedTuple):
+    seat_id: int
+    table_id: int
+    seat_index: int  # the engine's
+    session_id: int
+    standings: TabletStandings
+
+
+def _wants_standings(scope: dict[str, Any]) -> bool:
+    # Game pages ask (?standings=1); bots, benchmarks and older pages get game frames only.
+    return "1" in parse_qs(scope.get("query_string", b"").decode("latin-1")).get("standings", [])
+
+
+def _playing_seat(code: str, token: str) -> PlayingSeat | None:
+    """The seat of a token at a playing table, or None."""
     seat = (
         Seat.objects.select_related("session", "table")
         .filter(session__code=code, token=token, kicked_at__isnull=True)
@@ -435,7 +469,8 @@ def _playing_seat(code: str, token: str) -> tuple[int, int, int] | None:
         return None
     for index, entry in enumerate(seat.table.roster):
         if entry.get("seat_id") == seat.pk:
-            return seat.pk, seat.table.pk, index
+            standings = standings_for_tablets(session=seat.session)
+            return PlayingSeat(seat.pk, seat.table.pk, index, seat.session_id, standings)
     return None
 
 

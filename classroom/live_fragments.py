@@ -6,7 +6,7 @@ session's lobby changes, and htmx swaps them in by id.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
@@ -15,7 +15,9 @@ from django.utils.translation import gettext as _
 from classroom.analytics import charts
 from classroom.models import GameSession, Seat
 from classroom.selectors.analytics import session_dashboard
+from classroom.selectors.celebration import session_highlights
 from classroom.selectors.sessions import session_roster, table_mates
+from classroom.standings import leaderboard_action, standings_shown
 from classroom.table_tiles import TableTile, table_tile
 from games.core import game_get
 
@@ -37,11 +39,14 @@ def _tiles(
 ) -> dict[int, TableTile]:
     if session.status == GameSession.Status.LOBBY:
         return {}
-    return {
-        table.pk: table_tile(table=table, view=(views or {}).get(table.pk))
-        for table in session.tables.all()
-        if table.roster
-    }
+    tiles = {}
+    for table in session.tables.all():
+        if not table.roster:
+            continue
+        tile = table_tile(table=table, view=(views or {}).get(table.pk))
+        shown = standings_shown(session=session, phase=tile.phase, paused=tile.paused)
+        tiles[table.pk] = replace(tile, standings=shown)
+    return tiles
 
 
 def dashboard_context(*, session: GameSession) -> dict[str, Any]:
@@ -69,20 +74,44 @@ def console_context(
         "table_numbers": [entry.table.number for entry in roster.tables],
         "tiles": _tiles(session, views),
         "seat_options": spec.seat_options if (spec := game_get(session.game)) else (),
+        "leaderboard_choices": [
+            (leaderboard_action(value), value, label)
+            for value, label in GameSession.Leaderboard.choices
+        ],
         **dashboard_context(session=session),
     }
+
+
+# The celebration's confetti, spread by fixed steps (every render of it looks the same).
+CONFETTI = [
+    {
+        "left": (piece * 37) % 100,
+        "top": (piece * 29) % 14,
+        "delay": f"{(piece * 13) % 20 / 10:.1f}",
+        "fall": f"{3 + (piece % 5) * 0.6:.1f}",
+        "turn": (piece * 47) % 360,
+        "colour": piece % 6,
+    }
+    for piece in range(48)
+]
 
 
 def projector_context(
     *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     roster = session_roster(session=session)
-    return {
+    context = {
         "session": session,
         "roster": roster,
         "game_name": game_name(session),
         "tiles": _tiles(session, views),
     }
+    if session.status == GameSession.Status.ENDED:
+        # Names only where the class may see who did best (never without scoring).
+        names = standings_shown(session=session)
+        context["highlights"] = session_highlights(session=session, names=names)
+        context["confetti"] = CONFETTI
+    return context
 
 
 def lobby_context(*, seat: Seat) -> dict[str, Any]:

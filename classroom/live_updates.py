@@ -7,10 +7,14 @@ its own language; see ``classroom.live_fragments``.
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 def session_group(session_id: int) -> str:
@@ -28,6 +32,11 @@ def seat_group(seat_id: int) -> str:
     return f"seat-{seat_id}"
 
 
+def standings_group(session_id: int) -> str:
+    """The session's game sockets that draw points and ranks (see ``classroom.standings``)."""
+    return f"session-{session_id}-standings"
+
+
 def seat_revoked(*, seat_id: int) -> None:
     """Tell the seat's game sockets (after commit) that it was removed or taken over."""
     transaction.on_commit(partial(_send, seat_group(seat_id), "seat.revoked"))
@@ -38,8 +47,15 @@ def lobby_changed(*, session_id: int) -> None:
     transaction.on_commit(partial(_send, session_group(session_id), "lobby.changed"))
 
 
-def _send(group: str, message_type: str) -> None:
+def standings_changed(*, session_id: int, standings: Mapping[str, Any]) -> None:
+    """Tell the session's game sockets (after commit) what they may show of points and ranks."""
+    transaction.on_commit(
+        partial(_send, standings_group(session_id), "session.standings", dict(standings))
+    )
+
+
+def _send(group: str, message_type: str, data: Mapping[str, Any] | None = None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(group, {"type": message_type})
+    async_to_sync(layer.group_send)(group, {**(data or {}), "type": message_type})

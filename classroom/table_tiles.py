@@ -35,6 +35,8 @@ class TableTile:
     round: int = 0
     # Palm Strike: the public card face up in the middle (bg, word, ink), if one is.
     public: dict[str, str] | None = None
+    # May this tile show scores, ranks and winners now (classroom.standings)? Set by the page.
+    standings: bool = True
 
     @property
     def by_claims(self) -> list[PlayerLine]:

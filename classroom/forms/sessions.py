@@ -44,6 +44,35 @@ class SessionForm(forms.Form):
             "language the tablet shows its buttons in."
         ),
     )
+    # Class controls. Not required either: a form posted without them keeps the defaults.
+    leaderboard = forms.ChoiceField(
+        label=_("Show the leaderboard"),
+        choices=GameSession.Leaderboard.choices,
+        required=False,
+        help_text=_("When tablets and the projector show points, ranks and winners."),
+    )
+    scoring = forms.ChoiceField(
+        label=_("Scoring"),
+        choices=[
+            ("on", _("Points and winners")),
+            ("off", _("Accuracy only: no points, ranks or winners")),
+        ],
+        required=False,
+    )
+    late_join = forms.ChoiceField(
+        label=_("Latecomers"),
+        choices=[
+            ("on", _("Students may join after the start")),
+            ("off", _("No new students once the game has started")),
+        ],
+        required=False,
+        help_text=_("Students already seated can always reconnect."),
+    )
+    adaptive = forms.BooleanField(
+        label=_("Adaptive difficulty"),
+        required=False,
+        help_text=_("Each table's level follows how well its players do."),
+    )
 
     def __init__(self, *args: Any, teacher: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -65,6 +94,15 @@ class SessionForm(forms.Form):
             for code, _name in settings.LANGUAGES
         ]
         language_field.initial = _current_language()
+
+    def clean_leaderboard(self) -> str:
+        return str(self.cleaned_data.get("leaderboard") or GameSession.Leaderboard.ALWAYS)
+
+    def clean_scoring(self) -> bool:
+        return self.cleaned_data.get("scoring") != "off"
+
+    def clean_late_join(self) -> bool:
+        return self.cleaned_data.get("late_join") != "off"
 
     def clean_palette(self) -> str:
         return str(self.cleaned_data.get("palette") or GameSession.Palette.STANDARD)

@@ -12,11 +12,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.live_tables import tables_control
-from classroom.live_updates import lobby_changed
+from classroom.live_updates import lobby_changed, standings_changed
 from classroom.models import GameSession, SchoolClass, Table
 from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import tables_roster_fix
 from classroom.services.tables import tables_balance
+from classroom.standings import standings_for_tablets
 from games.core import SettingError, config_to_values, game_get
 
 if TYPE_CHECKING:
@@ -36,10 +37,15 @@ def session_create(
     settings: Mapping[str, Any],
     palette: str = GameSession.Palette.STANDARD,
     language: str = django_settings.LANGUAGE_CODE,
+    leaderboard: str = GameSession.Leaderboard.ALWAYS,
+    scoring: bool = True,
+    late_join: bool = True,
+    adaptive: bool = False,
 ) -> GameSession:
     spec = game_get(game)
     if spec is None:
         raise ValidationError({"game": _("Choose one of the games in the list.")})
+    _check_leaderboard(leaderboard)
     if palette not in GameSession.Palette.values:
         raise ValidationError({"palette": _("Choose one of the colour sets in the list.")})
     if language not in dict(django_settings.LANGUAGES):
@@ -71,10 +77,19 @@ def session_create(
                     seed=secrets.randbits(63),
                     palette=palette,
                     language=language,
+                    leaderboard=leaderboard,
+                    scoring=scoring,
+                    late_join=late_join,
+                    adaptive=adaptive,
                 )
         except IntegrityError:
             continue  # a code clash: 31^6 codes make this rare, so just draw again
     raise ValidationError(_("Could not find a free session code. Please try again."))
+
+
+def _check_leaderboard(leaderboard: str) -> None:
+    if leaderboard not in GameSession.Leaderboard.values:
+        raise ValidationError({"leaderboard": _("Choose one of the listed times.")})
 
 
 def _require(session: GameSession, *allowed: str) -> None:
@@ -146,4 +161,39 @@ def session_rebalance(*, session: GameSession) -> GameSession:
     session.seats.update(pinned=False)
     tables_balance(session=session)
     lobby_changed(session_id=session.pk)
+    return session
+
+
+@transaction.atomic
+def session_controls_update(
+    *,
+    session: GameSession,
+    leaderboard: str | None = None,
+    scoring: bool | None = None,
+    late_join: bool | None = None,
+) -> GameSession:
+    """Change what the class sees of points and ranks, or who may still join, mid-session.
+
+    None leaves a control as it is. Every open page follows at once: the console and the
+    projector re-render, and the tablets are told (they decide per view; see
+    ``classroom.standings``).
+    """
+    _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
+    changed = []
+    if leaderboard is not None:
+        _check_leaderboard(leaderboard)
+        session.leaderboard = leaderboard
+        changed.append("leaderboard")
+    if scoring is not None:
+        session.scoring = scoring
+        changed.append("scoring")
+    if late_join is not None:
+        session.late_join = late_join
+        changed.append("late_join")
+    if not changed:
+        return session
+    session.save(update_fields=changed)
+    lobby_changed(session_id=session.pk)
+    if {"leaderboard", "scoring"} & set(changed):
+        standings_changed(session_id=session.pk, standings=standings_for_tablets(session=session))
     return session

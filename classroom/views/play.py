@@ -16,6 +16,7 @@ from classroom.seat_cookies import seat_cookie_get, seat_cookie_name, seat_cooki
 from classroom.selectors.sessions import session_get_by_code
 from classroom.services.join_codes import join_code_normalize
 from classroom.services.seats import seat_resume
+from classroom.standings import standings_for_tablets
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -44,6 +45,7 @@ def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
             "session": session,
             "seat": seat,
             "labels": GAME_LABELS[session.game](seat=seat, settings=session.settings),
+            "standings": standings_for_tablets(session=session),
             "palette": seat_palette(seat=seat),
         }
         return render(request, f"play/{session.game}.html", context)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,6 +18,7 @@ from classroom.game_labels import watch_scene
 from classroom.models import GameSession, Seat
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
+from classroom.standings import leaderboard_action
 from games.core import GameSpec, game_get, game_registry
 
 if TYPE_CHECKING:
@@ -57,6 +58,10 @@ def session_new(request: TeacherRequest) -> HttpResponse:
         try:
             session = session_services.session_create(
                 teacher=request.user,
+                leaderboard=form.cleaned_data["leaderboard"],
+                scoring=form.cleaned_data["scoring"],
+                late_join=form.cleaned_data["late_join"],
+                adaptive=form.cleaned_data["adaptive"],
                 game=form.cleaned_data["game"],
                 school_class=form.cleaned_data["school_class"],
                 players_per_table=form.cleaned_data["players_per_table"],
@@ -119,6 +124,22 @@ def _unlock(session: GameSession) -> GameSession:
     return session_services.session_lock(session=session, locked=False)
 
 
+def _controls(**changes: Any) -> Callable[[GameSession], GameSession]:
+    return lambda session: session_services.session_controls_update(session=session, **changes)
+
+
+# The class controls, one click each (no form data): "leaderboard-end", "scoring-off" …
+CONTROL_ACTIONS: dict[str, Callable[[GameSession], GameSession]] = {
+    **{
+        leaderboard_action(value): _controls(leaderboard=value)
+        for value in GameSession.Leaderboard.values
+    },
+    "scoring-on": _controls(scoring=True),
+    "scoring-off": _controls(scoring=False),
+    "late-join-on": _controls(late_join=True),
+    "late-join-off": _controls(late_join=False),
+}
+
 SESSION_ACTIONS: dict[str, Callable[[GameSession], GameSession]] = {
     "start": lambda session: session_services.session_start(session=session),
     "pause": lambda session: session_services.session_pause(session=session),
@@ -127,6 +148,7 @@ SESSION_ACTIONS: dict[str, Callable[[GameSession], GameSession]] = {
     "lock": _lock,
     "unlock": _unlock,
     "rebalance": lambda session: session_services.session_rebalance(session=session),
+    **CONTROL_ACTIONS,
 }
 
 

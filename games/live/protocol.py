@@ -194,6 +194,14 @@ class MotionFrame(msgspec.Struct, tag="motion", tag_field="type"):
     epoch: int = 0
 
 
+class StandingsFrame(msgspec.Struct, tag="standings", tag_field="type"):
+    """What the session lets a tablet show of points, ranks and winners: sent to a page that
+    asks for it when it connects and whenever the teacher changes it."""
+
+    leaderboard: str
+    scoring: bool
+
+
 class ErrorFrame(msgspec.Struct, tag="error", tag_field="type"):
     code: str
     message: str

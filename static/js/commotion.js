@@ -10,6 +10,7 @@
   var root = document.querySelector("[data-commotion]");
   if (!root) return;
   var L = JSON.parse(document.getElementById("cm-labels").textContent);
+  var standings = window.SnapclassStandings.fromPage();
 
   var el = {
     status: root.querySelector("[data-status]"),
@@ -59,6 +60,10 @@
       }
     },
     onStop: function (message) { showOver(message || L.left_title, "", null); },
+    onStandings: function (frame) {
+      standings.update(frame);
+      if (view) render();
+    },
   });
 
   // ---- cards ---------------------------------------------------------------------------------
@@ -146,7 +151,7 @@
       box.className = "cm-opponent";
       var name = document.createElement("p");
       name.className = "cm-opponent-name";
-      name.textContent = seatName(player.seat) + " · " + fmt(L.points, { n: player.total });
+      name.textContent = seatName(player.seat) + (standings.shown(view) ? " · " + fmt(L.points, { n: player.total }) : "");
       var row = document.createElement("div");
       row.className = "cm-opponent-cards";
       player.tableau.forEach(function (card) { row.appendChild(cardElement(card, "tiny")); });
@@ -226,11 +231,16 @@
   function renderOver() {
     if (view.phase === "round_over" || view.phase === "game_over" || view.ended) {
       var rows = (view.rounds || []).filter(function (r) { return r.round === view.round; });
+      // The whole table's scores only when the leaderboard is up; with scoring on, your own.
+      if (!standings.shown(view)) {
+        rows = standings.scoring() ? rows.filter(function (r) { return r.seat === view.you; }) : [];
+      }
       var title;
       var text = "";
       if (view.phase === "game_over" || view.ended) {
         var winners = view.winners || [];
-        if (winners.indexOf(view.you) >= 0) title = L.you_win;
+        if (!standings.shown(view)) title = view.ended ? L.ended : L.game_over;
+        else if (winners.indexOf(view.you) >= 0) title = L.you_win;
         else if (winners.length) title = fmt(L.winner_is, { name: winners.map(seatName).join(" & ") });
         else title = L.ended;
         text = L.well_played;

@@ -11,6 +11,7 @@
   var root = document.querySelector("[data-table-socket]");
   if (!root) return;
   var L = JSON.parse(document.getElementById("ps-labels").textContent);
+  var standings = window.SnapclassStandings.fromPage();
 
   var el = {
     status: root.querySelector("[data-status]"),
@@ -34,6 +35,8 @@
   var respondedFlip = 0;
   var lastFeedbackFlip = 0;
   var feedbackTimer = null;
+  // This tablet's own responses, judged as it saw them: accuracy feedback when scoring is off.
+  var tally = { right: 0, total: 0 };
 
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)s/g, function (_match, key) {
@@ -52,6 +55,10 @@
       }
     },
     onStop: function (message) { showOver(message || L.left_title, ""); },
+    onStandings: function (frame) {
+      standings.update(frame);
+      if (view) render();
+    },
   });
 
   function act(action) { table.act(action); }
@@ -109,6 +116,7 @@
     renderCentre();
     renderStatus(you);
     renderLast(you);
+    if (!standings.scoring() && tally.total) el.level.textContent += " · " + fmt(L.right_count, tally);
     renderOver(you);
   }
 
@@ -124,7 +132,7 @@
       box.className = "opponent" + (player.seat === view.active_seat ? " is-active" : "");
       var label = document.createElement("p");
       label.className = "opponent-name";
-      label.textContent = seatName(player.seat) + (view.target ? " · " + player.score : "");
+      label.textContent = seatName(player.seat) + (view.target && standings.shown(view) ? " · " + player.score : "");
       box.appendChild(label);
       var row = document.createElement("div");
       row.className = "opponent-cards";
@@ -148,7 +156,9 @@
       // Whole-class game: nobody holds cards; show how many this student has claimed.
       var claimed = document.createElement("p");
       claimed.className = "ps-claimed";
-      claimed.textContent = fmt(L.claimed_count, { n: (view.claims || {})[String(you)] || 0 });
+      claimed.textContent = standings.scoring()
+        ? fmt(L.claimed_count, { n: (view.claims || {})[String(you)] || 0 })
+        : fmt(L.right_count, tally);
       el.hand.appendChild(claimed);
       return;
     }
@@ -289,6 +299,18 @@
     if (last.outcome === null && last.winner === null) return;
     lastFeedbackFlip = last.flip;
     var slapped = (last.slappers || []).indexOf(you) >= 0;
+    var missed = last.outcome === "false" || last.outcome === "false_claim";
+    if (slapped) {
+      tally.total += 1;
+      if (!missed) tally.right += 1;
+    }
+    if (!standings.scoring()) {
+      // Accuracy only: whether the slap was right, never who was first.
+      if (!slapped) return;
+      if (!missed) showFeedback(L.spotted, "happy");
+      else showFeedback(last.winner === you ? L.false_slap : L.no_match, "gentle");
+      return;
+    }
     if (last.winner === you) {
       if (last.outcome === "false" || last.outcome === "false_claim") showFeedback(L.false_slap, "gentle");
       else if (last.outcome === "claim") showFeedback(L.claimed, "happy");
@@ -302,6 +324,11 @@
     var over = view.phase === "game_over" || view.ended;
     if (!over) {
       el.over.hidden = true;
+      return;
+    }
+    if (!standings.shown(view)) {
+      var yours = !standings.scoring() && tally.total ? fmt(L.right_total, tally) + " " : "";
+      showOver(view.ended ? L.ended : L.game_over, yours + L.well_played);
       return;
     }
     var winners = view.winners || [];

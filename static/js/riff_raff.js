@@ -11,6 +11,7 @@
   var root = document.querySelector("[data-riff-raff]");
   if (!root) return;
   var L = JSON.parse(document.getElementById("rr-labels").textContent);
+  var standings = window.SnapclassStandings.fromPage();
   var GEO = L.geometry;
   var canvas = root.querySelector("canvas");
   var el = {
@@ -69,6 +70,10 @@
       if (["rejected", "paused", "slow_down", "not_saved"].indexOf(frame.code) >= 0) feedback(frame.message);
     },
     onStop: function (message) { showOver(message || L.left_title, ""); },
+    onStandings: function (frame) {
+      standings.update(frame);
+      if (view) renderPanel();
+    },
   });
 
   function markFalling(id) {
@@ -141,7 +146,8 @@
     el.status.textContent = status;
     if (view.phase === "game_over" || view.ended) {
       var winners = view.winners || [];
-      showOver(winners.indexOf(mine) >= 0 ? L.you_win : winners.length ? fmt(L.winner_is, { name: winners.map(seatName).join(" & ") }) : L.ended, L.well_played);
+      if (!standings.shown(view)) showOver(view.ended ? L.ended : L.game_over, L.well_played);
+      else showOver(winners.indexOf(mine) >= 0 ? L.you_win : winners.length ? fmt(L.winner_is, { name: winners.map(seatName).join(" & ") }) : L.ended, L.well_played);
     } else el.over.hidden = true;
   }
 
