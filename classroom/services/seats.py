@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.live_updates import lobby_changed, seat_revoked
-from classroom.models import GameSession, Seat, Student
+from classroom.models import GameSession, Seat, Student, Table
 from classroom.names import display_name_clean, name_key
 from classroom.nickname_filter import nickname_is_blocked
 from classroom.selectors.classes import student_get_by_token
@@ -119,29 +119,73 @@ def seat_join_badge(*, token: str) -> Seat:
     return seat_join_student(session=session, student=student, from_badge=True)
 
 
+def _name_taken(name: str) -> ValidationError:
+    return ValidationError(
+        _("Someone here is already called %(name)s. Try another name.") % {"name": name}
+    )
+
+
+def _guest_name(session: GameSession, nickname: str, *, seat: Seat | None = None) -> str:
+    """A guest's nickname as it will be stored, or why this session cannot use it."""
+    name = display_name_clean(nickname, max_length=NICKNAME_MAX)
+    if nickname_is_blocked(name, extra_words=teacher_blocked_words(teacher_id=session.teacher_id)):
+        raise ValidationError(_("Please choose a different name."), code="blocked")
+    others = session.seats.filter(name_key=name_key(name))
+    if seat is not None:
+        others = others.exclude(pk=seat.pk)
+    if others.exists():
+        raise _name_taken(name)
+    return name
+
+
 @transaction.atomic
 def seat_join_guest(*, session: GameSession, nickname: str) -> Seat:
     session = GameSession.objects.select_for_update().get(pk=session.pk)
     if session.school_class_id is not None:
         raise ValidationError(_("Tap your name in the class list."))
     session_join_check(session=session, new_seat=True)
-    name = display_name_clean(nickname, max_length=NICKNAME_MAX)
-    if nickname_is_blocked(name, extra_words=teacher_blocked_words(teacher_id=session.teacher_id)):
-        raise ValidationError(_("Please choose a different name."), code="blocked")
-    if session.seats.filter(name_key=name_key(name)).exists():
-        raise ValidationError(
-            _("Someone here is already called %(name)s. Try another name.") % {"name": name}
-        )
+    name = _guest_name(session, nickname)
     try:
         with transaction.atomic():
             seat = Seat.objects.create(
                 session=session, name=name, name_key=name_key(name), token=token_new()
             )
     except IntegrityError as error:
-        raise ValidationError(
-            _("Someone here is already called %(name)s. Try another name.") % {"name": name}
-        ) from error
+        raise _name_taken(name) from error
     _seat_place(session=session, seat=seat)
+    lobby_changed(session_id=session.pk)
+    return seat
+
+
+@transaction.atomic
+def seat_rename(*, seat: Seat, name: str) -> Seat:
+    """The teacher gives a guest another nickname (a rude one slipped through, say).
+
+    The table's roster follows, so the console and the projector show the new name at once;
+    the tablets at that table show it from their next reload.
+    """
+    session = GameSession.objects.select_for_update().get(pk=seat.session_id)
+    if seat.student_id is not None:
+        raise ValidationError(_("Class students keep the name on the class list."))
+    if session.status == GameSession.Status.ENDED:
+        raise ValidationError(_("The session has ended."))
+    new_name = _guest_name(session, name, seat=seat)
+    seat.name = new_name
+    seat.name_key = name_key(new_name)
+    try:
+        with transaction.atomic():
+            seat.save(update_fields=["name", "name_key"])
+    except IntegrityError as error:
+        raise _name_taken(new_name) from error
+    if seat.table_id is not None:
+        table = Table.objects.select_for_update().get(pk=seat.table_id)
+        roster = [
+            {**entry, "name": new_name} if entry.get("seat_id") == seat.pk else entry
+            for entry in table.roster
+        ]
+        if roster != table.roster:
+            table.roster = roster
+            table.save(update_fields=["roster"])
     lobby_changed(session_id=session.pk)
     return seat
 

@@ -207,6 +207,8 @@ def seat_action(
             seat_services.seat_kick(seat=seat)
         elif action == "readmit":
             seat_services.seat_readmit(seat=seat)
+        elif action == "rename":
+            seat_services.seat_rename(seat=seat, name=request.POST.get("name", ""))
         elif action == "option":
             seat_services.seat_option_set(
                 seat=seat,

@@ -57,7 +57,7 @@ PUBLIC_INCLUDES = {"i18n/"}
 # What the walker can put in a URL.
 ACTIONS: dict[str, list[str]] = {
     "session_action": sorted(SESSION_ACTIONS),
-    "seat_action": ["move", "kick", "readmit", "option"],
+    "seat_action": ["move", "kick", "readmit", "option", "rename"],
 }
 KNOWN_KWARGS = {
     "class_id", "student_id", "session_id", "seat_id", "assignment_id", "action", "kind",

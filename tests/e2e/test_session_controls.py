@@ -240,6 +240,13 @@ def test_pick_a_name_fills_the_field_and_a_blocked_name_is_refused(
     expect(tablet.get_by_text(f"Hi, {picked}!")).to_be_visible()
     expect(teacher.locator(".seat-name", has_text=picked)).to_be_visible(timeout=3000)
 
+    # The teacher would rather have another name for this guest: renamed from the console.
+    teacher.get_by_label(f"Rename {picked}").click()
+    teacher.get_by_label(f"New name for {picked}").fill("Calm Koala")
+    teacher.get_by_role("button", name="Save", exact=True).click()
+    expect(teacher.locator(".seat-name", has_text="Calm Koala")).to_be_visible(timeout=3000)
+    screenshot(teacher, "controls-guest-renamed-console")
+
 
 def test_pick_a_name_speaks_chinese_on_a_chinese_tablet(
     teacher_page: Page, new_tablet: Callable[[], Page]
