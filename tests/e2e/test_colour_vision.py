@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.classroom.test_colour_vision import _standard_colours
 from tests.e2e.conftest import PROJECTOR, screenshot
 from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
 from tests.e2e.test_riff_raff import _turn
@@ -26,13 +27,6 @@ OKABE_ITO = {
     "blue": "#0072B2",
     "green": "#009E73",
     "purple": "#CC79A7",
-}
-STANDARD = {
-    "red": "#E03131",
-    "yellow": "#F2B705",
-    "blue": "#1C6FD6",
-    "green": "#2B9348",
-    "purple": "#8E3BB5",
 }
 SHAPES = {"red": "triangle", "yellow": "star", "blue": "square", "green": "circle"}
 CHINESE_WORDS = {"紅", "黃", "藍", "綠", "紫"}
@@ -125,7 +119,7 @@ def test_a_colour_safe_student_plays_palm_strike_on_the_okabe_ito_colours(
     for tablet in (ava, ben):
         expect(tablet.get_by_role("region", name="Your cards")).to_be_visible(timeout=8000)
     assert _palette(ava, ".ps") == OKABE_ITO
-    assert _palette(ben, ".ps") == STANDARD
+    assert _palette(ben, ".ps") == _standard_colours()  # the stylesheet's :root colours
     # What is drawn follows: the flipped card's background and ink are Okabe-Ito colours.
     card = _wait_for_flip(ava)
     drawn = ava.evaluate(
