@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.axe_audit import axe_violations, describe
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, screenshot
 from tests.e2e.site_pages import HTML_LANG, LANGUAGES, PAGES, SitePage, opened
 
 if TYPE_CHECKING:
@@ -36,15 +36,26 @@ def test_the_page_has_no_accessibility_violations(
     assert not violations, describe(violations)
 
 
-# The focused element, and whether a ring shows: an outline of 2 px or more that is not hidden.
+# The focused element, and whether a ring shows: an outline of 2 px or more, not cut off by an
+# ancestor that hides its overflow (a ring drawn outside a clipped box is never seen).
 FOCUS_PROBE = """() => {
     const el = document.activeElement;
     if (!el || el === document.body) return null;
     const style = getComputedStyle(el);
     const box = el.getBoundingClientRect();
+    const width = parseFloat(style.outlineWidth);
+    const reach = Math.max(0, parseFloat(style.outlineOffset) + width);
+    let clipped = false;
+    for (let up = el.parentElement; up && reach > 0; up = up.parentElement) {
+        const upStyle = getComputedStyle(up);
+        if (upStyle.overflowX === 'visible' && upStyle.overflowY === 'visible') continue;
+        const frame = up.getBoundingClientRect();
+        clipped ||= box.left - reach < frame.left || box.top - reach < frame.top
+            || box.right + reach > frame.right || box.bottom + reach > frame.bottom;
+    }
     return {
         what: el.outerHTML.slice(0, 120),
-        ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+        ring: style.outlineStyle !== 'none' && width >= 2 && !clipped,
         onScreen: box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0
             && box.top < innerHeight && box.left < innerWidth,
     };
@@ -64,6 +75,8 @@ def test_the_teacher_tabs_through_the_page_and_always_sees_the_focus(
             if focused is None or (stops and focused["what"] == stops[0]["what"]):
                 break  # past the last control, or round to the first again
             stops.append(focused)
+            if len(stops) == 12:
+                screenshot(page, f"focus-{site_page.name}")  # a ring mid-page, to look at
         assert "skip-link" in str(stops[0]["what"]), "the first Tab goes to 'Skip to content'"
         assert len(stops) >= 8, stops
         unseen = [stop["what"] for stop in stops if not (stop["ring"] and stop["onScreen"])]
