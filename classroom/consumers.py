@@ -150,8 +150,8 @@ class _TeacherConsumer(_LobbyConsumer):
         self.views = {**self.remote_views, **live_tables.registry.teacher_views()}
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        if "view" in event:
-            self.remote_views[int(event["table_id"])] = event["view"]
+        for table_id, view in event.get("views", {}).items():
+            self.remote_views[int(table_id)] = view
         await self.lobby_changed(event)
 
     async def connect(self) -> None:
