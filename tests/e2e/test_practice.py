@@ -41,7 +41,8 @@ def _badge_url(teacher: Page, class_url: str, name: str) -> str:
     teacher.get_by_role("link", name="Print badges").click()
     badge = teacher.locator(".badge", has_text=name)
     url = badge.get_attribute("data-badge-url")
-    assert url is not None and "/b/" in url
+    assert url is not None
+    assert "/b/" in url
     return url
 
 
@@ -146,7 +147,7 @@ def test_commotion_and_riff_raff_practice_at_an_adapted_level(
     teacher_page: Page, new_tablet: Callable[[], Page], game: str, rungs: int
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, f"ms-{game.lower().replace(' ', '-')}")
+    _sign_up(teacher, f"practice-{game.lower().replace(' ', '-')}")
     _create_class(teacher)
     teacher.get_by_role("link", name="Practice").click()
     code = teacher.get_by_label("Practice code").inner_text().strip()
