@@ -50,6 +50,9 @@ PUBLIC = {
     "practice_result",
     # Off unless SNAPCLASS_DIAGNOSTICS=1, and then only for loopback requests (load tests).
     "diagnostics",
+    # The installable web app: the same for everyone, and no data in either.
+    "web_app_manifest",
+    "service_worker",
 }
 TEACHER_WITHOUT_OBJECTS = {"session_new", "session_settings", "class_new", "teacher_settings"}
 PUBLIC_INCLUDES = {"i18n/"}
