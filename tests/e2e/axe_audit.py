@@ -12,13 +12,19 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+# Left out of the audit, each with its reason:
+# - a Palm Strike card's colour word: the card is a picture (role=img, named "the word GREEN in
+#   purple on yellow"), and the word's ink on the card's colour is the puzzle itself, drawn with
+#   a white outline that axe does not count (WCAG 1.4.3 exempts text that is part of a picture).
+EXEMPT = [[".pcard-word"]]
 
 
 def axe_violations(page: Page) -> list[dict[str, Any]]:
     if not page.evaluate("typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
-    results = page.evaluate("options => axe.run(document, options)", options)
+    context = {"include": [["html"]], "exclude": EXEMPT}
+    results = page.evaluate("([context, options]) => axe.run(context, options)", [context, options])
     return list(results["violations"])
 
 

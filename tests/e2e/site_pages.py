@@ -76,6 +76,7 @@ TEACHER_PAGES = [
     SitePage("console-playing", TEACHER, "/sessions/{palm_strike_id}/", ready=_CONSOLE_READY),
     SitePage("console-ended", TEACHER, "/sessions/{finished_id}/", ready=_CONSOLE_READY),
     SitePage("projector-lobby", TEACHER, "/sessions/{lobby_id}/projector/"),
+    SitePage("projector-palm-strike", TEACHER, "/sessions/{palm_strike_id}/projector/"),
     SitePage("projector-commotion", TEACHER, "/sessions/{commotion_id}/projector/"),
     SitePage("projector-riff-raff", TEACHER, "/sessions/{riff_raff_id}/projector/"),
     SitePage("session-report", TEACHER, "/sessions/{finished_id}/report/"),
