@@ -211,6 +211,27 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
     teacher.get_by_role("button", name="Remove Fay").click()
     expect(teacher.get_by_role("button", name="Let Fay back in")).to_be_visible()
 
+    # Practice: the teacher sets some; Gus (whose class has no game open) scans his badge,
+    # practises Palm Strike alone and finishes, then leaves Commotion running.
+    teacher.goto(f"/classes/{site.ids['other_class_id']}/practice/")
+    site.ids["practice_code"] = teacher.get_by_label("Practice code").inner_text().strip()
+    teacher.get_by_label("Game").select_option(label="Commotion")
+    teacher.get_by_label("How much").fill("2")
+    teacher.get_by_role("button", name="Set practice").click()
+    expect(teacher.get_by_text("0 of 1 done")).to_be_visible()
+    gus = site.tablets["Gus"] = new_tablet_context(browser, site.url)
+    practice = gus.new_page()
+    practice.goto(f"/b/{site.ids['badge_token']}/")
+    practice.get_by_role("button", name="Play alone").click()
+    practice.wait_for_function("window.palmStrike && window.palmStrike.view")
+    practice.get_by_role("button", name="I'm done").click()
+    expect(practice.get_by_role("heading", name="Well played!")).to_be_visible()
+    site.ids["practice_done_code"] = practice.url.rstrip("/").rsplit("/", 1)[-1]
+    practice.goto("/practice/")
+    practice.get_by_role("button", name="Start").click()
+    practice.wait_for_function("window.commotion && window.commotion.view")
+    site.ids["practice_playing_code"] = practice.url.rstrip("/").rsplit("/", 1)[-1]
+
     # Guests type a nickname instead of tapping their name.
     teacher.goto("/sessions/new/")
     teacher.get_by_label("Class", exact=True).select_option(index=0)

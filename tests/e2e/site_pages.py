@@ -71,6 +71,7 @@ TEACHER_PAGES = [
     SitePage("class-progress", TEACHER, "/classes/{class_id}/progress/"),
     SitePage("class-progress-print", TEACHER, "/classes/{class_id}/progress/print/"),
     SitePage("student-progress", TEACHER, "/classes/{class_id}/students/{ava_id}/progress/"),
+    SitePage("teacher-settings", TEACHER, "/settings/"),
     SitePage("session-new", TEACHER, "/sessions/new/"),
     SitePage("console-lobby", TEACHER, "/sessions/{lobby_id}/", ready=_CONSOLE_READY),
     SitePage("console-playing", TEACHER, "/sessions/{palm_strike_id}/", ready=_CONSOLE_READY),
@@ -79,6 +80,7 @@ TEACHER_PAGES = [
     SitePage("projector-palm-strike", TEACHER, "/sessions/{palm_strike_id}/projector/"),
     SitePage("projector-commotion", TEACHER, "/sessions/{commotion_id}/projector/"),
     SitePage("projector-riff-raff", TEACHER, "/sessions/{riff_raff_id}/projector/"),
+    SitePage("class-practice", TEACHER, "/classes/{other_class_id}/practice/"),
     SitePage("session-report", TEACHER, "/sessions/{finished_id}/report/"),
     SitePage("seat-report", TEACHER, "/sessions/{finished_id}/report/seats/{finished_seat_id}/"),
 ]
@@ -98,6 +100,13 @@ STUDENT_PAGES = [
              ready=_drawn("commotion", "[data-tableau] button")),
     _student("play-riff-raff", "Dara", "/play/{riff_raff_code}/",
              ready=_drawn("riffRaff", "[data-players] li")),
+    _student("practice-sign-in", VISITOR, "/practice/sign-in/"),
+    _student("practice-sign-in-class", VISITOR, "/practice/sign-in/{practice_code}/"),
+    _student("practice-home", "Gus", "/practice/"),
+    _student("practice-result", "Gus", "/practice/{practice_done_code}/"),
+    _student("practice-progress", "Gus", "/practice/progress/"),
+    _student("play-practice", "Gus", "/play/{practice_playing_code}/",
+             ready=_drawn("commotion", "[data-adaptive-level]:not([hidden])")),
 ]  # fmt: skip
 
 PAGES = TEACHER_PAGES + STUDENT_PAGES
