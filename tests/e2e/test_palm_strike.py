@@ -211,11 +211,12 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
     )
     assert checked >= 6, f"only {checked} slaps were recorded: {expected} vs {recorded}"
     # Each student's RTs sit near their scripted delay. Loosely: the script's own sleep can
-    # overshoot on a busy machine; the frame-accurate comparison is the one above.
+    # overshoot on a busy machine, and its timer may fire a millisecond early (419 ms for a
+    # 420 ms delay was seen); the frame-accurate comparison is the one above.
     for player in players:
         rts = [rt for (name, _flip), rt in recorded.items() if name == player.name]
         assert rts, player.name
-        assert 0 <= statistics.median(rts) - player.delay_ms < 150, (player.name, rts)
+        assert -ONE_FRAME_MS <= statistics.median(rts) - player.delay_ms < 150, (player.name, rts)
 
 
 def _claimable(view: dict[str, Any]) -> int | None:
