@@ -318,11 +318,14 @@ def test_the_projector_shows_each_tables_card_in_the_language_of_the_game(
             projector_fragment_render(session_id=session.pk, views={table.pk: view})
         )
     card = re.search(
-        r'<span class="public-face" style="([^"]*)" lang="zh-hant">([^<]*)</span>', page
+        r'<span class="public-face" role="img" aria-label="([^"]*)" style="([^"]*)"'
+        r' lang="zh-hant">([^<]*)</span>',
+        page,
     )
     assert card
-    assert card.group(2) == "紅"
-    assert card.group(1) == "--face-bg: var(--c-yellow); --face-ink: var(--c-blue)"
+    assert card.group(3) == "紅"
+    assert card.group(1) == "Card face up: 紅"  # named for a screen reader, in the game's word
+    assert card.group(2) == "--face-bg: var(--c-yellow); --face-ink: var(--c-blue)"
     client = Client()
     client.force_login(teacher)
     projector = _text(client.get(reverse("session_projector", args=[session.pk])))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from typing import TYPE_CHECKING
 
 import pytest
@@ -11,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
-from tests.e2e.test_palm_strike import _has_match
+from tests.e2e.test_palm_strike import slap_matches
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -60,20 +59,7 @@ def test_the_dashboard_changes_during_play_and_the_reports_open_after(
     expect(dashboard.locator(".student-tile")).to_have_count(3, timeout=15000)
     first_count = _trials_shown(teacher, "Ava")
     # Ava slaps the matching cards of a few flips; the tiles follow without a reload.
-    slapped: set[int] = set()
-    seen: set[int] = set()
-    deadline = time.monotonic() + 45
-    while time.monotonic() < deadline and len(slapped) < 2:
-        view = ava.evaluate("window.palmStrike.view")
-        flip = int(view.get("flip") or 0)
-        if view.get("window_closes_ms") and flip not in seen and view.get("public"):
-            seen.add(flip)
-            if _has_match(view):
-                ava.wait_for_timeout(300)
-                ava.locator(f'[data-flip="{flip}"]').tap()
-                slapped.add(flip)
-        ava.wait_for_timeout(30)
-    assert len(slapped) == 2
+    assert slap_matches(ava, slaps=2, seconds=45) == 2
     expect(dashboard.locator(".student-tile", has_text="Ava").locator("dd").first).to_contain_text(
         "ms", timeout=8000
     )

@@ -57,6 +57,25 @@ def _has_match(view: dict[str, Any]) -> bool:
     )
 
 
+def slap_matches(tablet: Page, *, slaps: int, seconds: float, flips: int = 0) -> int:
+    """Slap the matching flips a child sees, a moment after each appears, until ``slaps``
+    were slapped and ``flips`` flips seen (or ``seconds`` pass); how many were slapped."""
+    slapped: set[int] = set()
+    seen: set[int] = set()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and (len(slapped) < slaps or len(seen) < flips):
+        view = tablet.evaluate("window.palmStrike.view")
+        flip = int(view.get("flip") or 0)
+        if view.get("window_closes_ms") and flip not in seen and view.get("public"):
+            seen.add(flip)
+            if _has_match(view):
+                tablet.wait_for_timeout(300)
+                tablet.locator(f'[data-flip="{flip}"]').tap()
+                slapped.add(flip)
+        tablet.wait_for_timeout(30)
+    return len(slapped)
+
+
 def _create_auto_session(teacher: Page, level: str, *, team: bool = False) -> str:
     teacher.goto("/sessions/new/")
     teacher.get_by_label("Players per table").fill("3")

@@ -5,7 +5,6 @@ their progress; the teacher sees the practice done."""
 from __future__ import annotations
 
 import re
-import time
 from typing import TYPE_CHECKING
 
 import pytest
@@ -13,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.test_lobby import _create_class, _sign_up
-from tests.e2e.test_palm_strike import _has_match
+from tests.e2e.test_palm_strike import slap_matches
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -46,24 +45,6 @@ def _badge_url(teacher: Page, class_url: str, name: str) -> str:
     return url
 
 
-def _play_a_few_flips(tablet: Page, *, slaps: int) -> None:
-    tablet.wait_for_function("window.palmStrike && window.palmStrike.view")
-    slapped: set[int] = set()
-    seen: set[int] = set()
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (len(slapped) < slaps or len(seen) < slaps + 2):
-        view = tablet.evaluate("window.palmStrike.view")
-        flip = int(view.get("flip") or 0)
-        if view.get("window_closes_ms") and flip not in seen and view.get("public"):
-            seen.add(flip)
-            if _has_match(view):
-                tablet.wait_for_timeout(250)
-                tablet.locator(f'[data-flip="{flip}"]').tap()
-                slapped.add(flip)
-        tablet.wait_for_timeout(40)
-    assert len(slapped) >= 1, "no matching flip came up in a minute"
-
-
 def test_badge_practice_progress_and_the_teacher_sees_it_done(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
@@ -84,7 +65,8 @@ def test_badge_practice_progress_and_the_teacher_sees_it_done(
 
     ava.get_by_role("button", name="Start").click()
     expect(ava.get_by_role("button", name="I'm done")).to_be_visible()
-    _play_a_few_flips(ava, slaps=2)
+    ava.wait_for_function("window.palmStrike && window.palmStrike.view")
+    assert slap_matches(ava, slaps=2, seconds=60, flips=4) >= 1, "no match came up in a minute"
     view = ava.evaluate("window.palmStrike.view")
     assert view["adaptive"]["rungs"] == 9
     expect(ava.locator("[data-adaptive-level]")).to_have_text(re.compile(r"^Level [1-4] of 9$"))
