@@ -72,14 +72,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
     student = _signed_in(request)
     if student is None:
         return _to_sign_in()
-    context = {
-        "student": student,
-        "assignments": [p for p in student_assignments(student=student) if not p.complete],
-        "finished_assignments": [p for p in student_assignments(student=student) if p.complete],
-        "games": _games(student),
-        "class_session": session_open_for_class(school_class_id=student.school_class_id),
-    }
-    return render(request, "practice/home.html", context)
+    return render(request, "practice/home.html", _home_context(student))
 
 
 @require_http_methods(["GET", "POST"])
@@ -200,15 +193,20 @@ def practice_start(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _home_with_problem(request: HttpRequest, student: Student, problem: str) -> HttpResponse:
-    context = {
+def _home_context(student: Student, *, problem: str = "") -> dict[str, Any]:
+    progress = student_assignments(student=student)  # one query set, split in two
+    return {
         "student": student,
-        "assignments": [p for p in student_assignments(student=student) if not p.complete],
-        "finished_assignments": [],
+        "assignments": [p for p in progress if not p.complete],
+        "finished_assignments": [p for p in progress if p.complete],
         "games": _games(student),
-        "class_session": None,
+        "class_session": session_open_for_class(school_class_id=student.school_class_id),
         "problem": problem,
     }
+
+
+def _home_with_problem(request: HttpRequest, student: Student, problem: str) -> HttpResponse:
+    context = _home_context(student, problem=problem)
     return render(request, "practice/home.html", context, status=400)
 
 
