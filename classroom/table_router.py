@@ -112,12 +112,18 @@ class RemoteTable:
         self.table_id = table_id
         self.owner = owner
         self.ended = False
+        # The owner went away (taken over, stopped): sockets still on their way in are sent
+        # to reconnect instead of joining a stand-in nobody delivers to any more.
+        self.gone = False
         self._router = router
         self._listeners: dict[int | None, set[RemoteListener]] = {}
         self._stop_callbacks: list[Callable[[], None]] = []
 
     def on_stop(self, callback: Callable[[], None]) -> None:
-        self._stop_callbacks.append(callback)
+        if self.gone:
+            callback()
+        else:
+            self._stop_callbacks.append(callback)
 
     def forget_on_stop(self, callback: Callable[[], None]) -> None:
         with contextlib.suppress(ValueError):
@@ -125,6 +131,8 @@ class RemoteTable:
 
     async def join(self, listener: Listener) -> None:
         remote: RemoteListener = listener  # type: ignore[assignment]
+        if self.gone:
+            return  # its on_stop callback has already sent the socket to reconnect
         seat = remote.seat
         first = not self._listeners.get(seat)
         self._listeners.setdefault(seat, set()).add(remote)
@@ -180,6 +188,7 @@ class RemoteTable:
 
     async def owner_gone(self) -> None:
         """The owner changed or stopped: every socket here reconnects and is routed anew."""
+        self.gone = True
         for callback in self._stop_callbacks:
             callback()
         for listeners in list(self._listeners.values()):
@@ -305,10 +314,28 @@ class TableRouter:
                 await remote.owner_gone()
             return
         host = self.registry.running(table_id)
+        if host is None and self.registry.starting(table_id):
+            # Our lease is taken but the log is still being read: the other process's sockets
+            # found us through the lease meanwhile. Answer once the host runs (a whole class
+            # connects at once; "gone" here would send half of it to reconnect).
+            self.spawn(self._dispatch_when_started(table_id, message))
+            return
         if host is None:
             # Not hosted here (any more): the asking process re-routes its sockets.
             await self.layer.send(message["member"], {"type": "table.gone", "table_id": table_id})
             return
+        await self._dispatch_to_host(host, kind, seat, message)
+
+    async def _dispatch_when_started(self, table_id: int, message: dict[str, Any]) -> None:
+        host = await self.registry.started(table_id)
+        if host is None:
+            await self.layer.send(message["member"], {"type": "table.gone", "table_id": table_id})
+            return
+        await self._dispatch_to_host(host, message.get("type"), message.get("seat"), message)
+
+    async def _dispatch_to_host(
+        self, host: TableHost, kind: object, seat: int | None, message: dict[str, Any]
+    ) -> None:
         if kind == "table.join":
             await self._member_joined(host, seat, message["member"])
         elif kind == "table.leave":

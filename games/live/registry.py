@@ -32,6 +32,19 @@ class HostRegistry:
         host = self._hosts.get(table_id)
         return host if host is not None and not host.ended else None
 
+    def starting(self, table_id: int) -> bool:
+        """A host for this table is being loaded here right now (its lease is already ours)."""
+        lock = self._locks.get(table_id)
+        return lock is not None and lock.locked()
+
+    async def started(self, table_id: int) -> TableHost | None:
+        """The running host, once any start in progress here has finished."""
+        lock = self._locks.get(table_id)
+        if lock is not None and lock.locked():
+            async with lock:
+                pass
+        return self.running(table_id)
+
     async def host_for(self, table_id: int) -> TableHost | None:
         """The running host of a table, started (from its log) if needed; None if not live."""
         host = self.running(table_id)
