@@ -1,11 +1,12 @@
-"""The demo cluster's load balancer: round robin, skipping a process that is gone."""
+"""The demo cluster's load balancer: a session's tablets on one process, the rest round robin,
+skipping a process that is gone."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
 
-from classroom.balancer import Balancer
+from classroom.balancer import Balancer, session_backend
 
 
 def _free_port() -> int:
@@ -59,3 +60,47 @@ async def test_a_process_that_is_gone_is_skipped() -> None:
     assert [await _ask(port, b"hi") for _ in range(3)] == [b"alive:hi\n"] * 3
     serving.cancel()
     alive.close()
+
+
+async def _balanced(names: list[bytes]) -> tuple[int, list[asyncio.Server], asyncio.Task[None]]:
+    servers = [await _named_server(name) for name in names]
+    port = _free_port()
+    balancer = Balancer([("127.0.0.1", backend_port) for _server, backend_port in servers])
+    serving = asyncio.create_task(balancer.serve("127.0.0.1", port))
+    await asyncio.sleep(0.1)
+    return port, [server for server, _port in servers], serving
+
+
+async def test_every_tablet_of_a_session_reaches_the_same_process() -> None:
+    port, servers, serving = await _balanced([b"a", b"b", b"c"])
+    names = "abc"
+    for code in ("K7M2QP", "ZZ9XW4", "B3C5D6"):
+        request = f"GET /ws/play/{code}/table/ HTTP/1.1".encode()
+        answers = {await _ask(port, request) for _ in range(4)}
+        expected = names[session_backend(code, 3)]
+        assert answers == {expected.encode() + b":" + request + b"\n"}
+    # Other pages still take turns.
+    plain = [await _ask(port, b"GET /teacher/ HTTP/1.1") for _ in range(3)]
+    assert {answer.split(b":")[0] for answer in plain} == {b"a", b"b", b"c"}
+    serving.cancel()
+    for server in servers:
+        server.close()
+
+
+async def test_a_session_whose_process_is_gone_goes_to_the_next_one() -> None:
+    code = next(c for c in ("AAAAAA", "BBBBBB", "CCCCCC") if session_backend(c, 2) == 0)
+    alive, alive_port = await _named_server(b"alive")
+    port = _free_port()
+    balancer = Balancer([("127.0.0.1", _free_port()), ("127.0.0.1", alive_port)])
+    serving = asyncio.create_task(balancer.serve("127.0.0.1", port))
+    await asyncio.sleep(0.1)
+    request = f"GET /ws/play/{code}/table/ HTTP/1.1".encode()
+    assert await _ask(port, request) == b"alive:" + request + b"\n"
+    serving.cancel()
+    alive.close()
+
+
+def test_the_session_backend_is_stable_and_spreads_sessions() -> None:
+    assert session_backend("K7M2QP", 4) == session_backend("K7M2QP", 4)
+    spread = {session_backend(f"S{n:05d}", 4) for n in range(40)}
+    assert spread == {0, 1, 2, 3}

@@ -9,10 +9,14 @@ p99 passes the limit twice in a row (one noisy window on a shared machine is not
 at ``--max-students``. Modes:
 
 * ``embedded``: one process, SQLite, the in-memory channel layer (the default install);
-* ``cluster``: two processes on PostgreSQL and Redis, each student on one of the two ports
-  (alternating within a table, so most tables fan out across processes);
-* ``layers``: the cluster at fixed loads (``--layer-students``), once with channels_redis'
-  RedisChannelLayer (the default) and once with RedisPubSubChannelLayer
+* ``cluster``: two processes on PostgreSQL and Redis, each class's students on the process the
+  load balancer would send them to (``classroom.balancer.session_backend``: a hash of the
+  session code), so tables rarely need Redis for their frames;
+* ``cluster-spread``: the same, but the students alternate between the two processes within
+  each table, so every table fans out across processes through Redis (the worst case: a proxy
+  with no session affinity);
+* ``layers``: the spread cluster at fixed loads (``--layer-students``), once with
+  channels_redis' RedisChannelLayer (the default) and once with RedisPubSubChannelLayer
   (``SNAPCLASS_CHANNEL_LAYER=pubsub``).
 
 ``--timings`` adds, per step, what the server saw (GC pauses, log-writer commit times, event
@@ -145,13 +149,17 @@ class ClientLoad:
     async def add(self, command: dict[str, Any]) -> dict[str, Any]:
         code = command["code"]
         ports = command["ports"]
+        if command["placement"] == "session":
+            from classroom.balancer import session_backend
+
+            ports = [ports[session_backend(code, len(ports))]]
         ready: list[asyncio.Future[bool]] = []
         by_table: Counter[str] = Counter(str(seat["table"]) for seat in command["seats"])
         self.sizes.update(by_table)
         placed: Counter[str] = Counter()
         for seat in command["seats"]:
             table = str(seat["table"])
-            # Alternate the ports within each table, so a table spans both processes.
+            # Spread: alternate the ports within each table, so a table spans both processes.
             port = ports[placed[table] % len(ports)]
             placed[table] += 1
             future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -706,9 +714,14 @@ class Window:
 class Load:
     """The client processes and the classes they have connected so far."""
 
-    def __init__(self, server: Server, clients: list[ClientProcess]) -> None:
+    def __init__(
+        self, server: Server, clients: list[ClientProcess], placement: str = "session"
+    ) -> None:
         self.server = server
         self.clients = clients
+        self.placement = placement
+        # Students connected to each process (by port), as placed.
+        self.per_process: Counter[int] = Counter()
         # Redis works for the cluster only; its CPU is part of the cost there.
         self._redis = len(server.ports) > 1
         self.students = 0
@@ -731,14 +744,35 @@ class Load:
         for prepared in classes:
             client = self.clients[self._next % len(self.clients)]
             self._next += 1
-            command = {"op": "add", "ports": self.server.ports, **prepared}
+            command = {
+                "op": "add",
+                "ports": self.server.ports,
+                "placement": self.placement,
+                **prepared,
+            }
             calls.append(start(client, command))
             self.students += len(prepared["seats"])
+            self._count_per_process(prepared)
             self.tables += len({seat["table"] for seat in prepared["seats"]})
         replies = await asyncio.gather(*calls)
         failed = sum(len(c["seats"]) for c in classes) - sum(r["ok"] for r in replies)
         if failed:
             _log(f"  {failed} tablets did not get their table")
+
+    def _count_per_process(self, prepared: dict[str, Any]) -> None:
+        from classroom.balancer import session_backend
+
+        ports = self.server.ports
+        if self.placement == "session":
+            self.per_process[ports[session_backend(prepared["code"], len(ports))]] += len(
+                prepared["seats"]
+            )
+            return
+        placed: Counter[str] = Counter()
+        for seat in prepared["seats"]:
+            table = str(seat["table"])
+            self.per_process[ports[placed[table] % len(ports)]] += 1
+            placed[table] += 1
 
     async def _reports(self) -> list[dict[str, Any]]:
         return list(await asyncio.gather(*(c.call({"op": "report"}) for c in self.clients)))
@@ -787,11 +821,14 @@ async def _start_clients(count: int, slap: float) -> list[ClientProcess]:
 
 
 async def _ramp(
-    server: Server, classes: list[dict[str, Any]], args: argparse.Namespace
+    server: Server,
+    classes: list[dict[str, Any]],
+    args: argparse.Namespace,
+    placement: str = "session",
 ) -> dict[str, Any]:
     """Add classes until p99 passes the limit twice running; what was held, step by step."""
     clients = await _start_clients(args.clients, args.slap)
-    load = Load(server, clients)
+    load = Load(server, clients, placement)
     baseline = server.rss_bytes()
     steps: list[dict[str, Any]] = []
     held: dict[str, Any] | None = None
@@ -820,6 +857,7 @@ async def _ramp(
                     os.kill(pid, signal.SIGUSR1)
             window = await load.measure(args.window)
             step = window.summary(load.tables, args.flip_every)
+            step["students_per_process"] = [load.per_process[port] for port in server.ports]
             if instrumented:
                 for pid in server.pids():
                     os.kill(pid, signal.SIGUSR2)
@@ -839,6 +877,7 @@ async def _ramp(
                 f" ms, flips/s {step['flips_per_s']}/{step['flips_per_s_nominal']}, "
                 f"server cpu {step['server_cpu']}, clients {step['clients_cpu_pct']} %"
                 f", lost {step['lost_flips']}, silent tablets {step['silent_tablets']}"
+                f", per process {step['students_per_process']}"
             )
             if profiling:
                 break  # the profile was the point; the sampler's own cost would skew the rest
@@ -859,6 +898,7 @@ async def _ramp(
     return {
         "held_students": held["students"] if held else 0,
         "held_per_process": round((held["students"] if held else 0) / len(server.ports)),
+        "held_on_busiest_process": max(held["students_per_process"]) if held else 0,
         "per_socket_kb_at_held": held["per_socket_kb"] if held else None,
         "server_rss_mb_before": [round(value / 2**20, 1) for value in baseline],
         "at_held": held,
@@ -875,7 +915,7 @@ async def _fixed(
 ) -> dict[str, Any]:
     """Every class connected at once (one class at a time), then two windows measured."""
     clients = await _start_clients(args.clients, args.slap)
-    load = Load(server, clients)
+    load = Load(server, clients, "spread")
     try:
         for prepared in classes:
             await load.add([prepared], spread_s=args.flip_every)
@@ -942,7 +982,7 @@ async def _run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
         workdir = Path(tmp)
         if mode == "embedded":
             server, classes = _embedded(workdir, args)
-        elif mode == "cluster":
+        elif mode in ("cluster", "cluster-spread"):
             classes_wanted = args.max_students // CLASS_SIZE
             server, classes = _cluster(workdir, args, classes_wanted, args.cluster_layer)
         else:
@@ -964,7 +1004,8 @@ async def _run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
             return layers
         try:
             _log(f"{mode}: ramping classes of {CLASS_SIZE} on {len(server.ports)} process(es)")
-            return await _ramp(server, classes, args)
+            placement = "spread" if mode == "cluster-spread" else "session"
+            return await _ramp(server, classes, args, placement)
         finally:
             server.site.stop_all()
             if server.site.postgres_db:
@@ -985,7 +1026,7 @@ async def main(args: argparse.Namespace) -> None:
         "load_average_at_start": [round(value, 2) for value in os.getloadavg()],
     }
     for mode in args.modes.split(","):
-        if mode in ("cluster", "layers") and (missing := _services_up()):
+        if mode in ("cluster", "cluster-spread", "layers") and (missing := _services_up()):
             result[mode] = {"skipped": missing}
             continue
         result[mode] = await _run_mode(mode, args)
@@ -994,7 +1035,7 @@ async def main(args: argparse.Namespace) -> None:
 
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--modes", default="embedded,cluster,layers")
+    parser.add_argument("--modes", default="embedded,cluster,cluster-spread,layers")
     parser.add_argument("--limit-ms", type=float, default=100.0)
     parser.add_argument("--max-students", type=int, default=1500)
     parser.add_argument(
