@@ -28,7 +28,13 @@ from classroom.services.live_tables import (
     table_record,
 )
 from classroom.table_engines import table_engine
-from classroom.table_leases import OwnedElsewhere, clustered, lease_keep, process_leases
+from classroom.table_leases import (
+    OwnedElsewhere,
+    clustered,
+    lease_hold_while,
+    lease_keep,
+    process_leases,
+)
 from classroom.table_router import RemoteTable, process_router
 from games.core import game_get
 from games.live.host import LogEntry, TableHost, TableSetup
@@ -217,12 +223,19 @@ async def table_host_load(table_id: int) -> TableHost | None:
     floor = await database_sync_to_async(_epoch_if_playing)(table_id)
     if floor is None:
         return None
-    lease = await _lease(table_id, floor)
+    taken = await _lease(table_id, floor)
     leases = process_leases()
     try:
-        parts = await database_sync_to_async(_host_parts)(table_id, lease.epoch)
+        parts, lease = await lease_hold_while(
+            database_sync_to_async(_host_parts)(table_id, taken.epoch), taken, leases
+        )
     except StaleOwner:
-        parts = None  # a newer owner claimed it meanwhile
+        parts, lease = None, taken  # a newer owner claimed it meanwhile
+    if lease is None:
+        # Lost while the log was read (Redis unreachable for longer than the lease lasts):
+        # whoever holds it now hosts the table.
+        owner = await leases.owner_of(table_id)
+        raise OwnedElsewhere(table_id, owner or "")
     if parts is None:
         await leases.release(lease)
         return None

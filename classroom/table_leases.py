@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from django.conf import settings
 from redis.asyncio import Redis
@@ -18,10 +18,14 @@ from redis.asyncio import Redis
 from games.live.leases import RENEW_EVERY_MS, LocalLeases, RedisLeases
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from games.live.host import TableHost
     from games.live.leases import Lease, Leases
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 # Leases (and their Redis connections) belong to one event loop: one set per loop.
 _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Leases] = weakref.WeakKeyDictionary()
@@ -51,6 +55,28 @@ def process_leases() -> Leases:
             leases = LocalLeases()
         _by_loop[loop] = leases
     return leases
+
+
+async def lease_hold_while(
+    work: Awaitable[T], lease: Lease, leases: Leases
+) -> tuple[T, Lease | None]:
+    """Await ``work`` (reading a table's log) while renewing ``lease``, which would otherwise
+    lapse when the read takes longer than its TTL (a busy process, a class connecting at
+    once); the lease as last renewed, or None if it was lost meanwhile."""
+    task = asyncio.ensure_future(work)
+    current: Lease | None = lease
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=RENEW_EVERY_MS / 1000)
+        if done:
+            return task.result(), current
+        if current is None:
+            continue  # lost: let the read finish, the caller gives the table up
+        held = current
+        try:
+            current = await leases.renew(held)
+        except Exception:  # Redis unreachable: the lease holds while it is trusted
+            logger.warning("table %s: could not renew its lease", lease.table_id)
+            current = held if held.trusted() else None
 
 
 async def lease_keep(host: TableHost, lease: Lease, leases: Leases) -> None:

@@ -144,6 +144,8 @@ class ClientLoad:
     # When each connected tablet last got a view (by seat token): a tablet that is connected
     # but hears nothing is as good as gone for its child.
     last_view: dict[str, float] = field(default_factory=dict)
+    # Tablets whose game is over (first to 100 points, after 10-15 min): quiet, not silent.
+    games_over: set[str] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def add(self, command: dict[str, Any]) -> dict[str, Any]:
@@ -185,7 +187,12 @@ class ClientLoad:
             "errors": dict(self.errors),
             "closes": dict(self.closes),
             "connected": self.connected,
-            "silent": sum(1 for at in self.last_view.values() if at < cutoff),
+            "silent": sum(
+                1
+                for token, at in self.last_view.items()
+                if at < cutoff and token not in self.games_over
+            ),
+            "games_over": len(self.games_over),
             "cpu_s": time.process_time(),
         }
         self.completed, self.lost, self.frames, self.refusals = [], 0, 0, 0
@@ -266,6 +273,8 @@ class ClientLoad:
             self.last_view[token] = time.monotonic()
             if not ready.done():
                 ready.set_result(True)
+            if any(event.kind == "game_over" for event in frame.events):
+                self.games_over.add(token)
             if any(event.kind == "flip" for event in frame.events):
                 self._arrived(table, view.flip, received - frame.at_ms)
             if view.phase == "open" and view.flip > last_flip:
@@ -642,6 +651,11 @@ class Server:
             "tracebacks": text.count("Traceback"),
             "error_lines": text.count("ERROR"),
         }
+        warnings = [line for line in text.splitlines() if "WARNING" in line]
+        if warnings:
+            # Lease losses and takeovers are warnings: how many, and the first few.
+            faults["warning_lines"] = len(warnings)
+            faults["first_warnings"] = warnings[:10]
         if "Traceback" in text:
             # The log goes with the temporary directory: keep the first one to read.
             begins = text.index("Traceback")
@@ -677,6 +691,7 @@ class Window:
     closes: Counter[str]
     connected: int
     silent: int
+    games_over: int
     redis_cpu_s: float | None
 
     def summary(self, tables: int, flip_every: float) -> dict[str, Any]:
@@ -697,6 +712,7 @@ class Window:
             # A lost flip is one no latency can describe: counted as infinitely late.
             "p99_counting_lost_ms": _p99_with_lost(self.latencies, self.lost),
             "silent_tablets": self.silent,
+            "tablets_game_over": self.games_over,
             "server_cpu": cpu,
             "clients_cpu_pct": round(100 * self.client_cpu_s / self.seconds, 1),
             "frames_per_s": round(self.frames / self.seconds),
@@ -807,6 +823,7 @@ class Load:
             closes=closes,
             connected=sum(report["connected"] for report in after),
             silent=sum(report["silent"] for report in after),
+            games_over=sum(report["games_over"] for report in after),
             redis_cpu_s=(
                 None if redis_before is None or redis_after is None else redis_after - redis_before
             ),
@@ -877,6 +894,7 @@ async def _ramp(
                 f" ms, flips/s {step['flips_per_s']}/{step['flips_per_s_nominal']}, "
                 f"server cpu {step['server_cpu']}, clients {step['clients_cpu_pct']} %"
                 f", lost {step['lost_flips']}, silent tablets {step['silent_tablets']}"
+                f" (game over {step['tablets_game_over']})"
                 f", per process {step['students_per_process']}"
             )
             if profiling:
