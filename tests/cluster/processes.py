@@ -164,6 +164,38 @@ def cluster_site(workdir: Path, *, postgres_url: str, redis_url: str) -> Site:
     return site
 
 
+# How the fault, flood and soak tests run the site: the embedded default (one process,
+# SQLite, the in-memory layer) and a cluster (two processes, PostgreSQL, Redis).
+LAYOUTS = ("embedded", "cluster")
+PROCESSES = {"embedded": 1, "cluster": 2}
+
+
+def layout_site(layout: str, workdir: Path) -> Site:
+    """A site of that layout, migrated, with no process started yet (see ``layout_start``)."""
+    if layout == "embedded":
+        return embedded_site(workdir)
+    from tests.services import POSTGRES_URL, REDIS_URL, require
+
+    require("postgres")
+    require("redis")
+    return cluster_site(workdir, postgres_url=POSTGRES_URL, redis_url=REDIS_URL)
+
+
+def layout_start(site: Site, layout: str) -> list[int]:
+    """Start the layout's processes; their ports."""
+    return [site.start() for _ in range(PROCESSES[layout])]
+
+
+def site_discard(site: Site) -> None:
+    """kill -9 every process (a graceful stop can hang 10 s), then drop its database."""
+    for port in list(site.processes):
+        site.kill(port)
+    if site.postgres_db:
+        from tests.services import POSTGRES_URL
+
+        drop_database(POSTGRES_URL, site.postgres_db)
+
+
 def drop_database(postgres_url: str, name: str) -> None:
     with (
         contextlib.suppress(psycopg.Error),

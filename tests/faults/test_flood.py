@@ -1,6 +1,8 @@
 """Flood: one tablet at 1,000 frames/s is throttled and closed (4008); the class plays on.
 
-A real Daphne serves 40 students in 10 auto-flipping Palm Strike tables of 4. Every tablet
+Real Daphne serves 40 students in 10 auto-flipping Palm Strike tables of 4: one process (the
+embedded default), and a cluster of two on PostgreSQL and Redis with each table's tablets
+alternating between the processes (so every flip also crosses Redis). Every tablet
 measures, for each flip, the time from the server beginning it (the frame's ``at_ms``, the
 machine's monotonic clock) to the frame arriving, in windows of three kinds:
 
@@ -30,7 +32,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.cluster.processes import ROOT, embedded_site
+from tests.cluster.processes import (
+    LAYOUTS,
+    ROOT,
+    embedded_site,
+    layout_site,
+    layout_start,
+    site_discard,
+)
 from tests.faults.live import Tablet, kill_all, now_ms, palm_strike, table_tablet
 
 if TYPE_CHECKING:
@@ -117,10 +126,15 @@ async def _flood(
     return window, json.loads(output.decode().strip().splitlines()[-1])
 
 
-async def _run(port: int, prepared: dict[str, Any]) -> dict[str, Any]:
+async def _run(ports: list[int], prepared: dict[str, Any]) -> dict[str, Any]:
     code = prepared["code"]
     flooder, *others = prepared["seats"]
-    tablets = [await table_tablet(port, code, seat["token"]).open() for seat in others]
+    port = ports[0]  # the flooder's process
+    # In a cluster the seats alternate between the processes, so each table spans both.
+    tablets = [
+        await table_tablet(ports[(n + 1) % len(ports)], code, seat["token"]).open()
+        for n, seat in enumerate(others)
+    ]
     # Every table running and flipping before anything is measured.
     for tablet in tablets:
         await tablet.wait_for(
@@ -189,28 +203,31 @@ def _check_flooder(result: dict[str, Any]) -> None:
 
 
 @pytest.mark.timeout(180)
-def test_a_flooding_tablet_is_closed_and_the_others_play_on_unhurt(tmp_path: Path) -> None:
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_flooding_tablet_is_closed_and_the_others_play_on_unhurt(
+    tmp_path: Path, layout: str
+) -> None:
     """The flooder gets slow_down errors, then every one of its sockets is closed with 4008;
     the other 39 tablets stay connected and get every flip; with the flood their
     flip-to-tablet p99 stays within 1.5 times (+5 ms) of the quiet p99; a storm of instant
     reconnects drops nobody and loses no flip either."""
-    site = embedded_site(tmp_path)
+    site = layout_site(layout, tmp_path)
     prepared = palm_strike(site, players=STUDENTS, table_size=TABLE_SIZE, settings=SETTINGS)
     assert len({seat["table"] for seat in prepared["seats"]}) == STUDENTS // TABLE_SIZE
     flooder_table = prepared["seats"][0]["table"]
-    port = site.start()
+    ports = layout_start(site, layout)
     # This process measures: a full garbage collection of the test runner's heap (Django,
     # pytest: ~100k objects) stalls every measuring tablet for ~100 ms and would be counted as
     # server latency. Frozen objects are never scanned, so collections stay small.
     gc.collect()
     gc.freeze()
     try:
-        result = asyncio.run(_run(port, prepared))
+        result = asyncio.run(_run(ports, prepared))
     except AssertionError as error:
         raise AssertionError(f"{error}\n{site.log_tail()}") from error
     finally:
         gc.unfreeze()
-        kill_all(site)
+        site_discard(site)
 
     report = {
         "attempts": result["attempts"],

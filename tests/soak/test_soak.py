@@ -3,8 +3,13 @@ unbounded growth of memory, tasks or file descriptors.
 
     SNAPCLASS_SOAK_SECONDS=600 .venv/bin/pytest tests/soak -s
 
-One real Daphne process (the embedded default: SQLite, in-memory channel layer) with
-``SNAPCLASS_DIAGNOSTICS=1``. Ten tables of four auto-flip Palm Strike; the students slap,
+Two layouts, each for SNAPCLASS_SOAK_SECONDS (60 in the quick suite, so two minutes in
+all): one real Daphne process (the embedded default: SQLite, in-memory channel layer), and a
+cluster of two on PostgreSQL and Redis where each table's students alternate between the
+processes (every table then has sockets at its owner and at a stand-in in the other process,
+so the router's groups, members and stand-ins come and go all the time), both with
+``SNAPCLASS_DIAGNOSTICS=1``; the cluster's figures are the sum over its processes. Ten tables
+of four auto-flip Palm Strike; the students slap,
 pick cards, drop their sockets now and then, and every ``ROTATE_EVERY_S`` one table moves to a
 fresh session (as does any table whose game ends), so table hosts start and are reaped
 throughout, not only sockets.
@@ -42,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from games.live.registry import IDLE_STOP_S
-from tests.cluster.processes import embedded_site
+from tests.cluster.processes import LAYOUTS, layout_site, layout_start, site_discard
 from tests.soak.students import Faults, Seat, SoakStudent, TableSlot
 
 if TYPE_CHECKING:
@@ -50,7 +55,7 @@ if TYPE_CHECKING:
 
     from tests.cluster.processes import Site
 
-DURATION_S = float(os.environ.get("SNAPCLASS_SOAK_SECONDS", "120"))
+DURATION_S = float(os.environ.get("SNAPCLASS_SOAK_SECONDS", "60"))
 TABLES = 10
 PER_TABLE = 4
 SAMPLE_EVERY_S = 10.0
@@ -122,15 +127,25 @@ def _prepare(site: Site, sessions: int) -> list[list[Seat]]:
     return [[Seat(**seat) for seat in session] for session in site.python(code)]
 
 
-def _diagnostics(port: int) -> dict[str, Any]:
-    url = f"http://127.0.0.1:{port}/_diagnostics/"
-    with urllib.request.urlopen(url, timeout=10) as response:
-        figures: dict[str, Any] = json.load(response)
-    return figures
+def _diagnostics(ports: list[int]) -> dict[str, Any]:
+    """The processes' figures, summed (task kinds too)."""
+    total: dict[str, Any] = {}
+    for port in ports:
+        url = f"http://127.0.0.1:{port}/_diagnostics/"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            figures: dict[str, Any] = json.load(response)
+        for name, value in figures.items():
+            if name == "task_kinds":
+                kinds = total.setdefault(name, {})
+                for kind, count in value.items():
+                    kinds[kind] = kinds.get(kind, 0) + count
+            elif name != "pid":
+                total[name] = total.get(name, 0) + value
+    return total
 
 
 async def _sample(
-    port: int, students: list[SoakStudent], began: float, samples: list[Sample]
+    ports: list[int], students: list[SoakStudent], began: float, samples: list[Sample]
 ) -> None:
     # Prefer a moment when every student is connected (drops last a second or two), so the
     # samples describe the same load; sample anyway after a few seconds.
@@ -138,12 +153,12 @@ async def _sample(
     while time.monotonic() < deadline and not all(s.connected for s in students):
         await asyncio.sleep(0.1)
     connected = sum(s.connected for s in students)
-    figures = await asyncio.to_thread(_diagnostics, port)
+    figures = await asyncio.to_thread(_diagnostics, ports)
     samples.append(Sample(time.monotonic() - began, connected, figures))
 
 
 async def _drive(
-    site: Site, port: int, slots: list[TableSlot], faults: Faults
+    ports: list[int], slots: list[TableSlot], faults: Faults
 ) -> tuple[list[SoakStudent], list[Sample]]:
     rng = random.Random(20261201)
     students = [
@@ -151,7 +166,7 @@ async def _drive(
             f"t{slot.number}s{index}",
             slot,
             index,
-            port,
+            ports[index % len(ports)],  # a cluster: the table's seats alternate processes
             faults,
             churn_every_s=CHURN_EVERY_S,
             rng=random.Random(rng.random()),
@@ -173,10 +188,10 @@ async def _drive(
                 rotations += 1
                 next_rotation += ROTATE_EVERY_S
             if now >= next_sample:
-                await _sample(port, students, began, samples)
+                await _sample(ports, students, began, samples)
                 next_sample += SAMPLE_EVERY_S
             await asyncio.sleep(0.2)
-        await _sample(port, students, began, samples)
+        await _sample(ports, students, began, samples)
     finally:
         stop.set()
         await asyncio.gather(*tasks)
@@ -224,8 +239,9 @@ def _halves(samples: list[Sample]) -> tuple[list[Sample], list[Sample]]:
 
 
 @pytest.mark.timeout(int(DURATION_S) + 120)
-def test_soak_forty_students_ten_tables(tmp_path: Path) -> None:
-    site = embedded_site(tmp_path)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_soak_forty_students_ten_tables(tmp_path: Path, layout: str) -> None:
+    site = layout_site(layout, tmp_path)
     site.env["SNAPCLASS_DIAGNOSTICS"] = "1"
     # Sessions enough for the rotation and for games that end early, made up front: making
     # them while the soak runs would add a Django start-up to the load now and then.
@@ -236,11 +252,11 @@ def test_soak_forty_students_ten_tables(tmp_path: Path) -> None:
         for number in range(TABLES)
     ]
     faults = Faults()
-    port = site.start()
+    ports = layout_start(site, layout)
     try:
-        students, samples = asyncio.run(_drive(site, port, slots, faults))
+        students, samples = asyncio.run(_drive(ports, slots, faults))
     finally:
-        site.stop_all()
+        site_discard(site)
     log = "\n".join(path.read_text() for path in sorted(tmp_path.glob("daphne-*.log")))
     summary = _summary(students, samples, slots)
     print(summary)  # shown with -s, and on failure
