@@ -43,6 +43,7 @@ cluster: setup
 # Tests that need PostgreSQL and Redis (the cluster and fault tests) fail rather than skip
 # when they are missing: every Snapclass machine, CI included, runs both on 127.0.0.1.
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/snapclass_tests
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/14
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -51,6 +52,10 @@ test: setup
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest -q \
 		tests/classroom/test_authorization.py tests/classroom/test_authorization_sockets.py \
 		tests/classroom/test_table_consumer.py tests/classroom/test_services_live_tables.py
+	@echo "The fuzz test again, on PostgreSQL and Redis (the cluster's channel layer and leases):"
+	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) REDIS_URL=$(TEST_REDIS_URL) \
+		SNAPCLASS_LEASE_PREFIX=fuzz-$$$$ SNAPCLASS_CHANNEL_PREFIX=fuzz-$$$$ \
+		$(BIN)/python -m pytest -q tests/faults/test_fuzz.py
 
 lint: setup
 	$(BIN)/ruff check .

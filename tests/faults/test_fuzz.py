@@ -22,6 +22,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
+from django.db import connections
 from django.test import Client
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -329,6 +330,8 @@ def still_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[asyncio.AbstractEve
     for task in pending:
         task.cancel()
     loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    # The sync thread's database connection, or PostgreSQL cannot drop the test database.
+    loop.run_until_complete(sync_to_async(connections.close_all)())
     loop.close()
     channel_layers.backends.clear()
 
