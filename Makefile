@@ -90,8 +90,9 @@ bench-analytics: setup
 		$(BIN)/python manage.py analytics_bench
 
 # Students one process holds with flip-to-last-tablet p99 <= 100 ms: ramps classes of 30 on one
-# process (SQLite), then on two (PostgreSQL + Redis), and compares the two Redis channel
-# layers at a fixed load. Needs Redis and PostgreSQL for the last two; ~20 min (prints JSON).
+# process (SQLite), then on two (PostgreSQL + Redis) with and without session affinity, and
+# compares the two Redis channel layers at a fixed load. Needs Redis and PostgreSQL for the
+# last three; ~40 min (prints JSON).
 bench-capacity: setup
 	$(BIN)/python tests/load/bench_capacity.py
 
