@@ -52,10 +52,12 @@ test: setup
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest -q \
 		tests/classroom/test_authorization.py tests/classroom/test_authorization_sockets.py \
 		tests/classroom/test_table_consumer.py tests/classroom/test_services_live_tables.py
-	@echo "The fuzz test again, on PostgreSQL and Redis (the cluster's channel layer and leases):"
+	@echo "The socket authorization and fuzz tests again, on PostgreSQL and Redis (the cluster's"
+	@echo "channel layer and leases):"
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) REDIS_URL=$(TEST_REDIS_URL) \
-		SNAPCLASS_LEASE_PREFIX=fuzz-$$$$ SNAPCLASS_CHANNEL_PREFIX=fuzz-$$$$ \
-		$(BIN)/python -m pytest -q tests/faults/test_fuzz.py
+		SNAPCLASS_LEASE_PREFIX=tests-$$$$ SNAPCLASS_CHANNEL_PREFIX=tests-$$$$ \
+		$(BIN)/python -m pytest -q tests/classroom/test_authorization_sockets.py \
+		tests/faults/test_fuzz.py
 
 lint: setup
 	$(BIN)/ruff check .
