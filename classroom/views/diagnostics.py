@@ -50,6 +50,21 @@ def _descriptors() -> tuple[int, int]:
     return len(names), sockets
 
 
+def _layer_buffers() -> tuple[int, int]:
+    """(channels with messages waiting in this process's channel layer, messages waiting).
+
+    channels_redis keeps messages for this process's channels in a buffer per channel; a
+    channel whose socket has gone keeps what still reached it (channels_redis issue 384).
+    """
+    from channels.layers import get_channel_layer
+
+    buffers = getattr(get_channel_layer(), "receive_buffer", None)
+    if not isinstance(buffers, dict):
+        return 0, 0
+    queues = list(buffers.values())
+    return len(queues), sum(queue.qsize() for queue in queues)
+
+
 def _task_kinds(tasks: set[asyncio.Task[object]]) -> dict[str, int]:
     """How many tasks run each coroutine (the ten most common): a leak shows up by name."""
     kinds = Counter(getattr(task.get_coro(), "__qualname__", "?") for task in tasks)
@@ -68,6 +83,7 @@ async def diagnostics(request: HttpRequest) -> JsonResponse:
     except OSError:
         open_fds = socket_fds = -1
     tasks = asyncio.all_tasks()
+    buffered_channels, buffered_messages = _layer_buffers()
     return JsonResponse(
         {
             "pid": os.getpid(),
@@ -80,5 +96,7 @@ async def diagnostics(request: HttpRequest) -> JsonResponse:
             "live_tables": len(hosts),
             # Sockets attached to the tables running here (tablets and watching teachers).
             "table_listeners": sum(host.listener_count for host in hosts),
+            "layer_buffers": buffered_channels,
+            "layer_buffered_messages": buffered_messages,
         }
     )

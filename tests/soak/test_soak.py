@@ -219,12 +219,14 @@ def _summary(students: list[SoakStudent], samples: list[Sample], slots: list[Tab
         f"{sum(s.drops for s in students)}), sessions moved "
         f"{sum(slot.generation for slot in slots)} (games over {sum(s.games_over for s in slots)})",
         f"flip to tablet ms p50 {cuts[49]:.1f} p99 {cuts[98]:.1f} max {latencies[-1]:.1f}",
-        "samples (s, students, listeners, tables, rss MB, fds, sockets, tasks, threads):",
+        "samples (s, students, listeners, tables, rss MB, fds, sockets, tasks, threads,"
+        " layer buffers/messages):",
     ]
     lines += [
         f"  {s.at_s:6.1f} {s.students_connected:3d} {s.listeners:3d} {s.tables:3d} "
         f"{s.figures['rss_bytes'] / 2**20:7.1f} {s.figures['open_fds']:4d} "
-        f"{s.figures['socket_fds']:4d} {s.figures['asyncio_tasks']:4d} {s.figures['threads']:3d}"
+        f"{s.figures['socket_fds']:4d} {s.figures['asyncio_tasks']:4d} {s.figures['threads']:3d} "
+        f"{s.figures['layer_buffers']:4d}/{s.figures['layer_buffered_messages']}"
         for s in samples
     ]
     lines.append(f"task kinds first: {first['task_kinds']}")
