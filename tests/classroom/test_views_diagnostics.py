@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from types import SimpleNamespace
 
 import pytest
 from django.test import AsyncClient, Client, override_settings
@@ -39,6 +40,21 @@ def test_diagnostics_report_this_process(client: Client) -> None:
     assert figures["threads"] >= 1
     assert figures["live_tables"] == 0
     assert figures["table_listeners"] == 0
+    # The in-memory layer (the embedded default) keeps no per-channel buffers of this kind.
+    assert (figures["layer_buffers"], figures["layer_buffered_messages"]) == (0, 0)
+
+
+@override_settings(SNAPCLASS_DIAGNOSTICS=True)
+def test_diagnostics_count_what_waits_in_a_redis_layers_buffers(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    full, empty = asyncio.Queue[dict[str, str]](), asyncio.Queue[dict[str, str]]()
+    full.put_nowait({"type": "table.reply"})
+    full.put_nowait({"type": "table.reply"})
+    layer = SimpleNamespace(receive_buffer={"specific.a!1": full, "specific.a!2": empty})
+    monkeypatch.setattr("channels.layers.get_channel_layer", lambda: layer)
+    figures = client.get(reverse("diagnostics"), REMOTE_ADDR="127.0.0.1").json()
+    assert (figures["layer_buffers"], figures["layer_buffered_messages"]) == (2, 2)
 
 
 @override_settings(SNAPCLASS_DIAGNOSTICS=True)
