@@ -20,7 +20,15 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 EXEMPT = [[".pcard-word"], [".public-face"]]
 
 
+# Finite animations finished (a name chip that pops in is half transparent for 240 ms, and
+# its colours measured then are a blend); endless ones (a pulsing dot) are left running.
+ANIMATIONS_SETTLED = """() => document.getAnimations().every(animation =>
+    animation.playState !== 'running'
+    || animation.effect.getComputedTiming().iterations === Infinity)"""
+
+
 def axe_violations(page: Page) -> list[dict[str, Any]]:
+    page.wait_for_function(ANIMATIONS_SETTLED, timeout=5000)
     if not page.evaluate("typeof window.axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
     options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
