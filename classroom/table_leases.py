@@ -57,6 +57,16 @@ def process_leases() -> Leases:
     return leases
 
 
+async def _renewed(lease: Lease, leases: Leases) -> Lease | None:
+    """The lease renewed; kept as it is while Redis cannot be reached and the lease is still
+    trusted by our own clock; None once it is lost."""
+    try:
+        return await leases.renew(lease)
+    except Exception:
+        logger.warning("table %s: could not renew its lease", lease.table_id)
+        return lease if lease.trusted() else None
+
+
 async def lease_hold_while(
     work: Awaitable[T], lease: Lease, leases: Leases
 ) -> tuple[T, Lease | None]:
@@ -69,14 +79,8 @@ async def lease_hold_while(
         done, _ = await asyncio.wait({task}, timeout=RENEW_EVERY_MS / 1000)
         if done:
             return task.result(), current
-        if current is None:
-            continue  # lost: let the read finish, the caller gives the table up
-        held = current
-        try:
-            current = await leases.renew(held)
-        except Exception:  # Redis unreachable: the lease holds while it is trusted
-            logger.warning("table %s: could not renew its lease", lease.table_id)
-            current = held if held.trusted() else None
+        if current is not None:  # once lost, the read finishes and the caller gives up
+            current = await _renewed(current, leases)
 
 
 async def lease_keep(host: TableHost, lease: Lease, leases: Leases) -> None:
@@ -87,13 +91,7 @@ async def lease_keep(host: TableHost, lease: Lease, leases: Leases) -> None:
             await asyncio.sleep(RENEW_EVERY_MS / 1000)
             if host.finished:
                 break
-            try:
-                renewed = await leases.renew(lease)
-            except Exception:  # Redis unreachable: keep trying while the lease still holds
-                logger.warning("table %s: could not renew its lease", host.table_id)
-                if lease.trusted():
-                    continue
-                renewed = None
+            renewed = await _renewed(lease, leases)
             if renewed is None:
                 logger.warning("table %s: lease lost; stopping its host here", host.table_id)
                 host.fenced = True

@@ -313,29 +313,21 @@ class TableRouter:
                 self.forget(remote)
                 await remote.owner_gone()
             return
-        host = self.registry.running(table_id)
-        if host is None and self.registry.starting(table_id):
+        if self.registry.starting(table_id):
             # Our lease is taken but the log is still being read: the other process's sockets
             # found us through the lease meanwhile. Answer once the host runs (a whole class
             # connects at once; "gone" here would send half of it to reconnect).
-            self.spawn(self._dispatch_when_started(table_id, message))
+            self.spawn(self._to_host(table_id, message))
             return
+        await self._to_host(table_id, message)
+
+    async def _to_host(self, table_id: int, message: dict[str, Any]) -> None:
+        host = await self.registry.started(table_id)
         if host is None:
             # Not hosted here (any more): the asking process re-routes its sockets.
             await self.layer.send(message["member"], {"type": "table.gone", "table_id": table_id})
             return
-        await self._dispatch_to_host(host, kind, seat, message)
-
-    async def _dispatch_when_started(self, table_id: int, message: dict[str, Any]) -> None:
-        host = await self.registry.started(table_id)
-        if host is None:
-            await self.layer.send(message["member"], {"type": "table.gone", "table_id": table_id})
-            return
-        await self._dispatch_to_host(host, message.get("type"), message.get("seat"), message)
-
-    async def _dispatch_to_host(
-        self, host: TableHost, kind: object, seat: int | None, message: dict[str, Any]
-    ) -> None:
+        kind, seat = message.get("type"), message.get("seat")
         if kind == "table.join":
             await self._member_joined(host, seat, message["member"])
         elif kind == "table.leave":

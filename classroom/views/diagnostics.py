@@ -13,6 +13,7 @@ import threading
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import Http404, JsonResponse
 
@@ -56,8 +57,6 @@ def _layer_buffers() -> tuple[int, int]:
     channels_redis keeps messages for this process's channels in a buffer per channel; a
     channel whose socket has gone keeps what still reached it (channels_redis issue 384).
     """
-    from channels.layers import get_channel_layer
-
     buffers = getattr(get_channel_layer(), "receive_buffer", None)
     if not isinstance(buffers, dict):
         return 0, 0

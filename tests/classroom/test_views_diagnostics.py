@@ -52,7 +52,7 @@ def test_diagnostics_count_what_waits_in_a_redis_layers_buffers(
     full.put_nowait({"type": "table.reply"})
     full.put_nowait({"type": "table.reply"})
     layer = SimpleNamespace(receive_buffer={"specific.a!1": full, "specific.a!2": empty})
-    monkeypatch.setattr("channels.layers.get_channel_layer", lambda: layer)
+    monkeypatch.setattr("classroom.views.diagnostics.get_channel_layer", lambda: layer)
     figures = client.get(reverse("diagnostics"), REMOTE_ADDR="127.0.0.1").json()
     assert (figures["layer_buffers"], figures["layer_buffered_messages"]) == (2, 2)
 
