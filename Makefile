@@ -7,7 +7,7 @@ PORT ?= 8000
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
 
-.PHONY: setup run cluster test lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity clean
+.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -47,6 +47,8 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/14
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy classroom games
 	SNAPCLASS_REQUIRE_SERVICES=1 $(BIN)/python -m pytest
 	@echo "The authorization and live-table tests again, on PostgreSQL:"
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest -q \
@@ -58,6 +60,15 @@ test: setup
 		SNAPCLASS_LEASE_PREFIX=tests-$$$$ SNAPCLASS_CHANNEL_PREFIX=tests-$$$$ \
 		$(BIN)/python -m pytest -q tests/classroom/test_authorization_sockets.py \
 		tests/faults/test_fuzz.py
+
+# The quick loop: lint, import contracts, types and every test but the browser, cluster and
+# fault/soak ones (those need real processes; `make test` runs them all).
+check: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy classroom games
+	$(BIN)/python -m pytest -q -m "not e2e and not cluster and not slow"
 
 lint: setup
 	$(BIN)/ruff check .

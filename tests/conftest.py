@@ -102,3 +102,14 @@ def class_session(
 @pytest.fixture
 def guest_session(make_session: Callable[..., GameSession]) -> GameSession:
     return make_session()
+
+
+# Marks by folder, so `make check` can leave out what needs real processes or a browser.
+_FOLDER_MARKS = {"e2e": "e2e", "cluster": "cluster", "faults": "slow", "soak": "slow"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = item.path.relative_to(item.config.rootpath).parts
+        if len(parts) > 1 and parts[0] == "tests" and parts[1] in _FOLDER_MARKS:
+            item.add_marker(_FOLDER_MARKS[parts[1]])
