@@ -9,10 +9,17 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from classroom.models import Assignment, GameSession
+from classroom.models import Assignment, GameSession, Seat, SeatConnection
 from classroom.practice_cookies import PRACTICE_COOKIE
+from classroom.process import PROCESS_ID
+from classroom.seat_cookies import seat_cookie_name
+from classroom.services.practice_access import practice_code_open
+from classroom.services.seats import seat_join_student
+from tests.classroom.trial_rows import played_session, trial_add
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from django.contrib.auth.models import User
     from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
@@ -47,6 +54,7 @@ def test_a_forged_practice_cookie_signs_nobody_in(school_class: SchoolClass) -> 
 
 
 def test_class_code_then_name_signs_in(school_class: SchoolClass) -> None:
+    practice_code_open(school_class=school_class)
     tablet = Client()
     response = tablet.post(
         reverse("practice_sign_in"), {"code": school_class.practice_code.lower()}
@@ -62,6 +70,7 @@ def test_class_code_then_name_signs_in(school_class: SchoolClass) -> None:
 
 
 def test_a_wrong_class_code_and_a_bad_name_are_told_plainly(school_class: SchoolClass) -> None:
+    practice_code_open(school_class=school_class)
     tablet = Client()
     response = tablet.post(reverse("practice_sign_in"), {"code": "ZZZZZZ"})
     assert "We couldn't find a class with the code ZZZZZZ." in _text(response)
@@ -163,3 +172,54 @@ def test_the_level_fields_follow_the_game(
     text = _text(client.get(url, {"game": "commotion"}))
     assert "Level 8 of 8: Refill 13, stock by 3" in text
     assert "Level 9 of" not in text
+
+
+# --------------------------------------------------------------------------------------------
+# A practice sign-in by code + name is not the child's badge (issue 15 §1)
+
+
+def _code_signed_in(school_class: SchoolClass, name: str) -> Client:
+    """A tablet signed in the way anyone who read the board can: class code, then a name."""
+    student = school_class.students.get(display_name=name)
+    practice_code_open(school_class=school_class)
+    tablet = Client()
+    url = reverse("practice_sign_in_class", args=[school_class.practice_code])
+    assert tablet.post(url, {"student": str(student.pk)})["Location"] == reverse("practice_home")
+    return tablet
+
+
+def test_a_code_sign_in_never_carries_the_badge_token(school_class: SchoolClass) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    tablet = _code_signed_in(school_class, "Ava")
+    everything = " ".join(morsel.value for morsel in tablet.cookies.values())
+    assert ava.token not in everything
+
+
+def test_join_class_game_from_a_code_sign_in_cannot_take_a_connected_seat(
+    school_class: SchoolClass, make_session: Callable[..., GameSession]
+) -> None:
+    session = make_session(school_class=school_class)
+    ava = school_class.students.get(display_name="Ava")
+    seat = seat_join_student(session=session, student=ava)
+    SeatConnection.objects.create(seat=seat, channel_name="ava-tablet", process_id=PROCESS_ID)
+    tablet = _code_signed_in(school_class, "Ava")
+    response = tablet.post(reverse("practice_join_class"))
+    assert response.status_code == 400
+    assert "Ava is already playing on another tablet." in _text(response)
+    assert Seat.objects.get(pk=seat.pk).token == seat.token  # the child keeps their seat
+    assert seat_cookie_name(session.code) not in tablet.cookies
+
+
+def test_a_code_sign_in_does_not_see_the_childs_history(school_class: SchoolClass) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    past = GameSession.objects.create(
+        teacher_id=school_class.teacher_id, school_class=school_class, game="palm_strike",
+        players_per_table=2, code="PAST01", seed=1,
+    )  # fmt: skip
+    seats = played_session(session=past, students=[ava])
+    trial_add(seat=seats[ava.pk], target=True, responded=True, rt_ms=640)
+    by_badge = _text(_signed_in(ava).get(reverse("practice_progress")))
+    assert "practice-progress-game" in by_badge  # control: the badge holder sees it
+    by_code = _text(_code_signed_in(school_class, "Ava").get(reverse("practice_progress")))
+    assert "practice-progress-game" not in by_code
+    assert "640" not in by_code
