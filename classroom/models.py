@@ -82,8 +82,17 @@ class PracticeSignIn(models.Model):
     )
     token = models.CharField(max_length=43, unique=True)
     via = models.CharField(max_length=8, choices=Via.choices)
+
+    class Ended(models.TextChoices):
+        CODE_CLOSED = "closed", _("The class code closed")
+        CODE_ROTATED = "rotated", _("The class has a new code")
+        BADGE_ROTATED = "badge", _("The badge was replaced")
+
     # The class's practice code at sign-in: a new code signs the tablet out.
     practice_code = models.CharField(max_length=6, blank=True, default="")
+    # Set when it was signed out from afar, so the tablet is told why (the row goes when it
+    # would have expired anyway; "Not me?" deletes it at once).
+    ended = models.CharField(max_length=8, choices=Ended.choices, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -36,7 +36,7 @@ def practice_sign_in_set(response: HttpResponse, *, sign_in: PracticeSignIn) -> 
 
 def practice_sign_in_get(request: HttpRequest) -> SignInCheck:
     token = request.get_signed_cookie(PRACTICE_COOKIE, default="", salt=_SALT)
-    return practice_sign_in_check(token=token)
+    return practice_sign_in_check(token=token or "")
 
 
 def practice_sign_in_forget(response: HttpResponse) -> None:

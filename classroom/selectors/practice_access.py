@@ -30,17 +30,37 @@ def practice_code_is_open(*, school_class: SchoolClass, now: datetime | None = N
 
 
 def practice_code_closed_message() -> str:
-    return _("Practice with the class code is closed right now. Scan your badge, or ask your teacher.")
+    return _(
+        "Practice with the class code is closed right now. Scan your badge, or ask your teacher."
+    )
+
+
+def practice_code_rotated_message() -> str:
+    return _("Your class has a new practice code. Ask your teacher for it, or scan your badge.")
+
+
+def badge_replaced_message() -> str:
+    return _("Your badge was replaced, so this tablet is signed out. Scan your new badge.")
+
+
+def practice_sign_in_expires_at(*, sign_in: PracticeSignIn) -> datetime:
+    return sign_in.created_at + timedelta(seconds=settings.SEAT_COOKIE_MAX_AGE)
 
 
 def _sign_in_problem(sign_in: PracticeSignIn, now: datetime) -> str:
-    if now >= sign_in.created_at + timedelta(seconds=settings.SEAT_COOKIE_MAX_AGE):
+    if sign_in.ended == PracticeSignIn.Ended.BADGE_ROTATED:
+        return badge_replaced_message()
+    if sign_in.ended == PracticeSignIn.Ended.CODE_ROTATED:
+        return practice_code_rotated_message()
+    if sign_in.ended == PracticeSignIn.Ended.CODE_CLOSED:
+        return practice_code_closed_message()
+    if now >= practice_sign_in_expires_at(sign_in=sign_in):
         return _("Please sign in again to practise.")
     if sign_in.via != PracticeSignIn.Via.CODE:
-        return ""  # a badge sign-in ends when the badge is rotated (its row goes)
+        return ""  # a badge sign-in lasts until the badge is replaced
     school_class = sign_in.student.school_class
     if school_class.practice_code != sign_in.practice_code:
-        return _("Your class has a new practice code. Ask your teacher for it, or scan your badge.")
+        return practice_code_rotated_message()
     if not practice_code_is_open(school_class=school_class, now=now):
         return practice_code_closed_message()
     return ""
@@ -62,9 +82,12 @@ def practice_sign_in_check(*, token: str, now: datetime | None = None) -> SignIn
 def practice_seat_problem(*, seat: Seat, now: datetime | None = None) -> str:
     """Why a practice seat started from a class-code sign-in may not play any more (the code
     closed, expired or changed), or "" when it may. Other seats are not this check's concern."""
-    if seat.practice_sign_in_id is None or not GameSession.objects.filter(
-        pk=seat.session_id, kind=GameSession.Kind.PRACTICE
-    ).exists():
+    if (
+        seat.practice_sign_in_id is None
+        or not GameSession.objects.filter(
+            pk=seat.session_id, kind=GameSession.Kind.PRACTICE
+        ).exists()
+    ):
         return ""
     sign_in = PracticeSignIn.objects.select_related("student__school_class").get(
         pk=seat.practice_sign_in_id

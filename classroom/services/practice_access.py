@@ -63,17 +63,27 @@ def _seats_sign_out(seats: QuerySet[Seat], *, reason: str) -> list[Seat]:
     return done
 
 
-def _code_tablets_sign_out(school_class: SchoolClass) -> int:
-    sign_ins = PracticeSignIn.objects.filter(
-        student__school_class=school_class, via=PracticeSignIn.Via.CODE
+def _live_sign_ins(sign_ins: QuerySet[PracticeSignIn], now: datetime) -> QuerySet[PracticeSignIn]:
+    expired_before = now - timedelta(seconds=settings.SEAT_COOKIE_MAX_AGE)
+    return sign_ins.filter(ended="", created_at__gte=expired_before)
+
+
+def _code_tablets_sign_out(school_class: SchoolClass, *, ended: str, now: datetime) -> int:
+    """End the class's live code sign-ins (their tablets are told why on their next page)
+    and stop the practice games they started. Returns how many tablets."""
+    sign_ins = _live_sign_ins(
+        PracticeSignIn.objects.filter(
+            student__school_class=school_class, via=PracticeSignIn.Via.CODE
+        ),
+        now,
     )
+    ids = list(sign_ins.values_list("pk", flat=True))
     practice_seats = Seat.objects.filter(
-        practice_sign_in__in=sign_ins, session__kind=GameSession.Kind.PRACTICE
+        practice_sign_in__in=ids, session__kind=GameSession.Kind.PRACTICE
     )
     _seats_sign_out(practice_seats, reason=PRACTICE_CLOSED)
-    tablets = sign_ins.count()  # each practice seat of theirs came from one of them
-    sign_ins.delete()
-    return tablets
+    PracticeSignIn.objects.filter(pk__in=ids).update(ended=ended)
+    return len(ids)
 
 
 def _locked(school_class: SchoolClass) -> SchoolClass:
@@ -93,6 +103,9 @@ def practice_code_open(
     open code sets its new end; the code itself stays."""
     now = now or timezone.now()
     school_class = _locked(school_class)
+    if not practice_code_is_open(school_class=school_class, now=now):
+        # A new window: tablets signed in during the last one stay signed out.
+        _code_tablets_sign_out(school_class, ended=PracticeSignIn.Ended.CODE_CLOSED, now=now)
     if open_for == FOR_AN_HOUR:
         until = now + timedelta(hours=1)
     elif open_for == UNTIL_END_OF_DAY:
@@ -112,16 +125,20 @@ def practice_code_open(
 
 
 @transaction.atomic
-def practice_code_close(*, school_class: SchoolClass) -> int:
+def practice_code_close(*, school_class: SchoolClass, now: datetime | None = None) -> int:
     """Turn sign-in by code off; returns how many tablets it signed out. Badges still work."""
     school_class = _locked(school_class)
     school_class.practice_code_open_until = None
     school_class.save(update_fields=["practice_code_open_until"])
-    return _code_tablets_sign_out(school_class)
+    return _code_tablets_sign_out(
+        school_class, ended=PracticeSignIn.Ended.CODE_CLOSED, now=now or timezone.now()
+    )
 
 
 @transaction.atomic
-def practice_code_rotate(*, school_class: SchoolClass) -> tuple[SchoolClass, int]:
+def practice_code_rotate(
+    *, school_class: SchoolClass, now: datetime | None = None
+) -> tuple[SchoolClass, int]:
     """A new practice code (open or closed as before); tablets signed in with the old one are
     signed out. Returns the class and how many tablets it signed out."""
     school_class = _locked(school_class)
@@ -136,7 +153,10 @@ def practice_code_rotate(*, school_class: SchoolClass) -> tuple[SchoolClass, int
                 school_class.save(update_fields=["practice_code"])
         except IntegrityError:
             continue  # another class has it: draw again
-        return school_class, _code_tablets_sign_out(school_class)
+        signed_out = _code_tablets_sign_out(
+            school_class, ended=PracticeSignIn.Ended.CODE_ROTATED, now=now or timezone.now()
+        )
+        return school_class, signed_out
     raise ValidationError(_("Could not make a new code. Please try again."))
 
 
@@ -181,15 +201,18 @@ def practice_sign_out(*, sign_in: PracticeSignIn) -> None:
 
 
 @transaction.atomic
-def badge_sign_ins_end(*, student: Student) -> int:
+def badge_sign_ins_end(*, student: Student, now: datetime | None = None) -> int:
     """The student's badge was rotated: every tablet that came in with it, by a scan or a
-    practice sign-in, is signed out (practice games end, live seats are closed). Returns how
-    many tablets that was."""
-    sign_ins = PracticeSignIn.objects.filter(student=student, via=PracticeSignIn.Via.BADGE)
+    practice sign-in, is signed out (practice games end, live seats are closed with the
+    reason). Returns how many tablets that was."""
+    sign_ins = _live_sign_ins(
+        PracticeSignIn.objects.filter(student=student, via=PracticeSignIn.Via.BADGE),
+        now or timezone.now(),
+    )
     ids = set(sign_ins.values_list("pk", flat=True))
     seats = _seats_sign_out(
         Seat.objects.filter(student=student, via_badge=True), reason=BADGE_REPLACED
     )
-    sign_ins.delete()
+    PracticeSignIn.objects.filter(pk__in=ids).update(ended=PracticeSignIn.Ended.BADGE_ROTATED)
     # A practice game's seat is on the tablet of its sign-in: count that tablet once.
     return len(ids) + sum(1 for seat in seats if seat.practice_sign_in_id not in ids)

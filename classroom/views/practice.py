@@ -14,8 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from classroom.forms.join import JoinCodeForm
 from classroom.ladder_labels import rung_label
-from classroom.models import Assignment, GameSession, SchoolClass
-from classroom.models import PracticeSignIn
+from classroom.models import Assignment, GameSession, PracticeSignIn, SchoolClass
 from classroom.practice_cookies import (
     practice_sign_in_forget,
     practice_sign_in_get,
@@ -26,14 +25,14 @@ from classroom.seat_cookies import seat_cookie_get, seat_cookie_set
 from classroom.selectors import analytics as analytics_selectors
 from classroom.selectors.levels import level_track, student_rung
 from classroom.selectors.practice import practice_sessions, student_assignments
+from classroom.selectors.practice_access import (
+    practice_code_closed_message,
+    practice_code_is_open,
+)
 from classroom.selectors.sessions import (
     seat_get_by_token,
     session_get_by_code,
     session_open_for_class,
-)
-from classroom.selectors.practice_access import (
-    practice_code_closed_message,
-    practice_code_is_open,
 )
 from classroom.services import practice as practice_services
 from classroom.services import practice_access
@@ -155,9 +154,7 @@ def practice_sign_in_class(request: HttpRequest, code: str) -> HttpResponse:
                 )
             except ValidationError as error:
                 form = JoinCodeForm()
-                return _sign_in_page(
-                    request, form, problem=" ".join(error.messages), status=403
-                )
+                return _sign_in_page(request, form, problem=" ".join(error.messages), status=403)
             response = redirect("practice_home")
             practice_sign_in_set(response, sign_in=sign_in)
             return response
@@ -183,7 +180,8 @@ def practice_sign_out(request: HttpRequest) -> HttpResponse:
 def badge_practice(request: HttpRequest, student: Student) -> HttpResponse:
     """A badge with no class game open: sign the tablet in for practice."""
     response = redirect("practice_home")
-    practice_sign_in_set(response, sign_in=practice_access.practice_sign_in_by_badge(student=student))
+    sign_in = practice_access.practice_sign_in_by_badge(student=student)
+    practice_sign_in_set(response, sign_in=sign_in)
     return response
 
 
@@ -255,9 +253,7 @@ def _home_context(sign_in: PracticeSignIn, *, problem: str = "") -> dict[str, An
     }
 
 
-def _home_with_problem(
-    request: HttpRequest, sign_in: PracticeSignIn, problem: str
-) -> HttpResponse:
+def _home_with_problem(request: HttpRequest, sign_in: PracticeSignIn, problem: str) -> HttpResponse:
     context = _home_context(sign_in, problem=problem)
     return render(request, "practice/home.html", context, status=400)
 
