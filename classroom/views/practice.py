@@ -56,15 +56,21 @@ def _signed_in(request: HttpRequest) -> PracticeSignIn | HttpResponse:
         return sign_in
     if not problem:
         return redirect("practice_sign_in")
-    response = _sign_in_page(request, JoinCodeForm(), problem=problem, status=403)
+    response = _sign_in_page(request, _code_form(), problem=problem, status=403)
     practice_sign_in_forget(response)
     return response
+
+
+def _code_form(data: Any = None, **kwargs: Any) -> JoinCodeForm:
+    form = JoinCodeForm(data, **kwargs)
+    # Before anything reads the form: its bound fields keep the label they were made with.
+    form.fields["code"].label = _("Class practice code")
+    return form
 
 
 def _sign_in_page(
     request: HttpRequest, form: JoinCodeForm, *, problem: str = "", status: int = 200
 ) -> HttpResponse:
-    form.fields["code"].label = _("Class practice code")
     context = {"form": form, "problem": problem}
     return render(request, "practice/sign_in.html", context, status=status)
 
@@ -96,7 +102,7 @@ def practice_home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def practice_sign_in(request: HttpRequest) -> HttpResponse:
     """Class code first (from the board), then the child taps their name."""
-    form = JoinCodeForm(request.POST or None)
+    form = _code_form(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         code = form.cleaned_data["code"]
@@ -137,7 +143,7 @@ def practice_sign_in_class(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("practice_sign_in")
     if not practice_code_is_open(school_class=school_class):
         # Closed: not even the names are shown.
-        form = JoinCodeForm(initial={"code": school_class.practice_code})
+        form = _code_form(initial={"code": school_class.practice_code})
         return _sign_in_page(request, form, problem=practice_code_closed_message(), status=403)
     problem = ""
     if request.method == "POST":
@@ -153,7 +159,6 @@ def practice_sign_in_class(request: HttpRequest, code: str) -> HttpResponse:
                     school_class=school_class, student=student
                 )
             except ValidationError as error:
-                form = JoinCodeForm()
                 return _sign_in_page(request, form, problem=" ".join(error.messages), status=403)
             response = redirect("practice_home")
             practice_sign_in_set(response, sign_in=sign_in)

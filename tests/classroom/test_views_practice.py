@@ -330,3 +330,8 @@ def test_an_unknown_practice_code_action_is_404(
     client.force_login(teacher)
     response = client.post(reverse("practice_code_action", args=[school_class.pk, "delete"]))
     assert response.status_code == 404
+
+
+def test_a_wrong_class_code_keeps_the_fields_label(school_class: SchoolClass) -> None:
+    response = Client().post(reverse("practice_sign_in"), {"code": "ZZZZZZ"})
+    assert '<label class="play-label" for="id_code">Class practice code</label>' in _text(response)
