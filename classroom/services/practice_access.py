@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.live_updates import lobby_changed, seat_revoked
@@ -114,7 +114,7 @@ def practice_code_open(
         if until <= now:
             raise ValidationError(
                 _("The school day ended at %(time)s. Open practice for an hour instead.")
-                % {"time": formats.time_format(ends, "TIME_FORMAT")}
+                % {"time": ends.strftime("%H:%M")}
             )
         school_class.school_day_ends = ends
     else:

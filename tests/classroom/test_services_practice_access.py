@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from classroom.models import GameSession, PracticeSignIn, SchoolClass, Seat
 from classroom.selectors.practice_access import (
@@ -31,7 +31,7 @@ from classroom.services.practice_access import (
 from classroom.services.seats import seat_join_badge, seat_join_student, seat_resume
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from classroom.models import Student
 
@@ -41,6 +41,13 @@ TAIPEI = ZoneInfo("Asia/Taipei")
 CLOSED = "Practice with the class code is closed right now."
 NEW_CODE = "Your class has a new practice code."
 NEW_BADGE = "Your badge was replaced, so this tablet is signed out."
+
+
+@pytest.fixture(autouse=True)
+def _in_english() -> Iterator[None]:
+    # The messages are checked in English, whatever language an earlier test left active.
+    with translation.override("en"):
+        yield
 
 
 def _student(school_class: SchoolClass, name: str) -> Student:

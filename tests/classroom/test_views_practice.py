@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from classroom.models import Assignment, GameSession, Seat, SeatConnection
 from classroom.practice_cookies import PRACTICE_COOKIE
@@ -335,3 +336,10 @@ def test_an_unknown_practice_code_action_is_404(
 def test_a_wrong_class_code_keeps_the_fields_label(school_class: SchoolClass) -> None:
     response = Client().post(reverse("practice_sign_in"), {"code": "ZZZZZZ"})
     assert '<label class="play-label" for="id_code">Class practice code</label>' in _text(response)
+
+
+def test_a_closed_code_is_told_in_traditional_chinese_too(school_class: SchoolClass) -> None:
+    tablet = Client(headers={"accept-language": "zh-TW,zh;q=0.9"})
+    with translation.override("en"):  # the request's language stays with the request
+        response = tablet.post(reverse("practice_sign_in"), {"code": school_class.practice_code})
+    assert "現在不能用班級代碼練習。請掃描你的名牌，或問問老師。" in _text(response)
