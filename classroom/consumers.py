@@ -28,6 +28,7 @@ from classroom.live_updates import seat_group, session_group, standings_group, t
 from classroom.models import GameSession, Seat, Table
 from classroom.process import heartbeat_ensure
 from classroom.seat_cookies import seat_cookie_name
+from classroom.selectors.practice_access import practice_seat_problem
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.standings import TabletStandings, standings_for_tablets
 from games.live.flood import Cooldown, TokenBucket
@@ -232,6 +233,15 @@ CLOSE_SERVICE_RESTART = 4012
 NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
 NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
 REMOVED = gettext_lazy("Your teacher removed you from this session.")
+# Why else a seat's token stopped working (classroom.services.practice_access).
+REVOKED = {
+    "badge_replaced": gettext_lazy(
+        "Your badge was replaced, so this tablet is signed out. Scan your new badge."
+    ),
+    "practice_closed": gettext_lazy(
+        "Practice with the class code has ended. Scan your badge, or ask your teacher."
+    ),
+}
 NOT_YOUR_TABLE = gettext_lazy("Only the session's teacher can watch its tables.")
 WATCH_NOT_PLAYING = gettext_lazy("This table is not playing right now.")
 
@@ -403,7 +413,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat_id is not None and not await database_sync_to_async(_seat_still_valid)(
             self.seat_id, self.scope
         ):
-            await self._refuse("removed", REMOVED, CLOSE_FORBIDDEN)
+            reason = str(event.get("reason", "removed"))
+            if reason in REVOKED:
+                await self._refuse(reason, REVOKED[reason], CLOSE_FORBIDDEN)
+            else:
+                await self._refuse("removed", REMOVED, CLOSE_FORBIDDEN)
 
 
 class TableWatchConsumer(TableConsumer):
@@ -465,7 +479,7 @@ def _playing_seat(code: str, token: str) -> PlayingSeat | None:
         if token
         else None
     )
-    if seat is None or seat.table is None:
+    if seat is None or seat.table is None or practice_seat_problem(seat=seat):
         return None
     for index, entry in enumerate(seat.table.roster):
         if entry.get("seat_id") == seat.pk:

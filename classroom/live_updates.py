@@ -37,9 +37,10 @@ def standings_group(session_id: int) -> str:
     return f"session-{session_id}-standings"
 
 
-def seat_revoked(*, seat_id: int) -> None:
-    """Tell the seat's game sockets (after commit) that it was removed or taken over."""
-    transaction.on_commit(partial(_send, seat_group(seat_id), "seat.revoked"))
+def seat_revoked(*, seat_id: int, reason: str = "removed") -> None:
+    """Tell the seat's game sockets (after commit) that it was removed or taken over, or
+    (``reason``) why else their token stopped working."""
+    transaction.on_commit(partial(_send, seat_group(seat_id), "seat.revoked", {"reason": reason}))
 
 
 def lobby_changed(*, session_id: int) -> None:

@@ -5,6 +5,8 @@ Students carry a display name only; no other personal data is kept.
 
 from __future__ import annotations
 
+from datetime import time
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
@@ -18,8 +20,13 @@ class SchoolClass(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes"
     )
     name = models.CharField(_("Class name"), max_length=80)
-    # Students type it (then tap their name) to practise without a badge.
+    # Students type it (then tap their name) to practise without a badge, but only while the
+    # teacher has it open (until this moment; null: closed). Anyone who reads the board knows
+    # it, so a sign-in by code is weaker than a badge (classroom.services.practice_access).
     practice_code = models.CharField(max_length=6, unique=True, default=join_code_generate)
+    practice_code_open_until = models.DateTimeField(null=True, blank=True)
+    # "Until the end of the school day" on the practice page opens the code until then.
+    school_day_ends = models.TimeField(_("The school day ends at"), default=time(16, 0))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -55,6 +62,41 @@ class Student(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+
+class PracticeSignIn(models.Model):
+    """A tablet signed in for practice: its practice cookie holds this row's token, never
+    the student's badge token.
+
+    By badge: the child held the card; it lasts until the badge is rotated or the tablet
+    signs out. By class code + name: anyone who read the code could have tapped the name,
+    so it lasts only while that code is open, and sees only what it played itself.
+    """
+
+    class Via(models.TextChoices):
+        BADGE = "badge", _("Badge")
+        CODE = "code", _("Class code")
+
+    student = models.ForeignKey(
+        "Student", on_delete=models.CASCADE, related_name="practice_sign_ins"
+    )
+    token = models.CharField(max_length=43, unique=True)
+    via = models.CharField(max_length=8, choices=Via.choices)
+
+    class Ended(models.TextChoices):
+        CODE_CLOSED = "closed", _("The class code closed")
+        CODE_ROTATED = "rotated", _("The class has a new code")
+        BADGE_ROTATED = "badge", _("The badge was replaced")
+
+    # The class's practice code at sign-in: a new code signs the tablet out.
+    practice_code = models.CharField(max_length=6, blank=True, default="")
+    # Set when it was signed out from afar, so the tablet is told why (the row goes when it
+    # would have expired anyway; "Not me?" deletes it at once).
+    ended = models.CharField(max_length=8, choices=Ended.choices, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.student} by {self.via}"
 
 
 class Assignment(models.Model):
@@ -232,6 +274,14 @@ class Seat(models.Model):
     last_seen_at = models.DateTimeField(null=True, blank=True)
     # This seat's game options (the game's ``seat_options``), e.g. {"refill": 8}.
     options = models.JSONField(default=dict, blank=True)
+    # Its token was last issued to a badge (a scan, or a practice sign-in by badge): a new
+    # badge signs that tablet out.
+    via_badge = models.BooleanField(default=False)
+    # The practice sign-in that started this (practice) seat: a code sign-in sees only the
+    # games of its own seats, and they stop when the code closes.
+    practice_sign_in = models.ForeignKey(
+        PracticeSignIn, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
 
     class Meta:
         ordering = ["joined_at", "pk"]

@@ -1,5 +1,7 @@
-"""Which student a tablet is signed in as for practice: a signed cookie holding their badge
-token, so rotating the badge (a lost card) also signs that tablet out."""
+"""Which practice sign-in a tablet holds: a signed, HttpOnly cookie with the sign-in's own
+token (``PracticeSignIn.token``), never the student's badge token, so reading the cookie
+gives nobody the badge. Whether it still lets the tablet in is checked on every request
+(classroom.selectors.practice_access)."""
 
 from __future__ import annotations
 
@@ -7,21 +9,23 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from classroom.selectors.classes import student_get_by_token
+from classroom.selectors.practice_access import SignInCheck, practice_sign_in_check
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
 
-    from classroom.models import Student
+    from classroom.models import PracticeSignIn
 
 PRACTICE_COOKIE = "practice_student"
-_SALT = "snapclass.practice"
+# A new salt: cookies from before sign-ins had their own token held the badge token, and
+# are no longer read at all.
+_SALT = "snapclass.practice.sign-in"
 
 
-def practice_student_set(response: HttpResponse, *, student: Student) -> None:
+def practice_sign_in_set(response: HttpResponse, *, sign_in: PracticeSignIn) -> None:
     response.set_signed_cookie(
         PRACTICE_COOKIE,
-        student.token,
+        sign_in.token,
         salt=_SALT,
         max_age=settings.SEAT_COOKIE_MAX_AGE,
         httponly=True,
@@ -30,10 +34,10 @@ def practice_student_set(response: HttpResponse, *, student: Student) -> None:
     )
 
 
-def practice_student_get(request: HttpRequest) -> Student | None:
+def practice_sign_in_get(request: HttpRequest) -> SignInCheck:
     token = request.get_signed_cookie(PRACTICE_COOKIE, default="", salt=_SALT)
-    return student_get_by_token(token=token) if token else None
+    return practice_sign_in_check(token=token or "")
 
 
-def practice_student_forget(response: HttpResponse) -> None:
+def practice_sign_in_forget(response: HttpResponse) -> None:
     response.delete_cookie(PRACTICE_COOKIE, samesite="Lax")

@@ -52,6 +52,11 @@ urlpatterns = [
     path("classes/<int:class_id>/delete/", classes.class_delete, name="class_delete"),
     path("classes/<int:class_id>/practice/", assignments.class_practice, name="class_practice"),
     path(
+        "classes/<int:class_id>/practice/code/<slug:action>/",
+        assignments.practice_code_action,
+        name="practice_code_action",
+    ),
+    path(
         "classes/<int:class_id>/practice/levels/",
         assignments.assignment_levels,
         name="assignment_levels",

@@ -52,3 +52,23 @@ class AssignmentForm(forms.Form):
             field.choices = choices
         self.fields["rung_min"].initial = 0
         self.fields["rung_max"].initial = len(choices) - 1
+
+
+class PracticeCodeOpenForm(forms.Form):
+    """How long children may sign in with the class's practice code."""
+
+    open_for = forms.ChoiceField(
+        label=_("Open for"),
+        choices=[("hour", _("One hour")), ("day", _("Until the end of the school day"))],
+        initial="hour",
+        widget=forms.RadioSelect,
+        required=False,  # nothing chosen: the default hour
+    )
+    school_day_ends = forms.TimeField(
+        label=_("The school day ends at"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+
+    def clean_open_for(self) -> str:
+        return str(self.cleaned_data.get("open_for") or "hour")

@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 
 from classroom.models import GameSession, SchoolClass, Student, Trial
 from classroom.names import display_name_clean, name_key
+from classroom.services.practice_access import badge_sign_ins_end
 from classroom.services.tokens import token_new
 
 if TYPE_CHECKING:
@@ -113,11 +114,14 @@ def student_remove(*, student: Student) -> None:
     student.delete()
 
 
+@transaction.atomic
 def student_token_rotate(*, student: Student) -> Student:
-    """Retire the student's badge: the old QR code stops working at once."""
+    """Retire the student's badge: the old QR code stops working at once, and every tablet
+    that came in with it (practice sign-ins, seats taken by a scan) is signed out."""
     student.token = token_new()
     student.token_rotated_at = timezone.now()
     student.save(update_fields=["token", "token_rotated_at"])
+    badge_sign_ins_end(student=student)
     return student
 
 

@@ -25,7 +25,7 @@ from classroom.services.tokens import token_new
 from games.core import config_to_values, game_get
 
 if TYPE_CHECKING:
-    from classroom.models import Student
+    from classroom.models import PracticeSignIn, Student
 
 SOLO = "solo"
 WITH_BOTS = "bots"
@@ -105,9 +105,13 @@ def practice_start(
     mode: str = WITH_BOTS,
     assignment: Assignment | None = None,
     language: str = "en",
+    sign_in: PracticeSignIn | None = None,
 ) -> Seat:
     """Start a practice game for ``student`` and return their seat (its token signs the
-    tablet in, as a class seat's does). A practice game left open is ended first."""
+    tablet in, as a class seat's does). A practice game left open is ended first.
+
+    ``sign_in`` is the tablet's practice sign-in: the seat stays tied to it, so a new badge
+    or a closed class code stops the game (classroom.services.practice_access)."""
     if game_get(game) is None:
         raise ValidationError(_("Choose one of the games."))
     settings = _MODE_SETTINGS.get((game, mode))
@@ -136,6 +140,8 @@ def practice_start(
         name_key=name_key(student.display_name),
         token=token_new(),
         options=dict(student.game_options.get(game, {})),
+        practice_sign_in=sign_in,
+        via_badge=sign_in is not None and sign_in.via == sign_in.Via.BADGE,
     )
     table_roster_fix(
         session=session, table=table, bots=0 if mode == SOLO else 1, bot_level=PRACTICE_BOT_LEVEL

@@ -14,6 +14,7 @@ from classroom.models import GameSession, Seat, Student, Table
 from classroom.names import display_name_clean, name_key
 from classroom.nickname_filter import nickname_is_blocked
 from classroom.selectors.classes import student_get_by_token
+from classroom.selectors.practice_access import practice_seat_problem
 from classroom.selectors.preferences import teacher_blocked_words
 from classroom.selectors.sessions import (
     seat_is_connected,
@@ -87,7 +88,8 @@ def seat_join_student(*, session: GameSession, student: Student, from_badge: boo
                 % {"name": seat.name}
             )
         seat.token = token_new()
-        seat.save(update_fields=["token"])
+        seat.via_badge = from_badge
+        seat.save(update_fields=["token", "via_badge"])
         seat_revoked(seat_id=seat.pk)
     else:
         seat = Seat.objects.create(
@@ -96,6 +98,7 @@ def seat_join_student(*, session: GameSession, student: Student, from_badge: boo
             name=student.display_name,
             name_key=name_key(student.display_name),
             token=token_new(),
+            via_badge=from_badge,
             # What the teacher set for this student in this game last time still holds.
             options=dict(student.game_options.get(session.game, {})),
         )
@@ -257,6 +260,9 @@ def seat_resume(*, session: GameSession, token: str) -> Seat:
     if seat.is_kicked:
         raise ValidationError(_("Your teacher removed you from this session."))
     session_join_check(session=session, new_seat=False)
+    problem = practice_seat_problem(seat=seat)
+    if problem:
+        raise ValidationError(problem)  # its class code closed, expired or changed
     return seat
 
 

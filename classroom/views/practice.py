@@ -14,25 +14,30 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from classroom.forms.join import JoinCodeForm
 from classroom.ladder_labels import rung_label
-from classroom.models import Assignment, GameSession, SchoolClass
+from classroom.models import Assignment, GameSession, PracticeSignIn, SchoolClass
 from classroom.practice_cookies import (
-    practice_student_forget,
-    practice_student_get,
-    practice_student_set,
+    practice_sign_in_forget,
+    practice_sign_in_get,
+    practice_sign_in_set,
 )
 from classroom.rate_limits import join_code_guesses_exhausted, join_code_miss_count
 from classroom.seat_cookies import seat_cookie_get, seat_cookie_set
 from classroom.selectors import analytics as analytics_selectors
 from classroom.selectors.levels import level_track, student_rung
 from classroom.selectors.practice import practice_sessions, student_assignments
+from classroom.selectors.practice_access import (
+    practice_code_closed_message,
+    practice_code_is_open,
+)
 from classroom.selectors.sessions import (
     seat_get_by_token,
     session_get_by_code,
     session_open_for_class,
 )
 from classroom.services import practice as practice_services
+from classroom.services import practice_access
 from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
-from classroom.services.seats import seat_join_badge
+from classroom.services.seats import seat_join_student
 from games.core import game_registry
 
 if TYPE_CHECKING:
@@ -43,12 +48,31 @@ if TYPE_CHECKING:
 TOO_MANY_GUESSES = 429
 
 
-def _signed_in(request: HttpRequest) -> Student | None:
-    return practice_student_get(request)
+def _signed_in(request: HttpRequest) -> PracticeSignIn | HttpResponse:
+    """The tablet's practice sign-in, or the way back to signing in (with the reason, kindly,
+    when its class code closed or changed, or it is too old)."""
+    sign_in, problem = practice_sign_in_get(request)
+    if sign_in is not None:
+        return sign_in
+    if not problem:
+        return redirect("practice_sign_in")
+    response = _sign_in_page(request, _code_form(), problem=problem, status=403)
+    practice_sign_in_forget(response)
+    return response
 
 
-def _to_sign_in() -> HttpResponse:
-    return redirect("practice_sign_in")
+def _code_form(data: Any = None, **kwargs: Any) -> JoinCodeForm:
+    form = JoinCodeForm(data, **kwargs)
+    # Before anything reads the form: its bound fields keep the label they were made with.
+    form.fields["code"].label = _("Class practice code")
+    return form
+
+
+def _sign_in_page(
+    request: HttpRequest, form: JoinCodeForm, *, problem: str = "", status: int = 200
+) -> HttpResponse:
+    context = {"form": form, "problem": problem}
+    return render(request, "practice/sign_in.html", context, status=status)
 
 
 def _games(student: Student) -> list[dict[str, Any]]:
@@ -69,31 +93,34 @@ def _games(student: Student) -> list[dict[str, Any]]:
 
 @require_GET
 def practice_home(request: HttpRequest) -> HttpResponse:
-    student = _signed_in(request)
-    if student is None:
-        return _to_sign_in()
-    return render(request, "practice/home.html", _home_context(student))
+    sign_in = _signed_in(request)
+    if not isinstance(sign_in, PracticeSignIn):
+        return sign_in
+    return render(request, "practice/home.html", _home_context(sign_in))
 
 
 @require_http_methods(["GET", "POST"])
 def practice_sign_in(request: HttpRequest) -> HttpResponse:
     """Class code first (from the board), then the child taps their name."""
-    form = JoinCodeForm(request.POST or None)
-    form.fields["code"].label = _("Class practice code")
+    form = _code_form(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         code = form.cleaned_data["code"]
         school_class = _class_for_code(request, code)
-        if school_class is not None:
+        if school_class is not None and practice_code_is_open(school_class=school_class):
             return redirect("practice_sign_in_class", code=school_class.practice_code)
-        form.add_error(
-            "code",
-            _("Too many wrong codes. Wait a minute, then try again.")
-            if join_code_guesses_exhausted(request)
-            else _("We couldn't find a class with the code %(code)s.") % {"code": code or "—"},
-        )
-        status = TOO_MANY_GUESSES if join_code_guesses_exhausted(request) else 200
-    return render(request, "practice/sign_in.html", {"form": form}, status=status)
+        if school_class is not None:
+            form.add_error("code", practice_code_closed_message())
+            status = 403
+        else:
+            form.add_error(
+                "code",
+                _("Too many wrong codes. Wait a minute, then try again.")
+                if join_code_guesses_exhausted(request)
+                else _("We couldn't find a class with the code %(code)s.") % {"code": code or "—"},
+            )
+            status = TOO_MANY_GUESSES if join_code_guesses_exhausted(request) else 200
+    return _sign_in_page(request, form, status=status)
 
 
 def _class_for_code(request: HttpRequest, code: str) -> SchoolClass | None:
@@ -114,6 +141,10 @@ def practice_sign_in_class(request: HttpRequest, code: str) -> HttpResponse:
     school_class = _class_for_code(request, join_code_normalize(code))
     if school_class is None:
         return redirect("practice_sign_in")
+    if not practice_code_is_open(school_class=school_class):
+        # Closed: not even the names are shown.
+        form = _code_form(initial={"code": school_class.practice_code})
+        return _sign_in_page(request, form, problem=practice_code_closed_message(), status=403)
     problem = ""
     if request.method == "POST":
         student_id = request.POST.get("student", "")
@@ -123,8 +154,14 @@ def practice_sign_in_class(request: HttpRequest, code: str) -> HttpResponse:
             else None
         )
         if student is not None:
+            try:
+                sign_in = practice_access.practice_sign_in_by_code(
+                    school_class=school_class, student=student
+                )
+            except ValidationError as error:
+                return _sign_in_page(request, form, problem=" ".join(error.messages), status=403)
             response = redirect("practice_home")
-            practice_student_set(response, student=student)
+            practice_sign_in_set(response, sign_in=sign_in)
             return response
         problem = _("Tap your name in the list.")
     context = {
@@ -137,28 +174,40 @@ def practice_sign_in_class(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def practice_sign_out(request: HttpRequest) -> HttpResponse:
+    sign_in, _problem = practice_sign_in_get(request)
+    if sign_in is not None:
+        practice_access.practice_sign_out(sign_in=sign_in)
     response = redirect("practice_sign_in")
-    practice_student_forget(response)
+    practice_sign_in_forget(response)
     return response
 
 
 def badge_practice(request: HttpRequest, student: Student) -> HttpResponse:
     """A badge with no class game open: sign the tablet in for practice."""
     response = redirect("practice_home")
-    practice_student_set(response, student=student)
+    sign_in = practice_access.practice_sign_in_by_badge(student=student)
+    practice_sign_in_set(response, sign_in=sign_in)
     return response
 
 
 @require_POST
 def practice_join_class(request: HttpRequest) -> HttpResponse:
-    """From the practice page into the class game that just opened (the badge's way in)."""
-    student = _signed_in(request)
-    if student is None:
-        return _to_sign_in()
-    try:
-        seat = seat_join_badge(token=student.token)
-    except ValidationError:
+    """From the practice page into the class game that just opened: signed in by badge, by
+    the badge's rule (it may take the child's seat over); by class code, by the roster
+    tap's (a seat another tablet is connected to is refused)."""
+    sign_in = _signed_in(request)
+    if not isinstance(sign_in, PracticeSignIn):
+        return sign_in
+    student = sign_in.student
+    session = session_open_for_class(school_class_id=student.school_class_id)
+    if session is None:
         return redirect("practice_home")
+    try:
+        seat = seat_join_student(
+            session=session, student=student, from_badge=sign_in.via == PracticeSignIn.Via.BADGE
+        )
+    except ValidationError as error:
+        return _home_with_problem(request, sign_in, " ".join(error.messages))
     response = redirect("play_lobby", code=seat.session.code)
     seat_cookie_set(response, seat=seat)
     return response
@@ -166,9 +215,10 @@ def practice_join_class(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def practice_start(request: HttpRequest) -> HttpResponse:
-    student = _signed_in(request)
-    if student is None:
-        return _to_sign_in()
+    sign_in = _signed_in(request)
+    if not isinstance(sign_in, PracticeSignIn):
+        return sign_in
+    student = sign_in.student
     assignment_id = request.POST.get("assignment", "")
     assignment = (
         Assignment.objects.filter(pk=int(assignment_id)).first()
@@ -176,7 +226,7 @@ def practice_start(request: HttpRequest) -> HttpResponse:
         else None
     )
     if assignment_id and assignment is None:
-        return _home_with_problem(request, student, _("That practice was not set for you."))
+        return _home_with_problem(request, sign_in, _("That practice was not set for you."))
     game = assignment.game if assignment is not None else request.POST.get("game", "")
     try:
         seat = practice_services.practice_start(
@@ -185,18 +235,21 @@ def practice_start(request: HttpRequest) -> HttpResponse:
             mode=request.POST.get("mode", practice_services.WITH_BOTS),
             assignment=assignment,
             language=get_language() or "en",
+            sign_in=sign_in,
         )
     except ValidationError as error:
-        return _home_with_problem(request, student, " ".join(error.messages))
+        return _home_with_problem(request, sign_in, " ".join(error.messages))
     response = redirect("play_lobby", code=seat.session.code)
     seat_cookie_set(response, seat=seat)
     return response
 
 
-def _home_context(student: Student, *, problem: str = "") -> dict[str, Any]:
+def _home_context(sign_in: PracticeSignIn, *, problem: str = "") -> dict[str, Any]:
+    student = sign_in.student
     progress = student_assignments(student=student)  # one query set, split in two
     return {
         "student": student,
+        "by_badge": sign_in.via == PracticeSignIn.Via.BADGE,
         "assignments": [p for p in progress if not p.complete],
         "finished_assignments": [p for p in progress if p.complete],
         "games": _games(student),
@@ -205,8 +258,8 @@ def _home_context(student: Student, *, problem: str = "") -> dict[str, Any]:
     }
 
 
-def _home_with_problem(request: HttpRequest, student: Student, problem: str) -> HttpResponse:
-    context = _home_context(student, problem=problem)
+def _home_with_problem(request: HttpRequest, sign_in: PracticeSignIn, problem: str) -> HttpResponse:
+    context = _home_context(sign_in, problem=problem)
     return render(request, "practice/home.html", context, status=400)
 
 
@@ -260,14 +313,22 @@ def practice_result(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def practice_progress(request: HttpRequest) -> HttpResponse:
-    """The child's own progress: practice and class games, with their level in each game."""
-    student = _signed_in(request)
-    if student is None:
-        return _to_sign_in()
+    """The child's own progress: practice and class games, with their level in each game.
+
+    Signed in by badge, all of it. Signed in by class code (anyone could have tapped the
+    name), only the games played on this sign-in, without the history."""
+    sign_in = _signed_in(request)
+    if not isinstance(sign_in, PracticeSignIn):
+        return sign_in
+    student = sign_in.student
+    by_badge = sign_in.via == PracticeSignIn.Via.BADGE
+    mine = set(sign_in.seats.values_list("session_id", flat=True))
     games = []
     for slug, spec in game_registry().items():
-        track = level_track(student=student, game=slug)
+        track = level_track(student=student, game=slug) if by_badge else []
         sessions = analytics_selectors.student_sessions(student=student, game=slug)
+        if not by_badge:
+            sessions = [point for point in sessions if point.session_id in mine]
         if not track and not sessions:
             continue
         games.append(
@@ -279,9 +340,14 @@ def practice_progress(request: HttpRequest) -> HttpResponse:
                 "sessions": sessions[-8:],
             }
         )
-    recent = practice_sessions(student=student)[:10]
-    return render(
-        request,
-        "practice/progress.html",
-        {"student": student, "games": games, "recent": recent, "Kind": GameSession.Kind},
-    )
+    recent = practice_sessions(student=student)
+    if not by_badge:
+        recent = recent.filter(pk__in=mine)
+    context = {
+        "student": student,
+        "by_badge": by_badge,
+        "games": games,
+        "recent": recent[:10],
+        "Kind": GameSession.Kind,
+    }
+    return render(request, "practice/progress.html", context)

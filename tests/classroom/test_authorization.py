@@ -14,9 +14,18 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, reverse
 
-from classroom.models import Assignment, GameSession, SchoolClass, Seat, Student, Table
+from classroom.models import (
+    Assignment,
+    GameSession,
+    PracticeSignIn,
+    SchoolClass,
+    Seat,
+    Student,
+    Table,
+)
 from classroom.services.assignments import assignment_create
 from classroom.services.classes import class_create
+from classroom.services.practice_access import practice_code_open, practice_sign_in_by_code
 from classroom.services.seats import seat_join_student, seat_kick
 from classroom.services.sessions import session_create
 from classroom.urls import urlpatterns
@@ -61,6 +70,7 @@ PUBLIC_INCLUDES = {"i18n/"}
 ACTIONS: dict[str, list[str]] = {
     "session_action": sorted(SESSION_ACTIONS),
     "seat_action": ["move", "kick", "readmit", "option", "rename"],
+    "practice_code_action": ["open", "rotate", "close"],
 }
 KNOWN_KWARGS = {
     "class_id", "student_id", "session_id", "seat_id", "assignment_id", "action", "kind",
@@ -166,6 +176,10 @@ def world(teacher: User, other_teacher: User, school_class: SchoolClass) -> Worl
     kicked = seat_join_student(session=session, student=ben)
     seat_join_student(session=session, student=school_class.students.get(display_name="Chen"))
     seat_kick(seat=Seat.objects.get(pk=kicked.pk))
+    # Practice by code open, with a tablet signed in: an intruder closing or renewing the
+    # code would change the class and that sign-in.
+    practice_code_open(school_class=school_class)
+    practice_sign_in_by_code(school_class=school_class, student=ava)
     intruder_class = class_create(teacher=other_teacher, name="Year 3 Otters", student_names=[])
     intruder_session = session_create(
         teacher=other_teacher,
@@ -232,7 +246,9 @@ def _missing_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 def _snapshot() -> dict[str, list[dict[str, Any]]]:
     """Every row a teacher URL could touch, column by column."""
-    models: tuple[type[Model], ...] = (SchoolClass, Student, GameSession, Table, Seat, Assignment)
+    models: tuple[type[Model], ...] = (
+        SchoolClass, Student, GameSession, Table, Seat, Assignment, PracticeSignIn,
+    )  # fmt: skip
     return {
         model.__name__: [dict(row) for row in model._default_manager.order_by("pk").values()]
         for model in models

@@ -13,7 +13,13 @@ from classroom import live_tables
 from classroom.asgi import application
 from classroom.models import ActionLogEntry, Seat
 from classroom.seat_cookies import seat_cookie_name
-from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
+from classroom.services.classes import student_token_rotate
+from classroom.services.seats import (
+    seat_join_badge,
+    seat_join_guest,
+    seat_join_student,
+    seat_kick,
+)
 from classroom.services.sessions import session_pause, session_resume, session_start
 
 if TYPE_CHECKING:
@@ -254,6 +260,26 @@ async def test_a_seat_taken_over_by_its_badge_closes_the_old_tablet(
     await sync_to_async(seat_join_student)(session=session, student=ava, from_badge=True)
     assert (await _frame(old_tablet, "error"))["code"] == "removed"
     assert (await old_tablet.receive_output(timeout=TIMEOUT))["code"] == 4403
+
+
+async def test_a_new_badge_closes_a_seat_taken_with_the_old_one_and_says_why(
+    make_session: Callable[..., GameSession], school_class: SchoolClass
+) -> None:
+    def prepare() -> tuple[GameSession, Student, Seat]:
+        session = make_session(school_class=school_class, settings={"flip_pacing": "tap"})
+        ava, ben = school_class.students.order_by("display_name")[:2]
+        seat = seat_join_badge(token=ava.token)
+        seat_join_student(session=session, student=ben)
+        session_start(session=session)
+        return session, ava, Seat.objects.get(pk=seat.pk)
+
+    session, ava, seat = await sync_to_async(prepare)()
+    tablet = await _seated(session, seat)
+    await sync_to_async(student_token_rotate)(student=ava)
+    error = await _frame(tablet, "error")
+    assert error["code"] == "badge_replaced"
+    assert "Scan your new badge" in error["message"]
+    assert (await tablet.receive_output(timeout=TIMEOUT))["code"] == 4403
 
 
 async def test_other_tablets_coming_and_going_do_not_wake_a_tablet(

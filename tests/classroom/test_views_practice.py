@@ -8,11 +8,19 @@ from typing import TYPE_CHECKING
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
-from classroom.models import Assignment, GameSession
+from classroom.models import Assignment, GameSession, Seat, SeatConnection
 from classroom.practice_cookies import PRACTICE_COOKIE
+from classroom.process import PROCESS_ID
+from classroom.seat_cookies import seat_cookie_name
+from classroom.services.practice_access import practice_code_open
+from classroom.services.seats import seat_join_student
+from tests.classroom.trial_rows import played_session, trial_add
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from django.contrib.auth.models import User
     from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
@@ -47,6 +55,7 @@ def test_a_forged_practice_cookie_signs_nobody_in(school_class: SchoolClass) -> 
 
 
 def test_class_code_then_name_signs_in(school_class: SchoolClass) -> None:
+    practice_code_open(school_class=school_class)
     tablet = Client()
     response = tablet.post(
         reverse("practice_sign_in"), {"code": school_class.practice_code.lower()}
@@ -62,6 +71,7 @@ def test_class_code_then_name_signs_in(school_class: SchoolClass) -> None:
 
 
 def test_a_wrong_class_code_and_a_bad_name_are_told_plainly(school_class: SchoolClass) -> None:
+    practice_code_open(school_class=school_class)
     tablet = Client()
     response = tablet.post(reverse("practice_sign_in"), {"code": "ZZZZZZ"})
     assert "We couldn't find a class with the code ZZZZZZ." in _text(response)
@@ -163,3 +173,173 @@ def test_the_level_fields_follow_the_game(
     text = _text(client.get(url, {"game": "commotion"}))
     assert "Level 8 of 8: Refill 13, stock by 3" in text
     assert "Level 9 of" not in text
+
+
+# --------------------------------------------------------------------------------------------
+# A practice sign-in by code + name is not the child's badge (issue 15 §1)
+
+
+def _code_signed_in(school_class: SchoolClass, name: str) -> Client:
+    """A tablet signed in the way anyone who read the board can: class code, then a name."""
+    student = school_class.students.get(display_name=name)
+    practice_code_open(school_class=school_class)
+    tablet = Client()
+    url = reverse("practice_sign_in_class", args=[school_class.practice_code])
+    assert tablet.post(url, {"student": str(student.pk)})["Location"] == reverse("practice_home")
+    return tablet
+
+
+def test_a_code_sign_in_never_carries_the_badge_token(school_class: SchoolClass) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    tablet = _code_signed_in(school_class, "Ava")
+    everything = " ".join(morsel.value for morsel in tablet.cookies.values())
+    assert ava.token not in everything
+
+
+def test_join_class_game_from_a_code_sign_in_cannot_take_a_connected_seat(
+    school_class: SchoolClass, make_session: Callable[..., GameSession]
+) -> None:
+    session = make_session(school_class=school_class)
+    ava = school_class.students.get(display_name="Ava")
+    seat = seat_join_student(session=session, student=ava)
+    SeatConnection.objects.create(seat=seat, channel_name="ava-tablet", process_id=PROCESS_ID)
+    tablet = _code_signed_in(school_class, "Ava")
+    response = tablet.post(reverse("practice_join_class"))
+    assert response.status_code == 400
+    assert "Ava is already playing on another tablet." in _text(response)
+    assert Seat.objects.get(pk=seat.pk).token == seat.token  # the child keeps their seat
+    assert seat_cookie_name(session.code) not in tablet.cookies
+
+
+def test_a_code_sign_in_does_not_see_the_childs_history(school_class: SchoolClass) -> None:
+    ava = school_class.students.get(display_name="Ava")
+    past = GameSession.objects.create(
+        teacher_id=school_class.teacher_id, school_class=school_class, game="palm_strike",
+        players_per_table=2, code="PAST01", seed=1,
+    )  # fmt: skip
+    seats = played_session(session=past, students=[ava])
+    trial_add(seat=seats[ava.pk], target=True, responded=True, rt_ms=640)
+    by_badge = _text(_signed_in(ava).get(reverse("practice_progress")))
+    assert "practice-progress-game" in by_badge  # control: the badge holder sees it
+    by_code = _text(_code_signed_in(school_class, "Ava").get(reverse("practice_progress")))
+    assert "practice-progress-game" not in by_code
+    assert "640" not in by_code
+
+
+def test_join_class_game_from_a_badge_sign_in_still_takes_the_seat_over(
+    school_class: SchoolClass, make_session: Callable[..., GameSession]
+) -> None:
+    session = make_session(school_class=school_class)
+    ava = school_class.students.get(display_name="Ava")
+    seat = seat_join_student(session=session, student=ava)
+    SeatConnection.objects.create(seat=seat, channel_name="lost-tablet", process_id=PROCESS_ID)
+    tablet = Client()
+    with_badge = tablet.get(reverse("join_badge", args=[ava.token]))  # a game is open: a seat
+    assert with_badge["Location"] == reverse("play_lobby", args=[session.code])
+    taken = Seat.objects.get(pk=seat.pk)
+    assert taken.token != seat.token
+    assert taken.via_badge
+
+
+def test_a_code_sign_in_sees_the_games_it_played(school_class: SchoolClass) -> None:
+    tablet = _code_signed_in(school_class, "Ava")
+    tablet.post(reverse("practice_start"), {"game": "palm_strike", "mode": "solo"})
+    seat = Seat.objects.get(session__kind=GameSession.Kind.PRACTICE)
+    trial_add(seat=seat, target=True, responded=True, rt_ms=512)
+    page = _text(tablet.get(reverse("practice_progress")))
+    assert "practice-progress-game" in page
+    assert "512 ms" in page
+    assert "Scan your badge to see all your progress." in page
+
+
+def test_a_closed_code_is_told_kindly_and_shows_no_names(school_class: SchoolClass) -> None:
+    tablet = Client()
+    response = tablet.post(reverse("practice_sign_in"), {"code": school_class.practice_code})
+    assert response.status_code == 403
+    assert "Practice with the class code is closed right now." in _text(response)
+    page = tablet.get(reverse("practice_sign_in_class", args=[school_class.practice_code]))
+    assert page.status_code == 403
+    assert "Ben" not in _text(page)
+    ben = school_class.students.get(display_name="Ben")
+    url = reverse("practice_sign_in_class", args=[school_class.practice_code])
+    assert tablet.post(url, {"student": str(ben.pk)}).status_code == 403
+    assert PRACTICE_COOKIE not in tablet.cookies
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ("close", "Practice with the class code is closed right now."),
+        ("rotate", "Your class has a new practice code."),
+    ],
+)
+def test_the_teacher_closing_or_renewing_the_code_signs_code_tablets_out(
+    client: Client, teacher: User, school_class: SchoolClass, action: str, message: str
+) -> None:
+    tablet = _code_signed_in(school_class, "Ava")
+    badge_tablet = _signed_in(school_class.students.get(display_name="Ben"))
+    client.force_login(teacher)
+    response = client.post(reverse("practice_code_action", args=[school_class.pk, action]))
+    assert response["Location"] == reverse("class_practice", args=[school_class.pk])
+    notice = _text(client.get(response["Location"]))
+    assert "1 tablet was signed out." in notice
+    page = tablet.get(reverse("practice_home"))
+    assert page.status_code == 403
+    assert message in _text(page)
+    assert "Hi, Ben!" in _text(badge_tablet.get(reverse("practice_home")))  # badges still work
+
+
+def test_the_teacher_opens_practice_by_code(
+    client: Client, teacher: User, school_class: SchoolClass
+) -> None:
+    client.force_login(teacher)
+    url = reverse("class_practice", args=[school_class.pk])
+    assert 'data-practice-code-state="closed"' in _text(client.get(url))
+    response = client.post(
+        reverse("practice_code_action", args=[school_class.pk, "open"]), {"open_for": "hour"}
+    )
+    assert response.status_code == 302
+    page = _text(client.get(url))
+    assert 'data-practice-code-state="open"' in page
+    assert "Children can sign in with the practice code now." in page
+    school_class.refresh_from_db()
+    assert school_class.practice_code_open_until is not None
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        ({"open_for": "week"}, "Select a valid choice."),
+        ({"open_for": "day", "school_day_ends": "25:99"}, "Enter a valid time."),
+        ({"open_for": "day", "school_day_ends": "00:01"}, "The school day ended at"),
+    ],
+)
+def test_a_bad_opening_is_refused_with_the_reason(
+    client: Client, teacher: User, school_class: SchoolClass, data: dict[str, str], problem: str
+) -> None:
+    client.force_login(teacher)
+    response = client.post(reverse("practice_code_action", args=[school_class.pk, "open"]), data)
+    assert response.status_code == 400
+    assert problem in _text(response)
+    school_class.refresh_from_db()
+    assert school_class.practice_code_open_until is None
+
+
+def test_an_unknown_practice_code_action_is_404(
+    client: Client, teacher: User, school_class: SchoolClass
+) -> None:
+    client.force_login(teacher)
+    response = client.post(reverse("practice_code_action", args=[school_class.pk, "delete"]))
+    assert response.status_code == 404
+
+
+def test_a_wrong_class_code_keeps_the_fields_label(school_class: SchoolClass) -> None:
+    response = Client().post(reverse("practice_sign_in"), {"code": "ZZZZZZ"})
+    assert '<label class="play-label" for="id_code">Class practice code</label>' in _text(response)
+
+
+def test_a_closed_code_is_told_in_traditional_chinese_too(school_class: SchoolClass) -> None:
+    tablet = Client(headers={"accept-language": "zh-TW,zh;q=0.9"})
+    with translation.override("en"):  # the request's language stays with the request
+        response = tablet.post(reverse("practice_sign_in"), {"code": school_class.practice_code})
+    assert "現在不能用班級代碼練習。請掃描你的名牌，或問問老師。" in _text(response)

@@ -214,6 +214,7 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
     # Practice: the teacher sets some; Gus (whose class has no game open) scans his badge,
     # practises Palm Strike alone and finishes, then leaves Commotion running.
     teacher.goto(f"/classes/{site.ids['other_class_id']}/practice/")
+    teacher.get_by_role("button", name="Open practice by code").click()
     site.ids["practice_code"] = teacher.get_by_label("Practice code").inner_text().strip()
     teacher.get_by_label("Game").select_option(label="Commotion")
     teacher.get_by_label("How much").fill("2")

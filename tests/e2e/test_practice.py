@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _create_class, _sign_up
+from tests.e2e.test_lobby import _create_class, _create_session, _join_by_roster, _sign_up
 from tests.e2e.test_palm_strike import slap_matches
 
 if TYPE_CHECKING:
@@ -32,6 +32,13 @@ def _set_practice(teacher: Page) -> str:
     expect(teacher.get_by_text("Practice set.")).to_be_visible()
     expect(teacher.get_by_text("0 of 4 done")).to_be_visible()
     screenshot(teacher, "practice-teacher-set")
+    return teacher.get_by_label("Practice code").inner_text().strip()
+
+
+def _open_practice_by_code(teacher: Page) -> str:
+    """On the class's Practice page: open sign-in by code (an hour); returns the code."""
+    teacher.get_by_role("button", name="Open practice by code").click()
+    expect(teacher.get_by_text("Children can sign in with the practice code now.")).to_be_visible()
     return teacher.get_by_label("Practice code").inner_text().strip()
 
 
@@ -103,7 +110,7 @@ def test_class_code_sign_in_and_palm_strike_alone(
     _sign_up(teacher, "mr-solo")
     _create_class(teacher)
     teacher.get_by_role("link", name="Practice").click()
-    code = teacher.get_by_label("Practice code").inner_text().strip()
+    code = _open_practice_by_code(teacher)
 
     ben = new_tablet()
     ben.goto("/practice/")
@@ -132,7 +139,7 @@ def test_commotion_and_riff_raff_practice_at_an_adapted_level(
     _sign_up(teacher, f"practice-{game.lower().replace(' ', '-')}")
     _create_class(teacher)
     teacher.get_by_role("link", name="Practice").click()
-    code = teacher.get_by_label("Practice code").inner_text().strip()
+    code = _open_practice_by_code(teacher)
 
     chen = new_tablet()
     chen.goto(f"/practice/sign-in/{code}/")
@@ -145,3 +152,59 @@ def test_commotion_and_riff_raff_practice_at_an_adapted_level(
     screenshot(chen, f"practice-{game.lower().replace(' ', '-')}")
     chen.get_by_role("button", name="I'm done").click()
     expect(chen.get_by_role("heading", name="Well played!")).to_be_visible()
+
+
+def test_a_code_sign_in_is_not_the_badge(
+    teacher_page: Page, new_tablet: Callable[[], Page]
+) -> None:
+    """Issue 15 §1 as a class would meet it: someone who read the practice code taps Ava's
+    name while Ava plays, and is kindly refused her seat; Ben's new badge signs out the
+    tablet practising with the old one; turning the code off signs out code tablets."""
+    teacher = teacher_page
+    _sign_up(teacher, "ms-badge")
+    _create_class(teacher)
+    class_url = teacher.url
+    teacher.get_by_role("link", name="Practice").click()
+    practice_url = teacher.url
+    code = _open_practice_by_code(teacher)
+    screenshot(teacher, "practice-code-open")
+
+    # Ben practises with his badge; the teacher gives him a new one: that tablet stops.
+    ben = new_tablet()
+    ben.goto(_badge_url(teacher, class_url, "Ben"))
+    expect(ben.get_by_role("heading", name="Hi, Ben!")).to_be_visible()
+    ben.locator(".practice-game", has_text="Palm Strike").get_by_role(
+        "button", name="Play alone"
+    ).click()
+    ben.wait_for_function("window.palmStrike && window.palmStrike.view")
+    teacher.goto(class_url)
+    teacher.get_by_role("button", name="New badge for Ben").click()
+    expect(teacher.get_by_role("status")).to_contain_text("New badge for Ben")
+    expect(ben.get_by_text("Your badge was replaced")).to_be_visible()
+    screenshot(ben, "practice-badge-replaced")
+    ben.goto("/practice/")
+    expect(ben.get_by_role("alert")).to_contain_text("Scan your new badge")
+
+    # Ava plays in class; a tablet signed in by code as Ava cannot take her seat.
+    game_code = _create_session(teacher)
+    ava = new_tablet()
+    _join_by_roster(ava, game_code, "Ava")
+    other = new_tablet()
+    other.goto("/practice/")
+    other.get_by_label("Class practice code").fill(code)
+    other.get_by_role("button", name="Next").click()
+    other.get_by_role("button", name="Ava").click()
+    expect(other.get_by_role("heading", name="Hi, Ava!")).to_be_visible()
+    other.get_by_role("button", name="Join your class").click()
+    expect(other.get_by_role("alert")).to_contain_text("Ava is already playing on another tablet")
+    screenshot(other, "practice-code-join-refused")
+    expect(ava.get_by_text("Hi, Ava!")).to_be_visible()  # Ava keeps her seat
+    ava.reload()
+    expect(ava.get_by_text("Hi, Ava!")).to_be_visible()
+
+    # The teacher turns code sign-in off: the code tablet is signed out, kindly.
+    teacher.goto(practice_url)
+    teacher.get_by_role("button", name="Turn code sign-in off").click()
+    expect(teacher.get_by_text("1 tablet was signed out.")).to_be_visible()
+    other.goto("/practice/")
+    expect(other.get_by_role("alert")).to_contain_text("closed right now")
