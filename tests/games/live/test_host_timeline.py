@@ -47,9 +47,8 @@ class Store:
 class Watcher:
     """A teacher page: notes the virtual time of every event it is shown."""
 
-    seat = None
-
     def __init__(self, loop: VirtualTimeLoop) -> None:
+        self.seat: int | None = None
         self.loop = loop
         self.events: list[tuple[int, str]] = []
         self.game_ms: list[int] = []
