@@ -101,7 +101,7 @@ bench-capacity: setup
 # Faults while scripted tablets play (kill -9, SIGSTOP of an owner, Redis stopped, PostgreSQL
 # connections terminated), embedded and two-process cluster: acknowledged inputs lost or
 # applied twice, resume p50/max. Needs PostgreSQL and redis-server (it runs a private one);
-# ~6 min (prints JSON).
+# ~8 min (prints JSON).
 bench-faults: setup
 	$(BIN)/python tests/load/bench_faults.py
 
