@@ -7,7 +7,7 @@ PORT ?= 8000
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
 
-.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity clean
+.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity bench-faults clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -108,6 +108,13 @@ bench-analytics: setup
 # last three; ~40 min (prints JSON).
 bench-capacity: setup
 	$(BIN)/python tests/load/bench_capacity.py
+
+# Faults while scripted tablets play (kill -9, SIGSTOP of an owner, Redis stopped, PostgreSQL
+# connections terminated), embedded and two-process cluster: acknowledged inputs lost or
+# applied twice, resume p50/max. Needs PostgreSQL and redis-server (it runs a private one);
+# ~8 min (prints JSON).
+bench-faults: setup
+	$(BIN)/python tests/load/bench_faults.py
 
 # Needs GNU gettext (Debian: gettext); the compiled .mo files are committed.
 messages: setup

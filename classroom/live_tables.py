@@ -24,6 +24,7 @@ from classroom.services.live_tables import (
     StaleOwner,
     TableRecord,
     action_log_append_many,
+    table_clock_save,
     table_epoch_claim,
     table_record,
 )
@@ -37,7 +38,7 @@ from classroom.table_leases import (
 )
 from classroom.table_router import RemoteTable, process_router
 from games.core import game_get
-from games.live.host import LogEntry, TableHost, TableSetup
+from games.live.host import ClockMark, LogEntry, TableHost, TableSetup
 from games.live.registry import HostRegistry
 
 if TYPE_CHECKING:
@@ -148,6 +149,15 @@ class DjangoTableStore:
     async def append(self, entry: LogEntry, trials: Sequence[EngineTrial]) -> None:
         await log_writer.append(self.record, entry, trials)
 
+    async def clock_save(self, mark: ClockMark) -> None:
+        # Rare (a host's start, pause, resume): the shared sync thread is fine for it.
+        await database_sync_to_async(table_clock_save)(
+            table_id=self.record.table_id,
+            epoch=self.record.epoch,
+            origin_ms=mark.origin_ms,
+            frozen_ms=mark.frozen_ms,
+        )
+
 
 def _epoch_if_playing(table_id: int) -> int | None:
     """The table's current fencing epoch if it is playing (else None: nothing to host)."""
@@ -198,6 +208,14 @@ def _host_parts(
     return record, table, engine, setup, log, paused
 
 
+def _clock_mark(table: Table) -> ClockMark | None:
+    """Where the table's timeline stands, as its last host left it (None: never hosted
+    since clock marks were kept; the host starts at its last logged entry)."""
+    if table.clock_origin_ms is None:
+        return None
+    return ClockMark(table.clock_origin_ms, table.clock_frozen_ms)
+
+
 async def _process_address() -> str:
     if not clustered():
         return "local"
@@ -240,14 +258,17 @@ async def table_host_load(table_id: int) -> TableHost | None:
         await leases.release(lease)
         return None
     record, table, engine, setup, log, paused = parts
+    store = DjangoTableStore(record)
     host = TableHost(
         setup=setup,
         engine=engine,
-        store=DjangoTableStore(record),
+        store=store,
         log=log,
         paused=paused,
         on_change=partial(_announce_change, table.session_id),
         epoch=lease.epoch,
+        clock_mark=_clock_mark(table),
+        clock_store=store,
     )
     keeper = asyncio.ensure_future(lease_keep(host, lease, leases))
     _keepers.add(keeper)

@@ -244,6 +244,11 @@ class Table(models.Model):
     # The fencing epoch of the process that last took this table over (games.live.leases): a
     # log write carrying an older epoch is refused, so a former owner can never write again.
     epoch = models.PositiveIntegerField(default=0)
+    # Where the table's game clock stands (games.live.host.ClockMark), so the next host, after
+    # a restart or in another process, continues its timeline instead of going back to the
+    # last logged entry: game ms = unix ms - clock_origin_ms, or clock_frozen_ms while paused.
+    clock_origin_ms = models.BigIntegerField(null=True, blank=True)
+    clock_frozen_ms = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]

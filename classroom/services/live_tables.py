@@ -147,6 +147,17 @@ def table_epoch_claim(*, table_id: int, epoch: int) -> None:
         raise StaleOwner([table_id])
 
 
+def table_clock_save(*, table_id: int, epoch: int, origin_ms: int, frozen_ms: int | None) -> None:
+    """Store where the table's game clock stands (see ``Table.clock_origin_ms``), for the host
+    with ``epoch``. Raises StaleOwner if a newer owner has claimed the table: its clock is that
+    host's to keep."""
+    stored = Table.objects.filter(pk=table_id, epoch=epoch).update(
+        clock_origin_ms=origin_ms, clock_frozen_ms=frozen_ms
+    )
+    if not stored:
+        raise StaleOwner([table_id])
+
+
 def _epochs_check(items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]) -> None:
     # Inside the write's transaction: the fence and the entries commit (or fail) together.
     epochs = {record.table_id: record.epoch for record, _entry, _trials in items}

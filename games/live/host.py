@@ -101,11 +101,71 @@ def wall_ms() -> int:
     return time.monotonic_ns() // 1_000_000
 
 
+def unix_ms() -> int:
+    """Calendar time: the one clock that means the same in the next process (or machine)."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True)
+class ClockMark:
+    """Where a table's game clock stands, kept with the table so a restart continues it.
+
+    Running: game time is ``unix_ms() - origin_ms``. Paused: game time stands at
+    ``frozen_ms``. It changes only when a host starts, pauses or resumes the table.
+    """
+
+    origin_ms: int
+    frozen_ms: int | None = None
+
+
+class ClockStore(Protocol):
+    """Durable storage of a table's clock mark."""
+
+    async def clock_save(self, mark: ClockMark) -> None:
+        """Store the mark, or raise (StoreFenced if this host is no longer the owner)."""
+        ...
+
+
+# A rebuilt host steps a moving table (physics) forward to the present for at most this many
+# unlogged ticks; a table still moving after that goes on from there.
+CATCH_UP_TICKS = 10_000
+# A clock mark that could not be stored is tried again this often, this many times.
+CLOCK_SAVE_RETRY_S = 1.0
+CLOCK_SAVE_TRIES = 30
+
+
+def timeline_resume(
+    engine: Engine[Any], state: Any, *, last_ms: int, target_ms: int
+) -> tuple[Any, int]:
+    """Where a table rebuilt from its log resumes: (state, game time).
+
+    ``target_ms`` is where the table's timeline stands now (from its clock mark). Motion that
+    the host streams but does not log (physics steps) is replayed up to it. The first timer
+    that would change the game (a flip, a deal, a bot's move: a logged tick) is not run here:
+    the clock stops at its due time, so the host fires it at once, and the time the table was
+    down past it counts as a pause. So a restart shorter than the time to the next timer
+    changes nothing, and a long outage fires what was due once, at resume, instead of a burst
+    of cards and moves nobody saw.
+    """
+    position = last_ms
+    for _ in range(CATCH_UP_TICKS):
+        deadline = engine.next_deadline(state)
+        if deadline is None or deadline > target_ms:
+            return state, max(position, target_ms)
+        deadline = max(deadline, position)
+        outcome = engine.tick(state, deadline)
+        if outcome.logged or outcome.state is state:
+            return state, deadline
+        state, position = outcome.state, deadline
+    return state, position
+
+
 class GameClock:
     """Game time in ms: wall time that stands still while the table is paused.
 
-    A host rebuilt from the log continues from the last logged time, so timers that were
-    running when the process stopped resume where they were.
+    A host rebuilt from the log starts it where the table's timeline stands (see
+    :func:`timeline_resume`), so timers that were running when the process stopped come due
+    when they would have.
     """
 
     def __init__(self, *, start_ms: int = 0, wall: Callable[[], int] = wall_ms) -> None:
@@ -170,6 +230,9 @@ class TableHost:
         wall: Callable[[], int] = wall_ms,
         on_change: Callable[[TableHost], None] | None = None,
         epoch: int = 0,
+        clock_mark: ClockMark | None = None,
+        clock_store: ClockStore | None = None,
+        unix: Callable[[], int] = unix_ms,
     ) -> None:
         self.setup = setup
         # This host's fencing epoch (games.live.leases), stamped on every frame it sends.
@@ -184,9 +247,20 @@ class TableHost:
         # Inputs already in the log, by the tablet's id: a repeat is acknowledged, not applied.
         self._seen_clients: set[str] = {e.client_id for e in log if e.client_id}
         self._wall = wall
-        self.clock = GameClock(start_ms=log[-1].now_ms if log else 0, wall=wall)
+        self._unix = unix
+        self._clock_store = clock_store
+        last_ms = log[-1].now_ms if log else 0
+        unix_now = unix()
+        self.state, start_ms = timeline_resume(
+            engine, self.state, last_ms=last_ms, target_ms=_timeline_now(clock_mark, unix_now)
+        )
+        self.clock = GameClock(start_ms=start_ms, wall=wall)
         if paused:
             self.clock.pause()
+        self.clock_mark = _mark(start_ms, unix_now, paused=paused, previous=clock_mark)
+        # The mark still to be stored (None: the store has it), and the task storing it.
+        self._mark_unsaved = None if self.clock_mark == clock_mark else self.clock_mark
+        self._mark_task: asyncio.Task[None] | None = None
         self.ended = False
         # Set when the store refused a write because another process owns the table now.
         self.fenced = False
@@ -212,6 +286,7 @@ class TableHost:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}")
             self._task.add_done_callback(self._call_stop_callbacks)
+            self._mark_save()
         return self._task
 
     async def stop(self) -> None:
@@ -317,6 +392,11 @@ class TableHost:
             self.clock.resume()
         elif command == "end":
             self.ended = True
+        if command in ("pause", "resume"):
+            self.clock_mark = self._mark_unsaved = _mark(
+                self.clock.now(), self._unix(), paused=self.paused, previous=self.clock_mark
+            )
+            self._mark_save()
         await self._broadcast(events=[{"kind": command}], at_ms=self._wall())
 
     async def _act(self, item: _Act) -> None:
@@ -389,6 +469,34 @@ class TableHost:
         if self._on_change is not None:
             self._on_change(self)
         return True
+
+    # -- the clock mark ----------------------------------------------------------------------
+
+    def _mark_save(self) -> None:
+        """Store the latest clock mark in the background (the table never waits for it)."""
+        if self._clock_store is None or self._mark_unsaved is None:
+            return
+        if self._mark_task is None or self._mark_task.done():
+            self._mark_task = asyncio.create_task(
+                self._mark_write(self._clock_store), name=f"table-{self.table_id}-clock"
+            )
+
+    async def _mark_write(self, store: ClockStore) -> None:
+        tries = 0
+        while self._mark_unsaved is not None and tries < CLOCK_SAVE_TRIES:
+            mark, tries = self._mark_unsaved, tries + 1
+            try:
+                await store.clock_save(mark)
+            except StoreFenced:
+                return  # a newer owner keeps the table's clock now
+            except Exception:
+                logger.warning("table %s: could not store its clock", self.table_id, exc_info=True)
+                if self.finished:
+                    return  # stopped: whoever hosts the table next writes its own mark
+                await asyncio.sleep(CLOCK_SAVE_RETRY_S)
+                continue
+            if self._mark_unsaved == mark:
+                self._mark_unsaved = None
 
     async def _record_refusal(self, item: _Act, now: int, outcome: Outcome[Any]) -> None:
         """A refused input that is still a measurement (a false alarm): log it with its trials.
@@ -486,6 +594,21 @@ class TableHost:
             except Exception:  # a socket that went away must not stop the table
                 logger.debug("table %s: dropping a listener", self.table_id, exc_info=True)
                 self._listeners.discard(listener)
+
+
+def _timeline_now(mark: ClockMark | None, unix_now: int) -> int:
+    """Where the table's timeline stands now by its clock mark (0 without one: the host then
+    starts at its last logged entry, as :func:`timeline_resume` never goes back before it)."""
+    if mark is None:
+        return 0
+    return mark.frozen_ms if mark.frozen_ms is not None else unix_now - mark.origin_ms
+
+
+def _mark(game_ms: int, unix_now: int, *, paused: bool, previous: ClockMark | None) -> ClockMark:
+    if not paused:
+        return ClockMark(unix_now - game_ms)
+    # Paused: the origin is replaced when the table resumes; keep the one it had.
+    return ClockMark(unix_now - game_ms if previous is None else previous.origin_ms, game_ms)
 
 
 def _events(outcome: Outcome[Any]) -> list[dict[str, Any]]:

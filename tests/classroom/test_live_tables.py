@@ -10,14 +10,13 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from classroom.live_tables import table_host_load
-from classroom.models import ActionLogEntry, Seat, Table, Trial
+from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
+from classroom.services.live_tables import StaleOwner, table_clock_save, table_epoch_claim
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    from classroom.models import GameSession
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -93,3 +92,72 @@ async def test_trials_are_written_for_students_with_their_seat(
     assert first.data["response"] == "none"
     seats = await sync_to_async(set)(Seat.objects.filter(table=table).values_list("pk", flat=True))
     assert {trial.seat_id for trial in trials} <= seats
+
+
+async def _clock_stored(table_id: int, *, frozen: bool) -> Table:
+    """The table once its host's clock mark has reached the database."""
+    for _ in range(200):
+        table = await sync_to_async(Table.objects.get)(pk=table_id)
+        if table.clock_origin_ms is not None and (table.clock_frozen_ms is not None) == frozen:
+            return table
+        await asyncio.sleep(0.05)
+    raise AssertionError("the host never stored its clock")
+
+
+async def test_a_host_reloaded_after_a_crash_continues_the_tables_timeline(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = await sync_to_async(_started_table)(make_session)
+    host = await table_host_load(table.pk)
+    assert host is not None
+    host.start()
+    await _clock_stored(table.pk, frozen=False)
+    await asyncio.sleep(2.0)  # the first card flipped at 1.5 s; nothing is logged until 3 s
+    killed_at = host.clock.now()
+    await host.stop()  # the process dies here
+    last_logged = await sync_to_async(
+        lambda: ActionLogEntry.objects.filter(table=table).order_by("seq").last()
+    )()
+    assert last_logged is not None
+    assert last_logged.server_ms < killed_at
+
+    revived = await table_host_load(table.pk)
+    assert revived is not None
+    # Not back to the last logged entry: the game clock goes on from where it was.
+    assert revived.clock.now() >= killed_at
+
+
+async def test_a_paused_table_reloaded_stays_paused_at_the_same_game_time(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = await sync_to_async(_started_table)(make_session)
+    host = await table_host_load(table.pk)
+    assert host is not None
+    host.start()
+    await asyncio.sleep(2.0)
+    host.control("pause")
+    await sync_to_async(GameSession.objects.filter(pk=table.session_id).update)(
+        status=GameSession.Status.PAUSED
+    )
+    stored = await _clock_stored(table.pk, frozen=True)
+    paused_at = host.clock.now()
+    assert stored.clock_frozen_ms == paused_at
+    await host.stop()
+    await asyncio.sleep(0.5)  # down a while, still paused
+
+    revived = await table_host_load(table.pk)
+    assert revived is not None
+    assert revived.paused
+    assert revived.clock.now() == paused_at
+
+
+def test_a_former_owner_cannot_move_the_tables_clock(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = _started_table(make_session)
+    table_epoch_claim(table_id=table.pk, epoch=3)
+    table_clock_save(table_id=table.pk, epoch=3, origin_ms=1_000, frozen_ms=None)
+    with pytest.raises(StaleOwner):
+        table_clock_save(table_id=table.pk, epoch=2, origin_ms=5_000, frozen_ms=700)
+    table.refresh_from_db()
+    assert (table.clock_origin_ms, table.clock_frozen_ms) == (1_000, None)

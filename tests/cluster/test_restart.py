@@ -92,3 +92,116 @@ def test_a_killed_process_restarts_and_the_table_goes_on(tmp_path: Path) -> None
     assert all(count >= 2 for count in outcome["reconnects"])
     for name, version in outcome["versions_before"].items():
         assert outcome["versions_after"][name] > version  # views went on, not back to zero
+
+
+# A Commotion table of one idle child and three quick bots, its deal picked (by playing the
+# engine ahead, the child idle) so that round 1 is over within 10 s of game time: the test is
+# whether round 2 ever begins while the process restarts every 10 s.
+PREPARE_COMMOTION = """
+import random
+from django.contrib.auth.models import User
+from classroom.models import Table
+from classroom.services.seats import seat_join_guest
+from classroom.services.sessions import session_create, session_start
+from classroom.table_engines import table_engine
+from games.core import game_get
+teacher = User.objects.create_user(username="timers-teacher", password="timers-password-123")
+session = session_create(teacher=teacher, game="commotion", school_class=None,
+    players_per_table=4, settings={"refill_size": 5, "stock_turn": 1, "bot_speed": "quick"})
+seat = seat_join_guest(session=session, nickname="Kid")
+session_start(session=session)
+seat.refresh_from_db()
+table = Table.objects.get(session=session)
+spec = game_get("commotion")
+engine, config = table_engine(spec=spec, settings=session.settings, adaptive=False,
+    roster=table.roster)
+seats = tuple(range(len(table.roster)))
+bots = {i: spec.make_bot(e["bot"]) for i, e in enumerate(table.roster) if "bot" in e}
+
+def first_round_over(seed):
+    state, now = engine.setup(config, seats, seed, bots), 0
+    while now < 10_000 and (due := engine.next_deadline(state)) is not None:
+        now = due
+        outcome = engine.tick(state, now)
+        state = outcome.state
+        if any(event.kind == "round_over" for event in outcome.events):
+            return now
+    return None
+
+rng = random.Random(16)
+seed = next(s for s in (rng.getrandbits(63) for _ in range(2000)) if first_round_over(s))
+Table.objects.filter(pk=table.pk).update(seed=seed)
+print(json.dumps({"code": session.code, "token": seat.token,
+    "round_over_ms": first_round_over(seed)}))
+"""
+
+
+async def _restart_every_10_s(
+    site: Site, commotion: dict[str, Any], palm: dict[str, Any]
+) -> dict[str, Any]:
+    def ports() -> list[int]:
+        return list(site.processes)
+
+    kid = ScriptedTablet("kid", commotion["code"], commotion["token"], ports)
+    flippers = [
+        ScriptedTablet(f"p{n}", palm["code"], seat["token"], ports)
+        for n, seat in enumerate(palm["seats"])
+    ]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(tablet.run(stop)) for tablet in (kid, *flippers)]
+    rounds_seen: set[int] = set()
+
+    async def watch() -> None:
+        while not stop.is_set():
+            if kid.last_view is not None:
+                rounds_seen.add(kid.last_view["round"])
+            await asyncio.sleep(0.05)
+
+    watcher = asyncio.create_task(watch())
+    (port,) = ports()
+    started = time.monotonic()
+    for cycle in range(1, 7):
+        await asyncio.sleep(max(0.0, started + 10 * cycle - time.monotonic()))
+        site.kill(port)
+        await asyncio.to_thread(site.start, port)
+    # After the last restart: every tablet back, and one more flip acknowledged.
+    count = sum(len(tablet.acknowledged) for tablet in flippers)
+    await _until(lambda: sum(len(t.acknowledged) for t in flippers) > count, 30)
+    stop.set()
+    await asyncio.gather(*tasks, watcher)
+    return {
+        "rounds_seen": rounds_seen,
+        "acknowledged": set().union(*(tablet.acknowledged for tablet in flippers)),
+        "kid_connects": kid.connects,
+    }
+
+
+@pytest.mark.timeout(170)
+def test_a_commotion_table_restarted_every_10_s_for_a_minute_advances_rounds(
+    tmp_path: Path,
+) -> None:
+    site = embedded_site(tmp_path)
+    commotion = site.python(PREPARE_COMMOTION)
+    palm = palm_strike_session(
+        site, players=2, settings={"flip_pacing": "tap", "response_window_s": 1.0}
+    )
+    site.start()
+    try:
+        outcome = asyncio.run(_restart_every_10_s(site, commotion, palm))
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{site.log_tail()}") from error
+    finally:
+        site.stop_all()
+    with sqlite3.connect(site.env["DATABASE_URL"].removeprefix("sqlite:///")) as connection:
+        stored = [
+            cid
+            for (cid,) in connection.execute(
+                "SELECT client_id FROM classroom_actionlogentry WHERE client_id != ''"
+            )
+        ]
+    print(f"round 1 over at {commotion['round_over_ms']} ms; rounds seen {outcome['rounds_seen']}")
+    assert outcome["kid_connects"] >= 7  # it really went through six restarts
+    assert max(outcome["rounds_seen"]) >= 2  # round 2 was dealt: the round-over did not stick
+    assert len(stored) == len(set(stored))  # nothing applied twice
+    assert outcome["acknowledged"] <= set(stored)  # nothing acknowledged was lost
+    assert outcome["acknowledged"]
