@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from classroom.device_cookies import device_cookie, device_id
 from classroom.forms.join import JoinCodeForm
 from classroom.ladder_labels import rung_label
 from classroom.models import Assignment, GameSession, SchoolClass
@@ -150,13 +151,14 @@ def badge_practice(request: HttpRequest, student: Student) -> HttpResponse:
 
 
 @require_POST
+@device_cookie
 def practice_join_class(request: HttpRequest) -> HttpResponse:
     """From the practice page into the class game that just opened (the badge's way in)."""
     student = _signed_in(request)
     if student is None:
         return _to_sign_in()
     try:
-        seat = seat_join_badge(token=student.token)
+        seat = seat_join_badge(token=student.token, device_id=device_id(request))
     except ValidationError:
         return redirect("practice_home")
     response = redirect("play_lobby", code=seat.session.code)
