@@ -33,7 +33,7 @@ def device_id(request: HttpRequest) -> str:
     known: str | None = getattr(request, _ID, None)
     if known is not None:
         return known
-    value = request.get_signed_cookie(DEVICE_COOKIE, default="", salt=_SALT)
+    value = request.get_signed_cookie(DEVICE_COOKIE, default="", salt=_SALT) or ""
     if not _WELL_FORMED.fullmatch(value):
         value = secrets.token_urlsafe(16)
         setattr(request, _NEW, True)
