@@ -30,3 +30,8 @@ application = ProtocolTypeRouter(
 from classroom.gc_tuning import gc_tune  # noqa: E402
 
 gc_tune()
+
+from classroom.daphne_limits import request_deadline_install  # noqa: E402
+
+# Under Daphne: --http-timeout then also bounds a request that arrives slowly.
+request_deadline_install()
