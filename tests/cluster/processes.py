@@ -135,6 +135,8 @@ def _base_env(workdir: Path) -> dict[str, str]:
         "DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SETTINGS_MODULE": "classroom.settings",
+        # Every simulated tablet connects from 127.0.0.1: no per-address socket cap here.
+        "SOCKETS_PER_ADDRESS": "1000000",
         "PYTHONPATH": str(ROOT),
     }
 
