@@ -6,6 +6,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
+# Daphne's timeouts (as classroom/daphne_limits.py DAPHNE_TIMEOUT_ARGS): a request must arrive
+# and be answered within 30 s each, a WebSocket handshake within 20 s, a silent socket goes.
+DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
+	--ping-timeout 30 --application-close-timeout 10
 
 .PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity bench-faults clean
 
@@ -26,7 +30,7 @@ run: setup
 	@echo "Snapclass is running at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) \
 		--websocket-max-message-size $(WS_MAX_BYTES) --websocket-max-frame-size $(WS_MAX_BYTES) \
-		classroom.asgi:application
+		$(DAPHNE_TIMEOUTS) classroom.asgi:application
 
 # Several processes behind a local load balancer (a demo of the production layout): needs
 # PostgreSQL and Redis, which every Snapclass machine runs on 127.0.0.1.

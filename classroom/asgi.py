@@ -15,12 +15,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from classroom.routing import websocket_urlpatterns  # noqa: E402
+from classroom.socket_limits import SocketCap  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        # Counted first, so a socket over its address's cap costs no session lookup.
+        "websocket": SocketCap(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
@@ -28,3 +30,8 @@ application = ProtocolTypeRouter(
 from classroom.gc_tuning import gc_tune  # noqa: E402
 
 gc_tune()
+
+from classroom.daphne_limits import request_deadline_install  # noqa: E402
+
+# Under Daphne: --http-timeout then also bounds a request that arrives slowly.
+request_deadline_install()

@@ -230,6 +230,9 @@ FLOOD_COOLDOWN = Cooldown(seconds=10.0)
 CLOSE_NOT_PLAYING = 4404
 # The table's host stopped here; a watching page reconnects to whichever host runs next.
 CLOSE_SERVICE_RESTART = 4012
+# The seat was opened on another tablet (or another tab): the tablet says so and stays put.
+CLOSE_REPLACED = 4409
+REPLACED = gettext_lazy("This seat was opened on another tablet.")
 NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
 NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
 REMOVED = gettext_lazy("Your teacher removed you from this session.")
@@ -292,6 +295,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     # The group telling this page what it may show of points and ranks, if it asked.
     standings_group: str | None = None
     token = ""
+    # This socket's number among the seat's sockets (``seat_connection_open``), once it has one.
+    opened_as: int | None = None
     # Set once this side has closed the socket. Until the tablet answers the close (and the
     # disconnect arrives) frames may still come in: none of them is read or answered.
     closed_here = False
@@ -334,7 +339,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.standings_group = standings_group(found.session_id)
             await self.channel_layer.group_add(self.standings_group, self.channel_name)
             await self.send(text_data=server_frame_encode(StandingsFrame(**found.standings)))
-        await database_sync_to_async(_seat_connected)(self.seat_id, self.channel_name)
+        self.opened_as = await database_sync_to_async(_seat_connected)(
+            self.seat_id, self.channel_name
+        )
+        # One seat, one live socket: older sockets of this seat, on any process, close (each
+        # is in the seat's group already, since it joined before it took its number).
+        opened = {"type": "seat.opened", "channel": self.channel_name, "order": self.opened_as}
+        await self.channel_layer.group_send(seat_group(self.seat_id), opened)
         host.on_stop(self._host_stopped)
         await host.join(self.listener)
 
@@ -407,6 +418,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             leaderboard=str(event["leaderboard"]), scoring=bool(event["scoring"])
         )
         await self.send(text_data=server_frame_encode(frame))
+
+    async def seat_opened(self, event: dict[str, Any]) -> None:
+        """Another socket took this seat; the newer one stays (see ``connect``)."""
+        if event["channel"] == self.channel_name or self.closed_here:
+            return
+        if self.opened_as is not None and int(event["order"]) > self.opened_as:
+            await self._refuse("replaced", REPLACED, CLOSE_REPLACED)
 
     async def seat_revoked(self, event: dict[str, Any]) -> None:
         # Removed by the teacher (or the seat taken over on another tablet): stop at once.
@@ -488,9 +506,9 @@ def _playing_seat(code: str, token: str) -> PlayingSeat | None:
     return None
 
 
-def _seat_connected(seat_id: int, channel_name: str) -> None:
+def _seat_connected(seat_id: int, channel_name: str) -> int:
     seat = Seat.objects.get(pk=seat_id)
-    seat_connection_open(seat=seat, channel_name=channel_name)
+    return seat_connection_open(seat=seat, channel_name=channel_name)
 
 
 def _seat_still_valid(seat_id: int, scope: dict[str, Any]) -> bool:

@@ -308,6 +308,28 @@ class Seat(models.Model):
         return self.kicked_at is not None
 
 
+class SeatDevice(models.Model):
+    """A tablet (its device cookie, ``classroom.device_cookies``) that held a seat.
+
+    When the teacher removes the seat, its tablets are kept out of the session with it (no
+    new nickname, no classmate's name) until the teacher lets the seat back in.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="devices")
+    device_id = models.CharField(max_length=64)
+    kicked_at = models.DateTimeField(null=True, blank=True)
+    first_seen_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint("seat", "device_id", name="unique_seat_device"),
+        ]
+        indexes = [models.Index(fields=["device_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.seat} on {self.device_id[:6]}"
+
+
 class SeatConnection(models.Model):
     """One open socket of a seat. A seat with none is shown as disconnected."""
 

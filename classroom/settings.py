@@ -181,6 +181,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Seat tokens live in a cookie for this long; a school day with room to spare.
 SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
+# WebSockets one client address may hold open in one process (classroom.socket_limits); a
+# school's NAT can put a whole class and its teacher's pages behind one address.
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "60"))
 # A join code stops working this long after its session was created.
 SESSION_CODE_LIFETIME_HOURS = 14
 # Trials older than this many days are deleted by `manage.py trials_prune` (run it daily);

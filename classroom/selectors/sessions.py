@@ -7,10 +7,10 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from classroom.models import GameSession, Seat, SeatConnection, Table
+from classroom.models import GameSession, Seat, SeatConnection, SeatDevice, Table
 from classroom.process import processes_alive
 
 if TYPE_CHECKING:
@@ -54,7 +54,20 @@ def _alive_processes(connections: QuerySet[SeatConnection]) -> set[str]:
 def seats_with_presence(*, session: GameSession) -> QuerySet[Seat]:
     alive = _alive_processes(SeatConnection.objects.filter(seat__session=session))
     live = SeatConnection.objects.filter(seat=OuterRef("pk"), process_id__in=alive)
-    return session.seats.annotate(connected=Exists(live)).select_related("table", "student")
+    return session.seats.annotate(
+        connected=Exists(live),
+        # The tablets a removal keeps out of the session (the console lists them).
+        tablets_kept_out=Count("devices", filter=Q(devices__kicked_at__isnull=False)),
+    ).select_related("table", "student")
+
+
+def device_is_kept_out(*, session: GameSession, device_id: str) -> bool:
+    """Whether the teacher removed a seat this tablet held (and has not let it back in)."""
+    if not device_id:
+        return False
+    return SeatDevice.objects.filter(
+        seat__session=session, device_id=device_id, kicked_at__isnull=False
+    ).exists()
 
 
 def seat_is_connected(*, seat: Seat) -> bool:

@@ -11,12 +11,18 @@ from classroom.process import PROCESS_ID
 
 
 @transaction.atomic
-def seat_connection_open(*, seat: Seat, channel_name: str) -> None:
-    SeatConnection.objects.update_or_create(
+def seat_connection_open(*, seat: Seat, channel_name: str) -> int:
+    """Record a socket of the seat. Returns its place in the order the seat's sockets opened.
+
+    The seat's row is updated first: that locks it, so two sockets of one seat opening at once
+    (on any processes) get their numbers one after the other and the newest is well defined.
+    """
+    Seat.objects.filter(pk=seat.pk).update(last_seen_at=timezone.now())
+    connection, _created = SeatConnection.objects.update_or_create(
         channel_name=channel_name, defaults={"seat": seat, "process_id": PROCESS_ID}
     )
-    Seat.objects.filter(pk=seat.pk).update(last_seen_at=timezone.now())
     lobby_changed(session_id=seat.session_id)
+    return connection.pk
 
 
 @transaction.atomic

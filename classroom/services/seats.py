@@ -10,13 +10,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.live_updates import lobby_changed, seat_revoked
-from classroom.models import GameSession, Seat, Student, Table
+from classroom.models import GameSession, Seat, SeatDevice, Student, Table
 from classroom.names import display_name_clean, name_key
 from classroom.nickname_filter import nickname_is_blocked
 from classroom.selectors.classes import student_get_by_token
 from classroom.selectors.practice_access import practice_seat_problem
 from classroom.selectors.preferences import teacher_blocked_words
 from classroom.selectors.sessions import (
+    device_is_kept_out,
     seat_is_connected,
     session_is_expired,
     session_open_for_class,
@@ -32,6 +33,20 @@ from classroom.services.tokens import token_new
 from games.core import game_get
 
 NICKNAME_MAX = 20
+
+
+def _device_check(*, session: GameSession, device_id: str) -> None:
+    """A tablet the teacher removed stays out: no new nickname, no classmate's name."""
+    if device_is_kept_out(session=session, device_id=device_id):
+        raise ValidationError(
+            _("Your teacher has paused your place in this game. Ask your teacher."),
+            code="kept_out",
+        )
+
+
+def _device_remember(*, seat: Seat, device_id: str) -> None:
+    if device_id:
+        SeatDevice.objects.get_or_create(seat=seat, device_id=device_id)
 
 
 def session_join_check(*, session: GameSession, new_seat: bool) -> None:
@@ -67,7 +82,9 @@ def _seat_place(*, session: GameSession, seat: Seat) -> None:
 
 
 @transaction.atomic
-def seat_join_student(*, session: GameSession, student: Student, from_badge: bool = False) -> Seat:
+def seat_join_student(
+    *, session: GameSession, student: Student, from_badge: bool = False, device_id: str = ""
+) -> Seat:
     """Seat a class student (roster tap or badge). Returns the seat with a fresh token.
 
     A student who already has a seat gets it back on this tablet; the old token stops working.
@@ -75,6 +92,7 @@ def seat_join_student(*, session: GameSession, student: Student, from_badge: boo
     anyone can tap any name; a badge is the student's own secret, so it may take the seat over.
     """
     session = GameSession.objects.select_for_update().get(pk=session.pk)
+    _device_check(session=session, device_id=device_id)
     if session.school_class_id is None or student.school_class_id != session.school_class_id:
         raise ValidationError(_("That name is not on this session's class list."))
     seat = session.seats.filter(student=student).first()
@@ -103,11 +121,12 @@ def seat_join_student(*, session: GameSession, student: Student, from_badge: boo
             options=dict(student.game_options.get(session.game, {})),
         )
         _seat_place(session=session, seat=seat)
+    _device_remember(seat=seat, device_id=device_id)
     lobby_changed(session_id=session.pk)
     return seat
 
 
-def seat_join_badge(*, token: str) -> Seat:
+def seat_join_badge(*, token: str, device_id: str = "") -> Seat:
     student = student_get_by_token(token=token)
     if student is None:
         raise ValidationError(
@@ -119,7 +138,7 @@ def seat_join_badge(*, token: str) -> Seat:
             _("There is no game open for %(class)s right now.")
             % {"class": student.school_class.name}
         )
-    return seat_join_student(session=session, student=student, from_badge=True)
+    return seat_join_student(session=session, student=student, from_badge=True, device_id=device_id)
 
 
 def _name_taken(name: str) -> ValidationError:
@@ -142,8 +161,9 @@ def _guest_name(session: GameSession, nickname: str, *, seat: Seat | None = None
 
 
 @transaction.atomic
-def seat_join_guest(*, session: GameSession, nickname: str) -> Seat:
+def seat_join_guest(*, session: GameSession, nickname: str, device_id: str = "") -> Seat:
     session = GameSession.objects.select_for_update().get(pk=session.pk)
+    _device_check(session=session, device_id=device_id)
     if session.school_class_id is not None:
         raise ValidationError(_("Tap your name in the class list."))
     session_join_check(session=session, new_seat=True)
@@ -156,6 +176,7 @@ def seat_join_guest(*, session: GameSession, nickname: str) -> Seat:
     except IntegrityError as error:
         raise _name_taken(name) from error
     _seat_place(session=session, seat=seat)
+    _device_remember(seat=seat, device_id=device_id)
     lobby_changed(session_id=session.pk)
     return seat
 
@@ -218,13 +239,18 @@ def seat_move(*, seat: Seat, table_number: int | None) -> Seat:
 
 @transaction.atomic
 def seat_kick(*, seat: Seat) -> Seat:
-    """Remove a student: their tablet is told at once and their token stops working."""
+    """Remove a student: their tablet is told at once and their token stops working.
+
+    The tablets that held the seat stay out of the session until the teacher lets the seat
+    back in (``seat_readmit``), so a new nickname or a classmate's name does not get round it.
+    """
     if seat.is_kicked:
         return seat
     seat.kicked_at = timezone.now()
     seat.table = None
     seat.pinned = False
     seat.save(update_fields=["kicked_at", "table", "pinned"])
+    SeatDevice.objects.filter(seat=seat).update(kicked_at=seat.kicked_at)
     seat_revoked(seat_id=seat.pk)
     session = GameSession.objects.get(pk=seat.session_id)
     if session.status == GameSession.Status.LOBBY:
@@ -235,11 +261,15 @@ def seat_kick(*, seat: Seat) -> Seat:
 
 @transaction.atomic
 def seat_readmit(*, seat: Seat) -> Seat:
-    """Let a removed student back in. The old token stays dead: they join again to sit down."""
+    """Let a removed student, and the tablets that held their seat, back in.
+
+    The old token stays dead: they join again to sit down.
+    """
     if not seat.is_kicked:
         return seat
     if seat.student_id is None:
-        # A guest has no roster entry to tap; forgetting the seat frees the nickname instead.
+        # A guest has no roster entry to tap; forgetting the seat frees the nickname instead
+        # (and its tablets with it).
         session_id = seat.session_id
         seat.delete()
         lobby_changed(session_id=session_id)
@@ -247,13 +277,15 @@ def seat_readmit(*, seat: Seat) -> Seat:
     seat.kicked_at = None
     seat.token = token_new()
     seat.save(update_fields=["kicked_at", "token"])
+    SeatDevice.objects.filter(seat=seat).update(kicked_at=None)
     _seat_place(session=GameSession.objects.get(pk=seat.session_id), seat=seat)
     lobby_changed(session_id=seat.session_id)
     return seat
 
 
-def seat_resume(*, session: GameSession, token: str) -> Seat:
+def seat_resume(*, session: GameSession, token: str, device_id: str = "") -> Seat:
     """The seat a tablet's stored token holds, or why it no longer holds one."""
+    _device_check(session=session, device_id=device_id)
     seat = session.seats.filter(token=token).first() if token else None
     if seat is None:
         raise ValidationError(_("This tablet is not in the session any more. Please join again."))
@@ -263,6 +295,7 @@ def seat_resume(*, session: GameSession, token: str) -> Seat:
     problem = practice_seat_problem(seat=seat)
     if problem:
         raise ValidationError(problem)  # its class code closed, expired or changed
+    _device_remember(seat=seat, device_id=device_id)
     return seat
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from classroom.device_cookies import device_cookie, device_id
 from classroom.forms.join import JoinCodeForm, NicknameForm
 from classroom.rate_limits import (
     join_code_guesses_exhausted,
@@ -19,6 +20,7 @@ from classroom.seat_cookies import seat_cookie_get, seat_cookie_set
 from classroom.selectors.classes import student_get_by_token
 from classroom.selectors.nicknames import nickname_suggest
 from classroom.selectors.sessions import (
+    device_is_kept_out,
     seat_get_by_token,
     seats_with_presence,
     session_get_by_code,
@@ -62,6 +64,7 @@ def _session_for_code(request: HttpRequest, code: str) -> tuple[GameSession | No
 
 
 @require_http_methods(["GET", "POST"])
+@device_cookie
 def join(request: HttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or None, initial={"code": request.GET.get("code", "")})
     if request.method == "POST" and form.is_valid():
@@ -75,6 +78,7 @@ def join(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@device_cookie
 def join_session(request: HttpRequest, code: str) -> HttpResponse:
     code = join_code_normalize(code)
     session, problem = _session_for_code(request, code)
@@ -83,12 +87,15 @@ def join_session(request: HttpRequest, code: str) -> HttpResponse:
         status = TOO_MANY_GUESSES if join_code_guesses_exhausted(request) else 404
         return render(request, "play/join.html", {"form": form, "problem": problem}, status=status)
 
+    kept_out = device_is_kept_out(session=session, device_id=device_id(request))
     existing = seat_get_by_token(session=session, token=seat_cookie_get(request, code=code))
-    if existing is not None and not existing.is_kicked:
+    if existing is not None and not existing.is_kicked and not kept_out:
         return redirect("play_lobby", code=code)
 
     nickname_form = NicknameForm(request.POST or None) if session.is_guest else None
     closed = _closed_to_newcomers(session) if session.is_guest else ""
+    if kept_out:
+        closed = _("Your teacher has paused your place in this game. Ask your teacher.")
     problem = ""
     if closed:
         # A guest is always a newcomer here: say so before they type a name.
@@ -113,7 +120,7 @@ def join_session(request: HttpRequest, code: str) -> HttpResponse:
         "session": session,
         "closed": closed,
         "nickname_form": nickname_form,
-        "roster": _roster(session) if not session.is_guest else [],
+        "roster": _roster(session) if not session.is_guest and not closed else [],
         "problem": problem,
     }
     return render(request, "play/join_session.html", context, status=400 if problem else 200)
@@ -135,7 +142,9 @@ def _join_from_post(
         if not nickname_form.is_valid():
             raise ValidationError(list(nickname_form.errors["nickname"]))
         return seat_services.seat_join_guest(
-            session=session, nickname=nickname_form.cleaned_data["nickname"]
+            session=session,
+            nickname=nickname_form.cleaned_data["nickname"],
+            device_id=device_id(request),
         )
     student_id = request.POST.get("student", "")
     student = (
@@ -145,7 +154,9 @@ def _join_from_post(
     )
     if student is None:
         raise ValidationError(_("Tap your name in the list."))
-    return seat_services.seat_join_student(session=session, student=student)
+    return seat_services.seat_join_student(
+        session=session, student=student, device_id=device_id(request)
+    )
 
 
 def _roster(session: GameSession) -> list[dict[str, object]]:
@@ -165,6 +176,7 @@ def _roster(session: GameSession) -> list[dict[str, object]]:
     return roster
 
 
+@device_cookie
 def join_badge(request: HttpRequest, token: str) -> HttpResponse:
     """A badge QR code: straight into the class's open session, no code or name to type;
     with no class game open, into practice."""
@@ -175,7 +187,7 @@ def join_badge(request: HttpRequest, token: str) -> HttpResponse:
     ):
         return badge_practice(request, student)
     try:
-        seat = seat_services.seat_join_badge(token=token)
+        seat = seat_services.seat_join_badge(token=token, device_id=device_id(request))
     except ValidationError as error:
         return render(
             request,

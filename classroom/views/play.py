@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from classroom import live_fragments
 from classroom.colour_vision import seat_palette
+from classroom.device_cookies import device_cookie, device_id
 from classroom.game_labels import GAME_LABELS
 from classroom.models import GameSession, Seat
 from classroom.seat_cookies import seat_cookie_get, seat_cookie_name, seat_cookie_set
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
 
 
+@device_cookie
 def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
     code = join_code_normalize(code)
     session = session_get_by_code(code=code)
@@ -32,7 +34,7 @@ def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
         # Cookies cleared? The page may still hold the token in localStorage.
         return render(request, "play/resume.html", {"session": session})
     try:
-        seat = seat_resume(session=session, token=token)
+        seat = seat_resume(session=session, token=token, device_id=device_id(request))
     except ValidationError as error:
         return render(
             request,
@@ -60,6 +62,7 @@ def _plays_at_its_table(seat: Seat) -> bool:
 
 
 @require_POST
+@device_cookie
 def play_resume(request: HttpRequest, code: str) -> HttpResponse:
     """Take a seat token back from the tablet's localStorage into a cookie."""
     code = join_code_normalize(code)
@@ -67,7 +70,9 @@ def play_resume(request: HttpRequest, code: str) -> HttpResponse:
     if session is None:
         return redirect("join_session", code=code)
     try:
-        seat = seat_resume(session=session, token=request.POST.get("token", ""))
+        seat = seat_resume(
+            session=session, token=request.POST.get("token", ""), device_id=device_id(request)
+        )
     except ValidationError:
         return redirect("join_session", code=code)
     response = redirect("play_lobby", code=code)

@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from classroom.device_cookies import device_cookie, device_id
 from classroom.forms.join import JoinCodeForm
 from classroom.ladder_labels import rung_label
 from classroom.models import Assignment, GameSession, PracticeSignIn, SchoolClass
@@ -191,6 +192,7 @@ def badge_practice(request: HttpRequest, student: Student) -> HttpResponse:
 
 
 @require_POST
+@device_cookie
 def practice_join_class(request: HttpRequest) -> HttpResponse:
     """From the practice page into the class game that just opened: signed in by badge, by
     the badge's rule (it may take the child's seat over); by class code, by the roster
@@ -204,7 +206,10 @@ def practice_join_class(request: HttpRequest) -> HttpResponse:
         return redirect("practice_home")
     try:
         seat = seat_join_student(
-            session=session, student=student, from_badge=sign_in.via == PracticeSignIn.Via.BADGE
+            session=session,
+            student=student,
+            from_badge=sign_in.via == PracticeSignIn.Via.BADGE,
+            device_id=device_id(request),
         )
     except ValidationError as error:
         return _home_with_problem(request, sign_in, " ".join(error.messages))

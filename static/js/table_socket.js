@@ -10,7 +10,8 @@
 (function () {
   "use strict";
 
-  var STOP_CODES = [4008, 4401, 4403, 4404];
+  // 4409: the seat was opened on another tablet; said calmly, never retried (no tug of war).
+  var STOP_CODES = [4008, 4401, 4403, 4404, 4409];
   var SEAT_KEY = "snapclass.seat.";
 
   function connectTable(root, handlers) {

@@ -25,6 +25,8 @@ from typing import Any
 
 import psycopg
 
+from classroom.daphne_limits import DAPHNE_TIMEOUT_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -61,7 +63,7 @@ class Site:
         log = (self.workdir / f"daphne-{port}.log").open("ab")
         self.processes[port] = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "classroom.asgi:application"],
+             *DAPHNE_TIMEOUT_ARGS, "classroom.asgi:application"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         _wait_until_up(port, self.processes[port], self.workdir / f"daphne-{port}.log")
@@ -133,6 +135,8 @@ def _base_env(workdir: Path) -> dict[str, str]:
         "DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SETTINGS_MODULE": "classroom.settings",
+        # Every simulated tablet connects from 127.0.0.1: no per-address socket cap here.
+        "SOCKETS_PER_ADDRESS": "1000000",
         "PYTHONPATH": str(ROOT),
     }
 

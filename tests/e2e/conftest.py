@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from classroom.daphne_limits import DAPHNE_TIMEOUT_ARGS
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -72,7 +74,8 @@ def live_url(server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactor
         process = subprocess.Popen(
             [
                 sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                "--websocket-max-message-size", "65536", "classroom.asgi:application",
+                "--websocket-max-message-size", "65536", *DAPHNE_TIMEOUT_ARGS,
+                "classroom.asgi:application",
             ],
             cwd=ROOT, env=server_env, stdout=log_file, stderr=subprocess.STDOUT,
         )  # fmt: skip

@@ -46,6 +46,8 @@ async def bench_server(prepare: str) -> AsyncIterator[BenchServer]:
             "ALLOWED_HOSTS": "127.0.0.1",
             "DJANGO_SETTINGS_MODULE": "classroom.settings",
             "LOG_LEVEL": "ERROR",
+            # Every simulated tablet connects from 127.0.0.1: no per-address socket cap here.
+            "SOCKETS_PER_ADDRESS": "1000000",
             "PYTHONPATH": str(ROOT),
         }
         subprocess.run(

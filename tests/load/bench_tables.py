@@ -145,6 +145,8 @@ async def _bench_snapclass(args: argparse.Namespace, workdir: Path) -> list[floa
         "ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_SETTINGS_MODULE": "classroom.settings",
         "LOG_LEVEL": "ERROR",
+        # Every simulated tablet connects from 127.0.0.1: no per-address socket cap here.
+        "SOCKETS_PER_ADDRESS": "1000000",
     }
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True

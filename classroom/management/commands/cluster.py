@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from classroom.balancer import Balancer
+from classroom.daphne_limits import DAPHNE_TIMEOUT_ARGS
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
@@ -67,6 +68,6 @@ class Command(BaseCommand):
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
              "--websocket-max-message-size", WS_MAX_BYTES,
              "--websocket-max-frame-size", WS_MAX_BYTES,
-             "classroom.asgi:application"],
+             *DAPHNE_TIMEOUT_ARGS, "classroom.asgi:application"],
             env=os.environ.copy(),
         )  # fmt: skip

@@ -1,0 +1,84 @@
+"""A removed guest stays out until let back in; one seat opened in two tabs plays in one."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import screenshot
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+pytestmark = pytest.mark.e2e
+
+PAUSED = "Your teacher has paused your place in this game. Ask your teacher."
+
+
+def _guest_session(teacher: Page) -> str:
+    teacher.goto("/")
+    teacher.get_by_role("main").get_by_role("link", name="Sign up").click()
+    teacher.get_by_label("Username").fill("ms-kicks")
+    teacher.get_by_label("Password", exact=True).fill("tablets-and-tigers-42")
+    teacher.get_by_label("Password confirmation").fill("tablets-and-tigers-42")
+    teacher.get_by_role("button", name="Sign up").click()
+    teacher.get_by_role("link", name="New session").click()
+    teacher.get_by_label("Game").select_option(label="Palm Strike")
+    teacher.get_by_label("Players per table").fill("2")
+    teacher.get_by_role("button", name="Create session").click()
+    code = teacher.get_by_label("Session code").inner_text().strip()
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code), code
+    return code
+
+
+def _join_as(tablet: Page, code: str, nickname: str) -> None:
+    tablet.goto("/join/")
+    tablet.get_by_label("Session code").fill(code)
+    tablet.get_by_role("button", name="Join").click()
+    tablet.get_by_label("Your name").fill(nickname)
+    tablet.get_by_role("button", name="Join").click()
+
+
+def test_a_kick_sticks_until_let_back_in_and_a_seat_has_one_live_tab(
+    teacher_page: Page, new_tablet: Callable[[], Page]
+) -> None:
+    teacher = teacher_page
+    code = _guest_session(teacher)
+    tablet = new_tablet()
+    _join_as(tablet, code, "Mia")
+    expect(tablet.get_by_text("Hi, Mia!")).to_be_visible()
+
+    expect(teacher.get_by_text("Mia", exact=True)).to_be_visible()
+    teacher.get_by_role("button", name="Remove Mia").click()
+    expect(teacher.get_by_text("Tablet kept out")).to_be_visible()
+    expect(tablet.get_by_text("Your teacher removed you from this session.")).to_be_visible()
+
+    # A new nickname does not get round it: the tablet is told kindly, with nothing to type.
+    tablet.goto("/join/")
+    tablet.get_by_label("Session code").fill(code)
+    tablet.get_by_role("button", name="Join").click()
+    expect(tablet.get_by_text(PAUSED)).to_be_visible()
+    expect(tablet.get_by_label("Your name")).to_have_count(0)
+    screenshot(tablet, "kick-new-nickname-refused")
+
+    teacher.get_by_role("button", name="Let Mia back in").click()
+    expect(teacher.get_by_text("Tablet kept out")).to_have_count(0)
+    _join_as(tablet, code, "Zed")
+    expect(tablet.get_by_text("Hi, Zed!")).to_be_visible()
+
+    # The same seat in a second tab: the first is told calmly and stays put.
+    teacher.get_by_role("button", name="Start", exact=True).click()
+    expect(tablet.get_by_role("region", name="Your cards")).to_be_visible(timeout=10000)
+    second = tablet.context.new_page()
+    second.goto(f"/play/{code}/")
+    expect(second.get_by_role("region", name="Your cards")).to_be_visible(timeout=10000)
+    expect(tablet.get_by_text("This seat was opened on another tablet.")).to_be_visible()
+    expect(tablet.get_by_text("Reconnecting…")).to_be_hidden()
+    screenshot(tablet, "seat-opened-on-another-tablet")
+    # The second tab keeps the seat, connected (no overlay, no message).
+    expect(second.get_by_role("region", name="Your cards")).to_be_visible()
+    expect(second.get_by_text("Reconnecting…")).to_be_hidden()
+    expect(second.get_by_text("This seat was opened on another tablet.")).to_have_count(0)
