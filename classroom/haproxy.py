@@ -26,11 +26,14 @@ def haproxy_config(
     backends: Sequence[tuple[str, int]],
     health_host: str = "localhost",
     stats_socket: Path | None = None,
+    affinity: bool = True,
 ) -> str:
     """The configuration for a proxy on ``bind`` ("host:port") in front of ``backends``.
 
     ``health_host`` is the Host header of the health checks: one of ALLOWED_HOSTS, or Django
     answers them 400. ``stats_socket``: a Unix socket for HAProxy's runtime API ("show stat").
+    ``affinity=False`` sends the table sockets round robin too (a proxy without session
+    affinity, the worst case the capacity benchmark measures).
     """
     if not backends:
         raise ValueError("HAProxy needs at least one process behind it.")
@@ -55,6 +58,7 @@ def haproxy_config(
     return Template(TEMPLATE.read_text(encoding="utf-8")).substitute(
         bind=bind,
         health_host=health_host,
+        table_balance="hash path,field(4,/)" if affinity else "roundrobin",
         global_extra=extra,
         table_servers="\n".join(servers(own_check=True)),
         page_servers="\n".join(servers(own_check=False)),
@@ -102,8 +106,8 @@ def haproxy_start(
     )
 
 
-def haproxy_server_states(stats_socket: Path) -> dict[str, str]:
-    """Each server's state from HAProxy's runtime API, e.g. {"tables/p1": "UP", ...}."""
+def haproxy_stats(stats_socket: Path) -> list[dict[str, str]]:
+    """HAProxy's "show stat" from its runtime API: one row per proxy and server."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as runtime:
         runtime.settimeout(2)
         runtime.connect(str(stats_socket))
@@ -111,12 +115,15 @@ def haproxy_server_states(stats_socket: Path) -> dict[str, str]:
         chunks = []
         while chunk := runtime.recv(65536):
             chunks.append(chunk)
-    lines = b"".join(chunks).decode().splitlines()
+    lines = [line for line in b"".join(chunks).decode().splitlines() if line]
     header = lines[0].lstrip("# ").split(",")
-    proxy, server, status = header.index("pxname"), header.index("svname"), header.index("status")
-    states = {}
-    for line in lines[1:]:
-        fields = line.split(",")
-        if len(fields) > status and fields[server] not in ("FRONTEND", "BACKEND"):
-            states[f"{fields[proxy]}/{fields[server]}"] = fields[status]
-    return states
+    return [dict(zip(header, line.split(","), strict=False)) for line in lines[1:]]
+
+
+def haproxy_server_states(stats_socket: Path) -> dict[str, str]:
+    """Each server's state, e.g. {"tables/p1": "UP", "tables/p2": "DOWN", ...}."""
+    return {
+        f"{row['pxname']}/{row['svname']}": row["status"]
+        for row in haproxy_stats(stats_socket)
+        if row.get("svname") not in (None, "FRONTEND", "BACKEND")
+    }

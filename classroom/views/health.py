@@ -10,6 +10,7 @@ anything but the part that failed, and neither is cached.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from classroom import live_tables
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
+    from channels.layers import BaseChannelLayer
     from django.http import HttpRequest
 
 # Each part gets this long; all are asked at once, so the answer is back before HAProxy's
@@ -49,12 +51,19 @@ async def database_ready() -> None:
     await sync_to_async(_database_answers, thread_sensitive=False, executor=_database_thread)()
 
 
+# One channel per layer for every check: a fresh one each second would stay subscribed in
+# the Pub/Sub layer. A late answer to a check that timed out is the next check's answer.
+_check_channels: weakref.WeakKeyDictionary[BaseChannelLayer, str] = weakref.WeakKeyDictionary()
+
+
 async def channel_layer_ready() -> None:
-    """A message to a fresh channel of this process and back (Redis in a cluster)."""
+    """A message to a channel of this process and back (through Redis in a cluster)."""
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer")
-    channel = await layer.new_channel()
+    channel = _check_channels.get(layer)
+    if channel is None:
+        channel = _check_channels[layer] = await layer.new_channel()
     await layer.send(channel, {"type": "health.ping"})
     await layer.receive(channel)
 

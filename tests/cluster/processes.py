@@ -70,7 +70,7 @@ class Site:
         _wait_until_up(port, self.processes[port], self.workdir / f"daphne-{port}.log")
         return port
 
-    def proxy_start(self) -> int:
+    def proxy_start(self, *, affinity: bool = True) -> int:
         """HAProxy (classroom/haproxy.cfg) in front of the processes running now; its port."""
         from classroom.haproxy import haproxy_config, haproxy_start
 
@@ -81,6 +81,7 @@ class Site:
                 bind=f"127.0.0.1:{self.proxy_port}",
                 backends=[("127.0.0.1", port) for port in self.processes],
                 stats_socket=self.proxy_stats,
+                affinity=affinity,
             )
         )
         log = (self.workdir / "haproxy.log").open("ab")
