@@ -1,11 +1,13 @@
 """``manage.py cluster`` (``make cluster``): Daphne processes behind HAProxy, as a user runs it.
 
 The site answers through HAProxy, /readyz says every part is ready, the processes trust the
-proxy's X-Forwarded-For (TRUSTED_PROXIES), and Ctrl+C stops HAProxy and every process.
+proxy's X-Forwarded-For (TRUSTED_PROXIES), and stopping the command stops HAProxy and every
+process it started.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -60,7 +62,7 @@ def _get(port: int, path: str) -> tuple[int, str]:
 
 
 @pytest.mark.timeout(120)
-def test_the_cluster_command_serves_through_haproxy_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+def test_the_cluster_command_serves_through_haproxy_and_stops_everything(tmp_path: Path) -> None:
     require("redis")
     require("postgres")
     require("haproxy")
@@ -89,13 +91,16 @@ def test_the_cluster_command_serves_through_haproxy_and_stops_on_ctrl_c(tmp_path
         trusted = _trusted_proxies(command.pid)
         assert trusted == ["127.0.0.1", "127.0.0.1"]
 
-        os.killpg(command.pid, signal.SIGINT)  # Ctrl+C in the terminal: the whole group
+        # `kill <pid>`: only the command hears it (Ctrl+C reaches the whole group, so every
+        # process would stop by itself); it stops HAProxy and the processes it started.
+        command.send_signal(signal.SIGTERM)
         command.wait(timeout=30)
         assert not any(_answers(p) for p in [port, *processes])
     finally:
-        if command.poll() is None:
+        # The command's session, with anything it left behind.
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(command.pid, signal.SIGKILL)
-            command.wait(timeout=10)
+        command.wait(timeout=10)
         drop_database(POSTGRES_URL, site.postgres_db or "")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,8 @@ class Command(BaseCommand):
             ),
             encoding="utf-8",
         )
+        # `kill <pid>` stops it as Ctrl+C does: the processes and HAProxy with it.
+        signal.signal(signal.SIGTERM, _interrupt)
         processes = [self._daphne(backend_port) for _host, backend_port in backends]
         proxy: subprocess.Popen[bytes] | None = None
         try:
@@ -91,12 +94,18 @@ class Command(BaseCommand):
         # HAProxy (on this machine) says who the client is in X-Forwarded-For: trust it.
         env = os.environ.copy() | {"TRUSTED_PROXIES": "127.0.0.1"}
         return subprocess.Popen(  # noqa: S603 - this interpreter, fixed arguments
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            # -v 0: no access log of its own (HAProxy's has every request, and not the
+            # health checks that would fill this one every second).
+            [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port),
              "--websocket-max-message-size", WS_MAX_BYTES,
              "--websocket-max-frame-size", WS_MAX_BYTES,
              "classroom.asgi:application"],
             env=env,
         )  # fmt: skip
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
