@@ -71,14 +71,19 @@ class Command(BaseCommand):
         try:
             for (_host, backend_port), process in zip(backends, processes, strict=True):
                 _wait_until_up(backend_port, process)
-            proxy = haproxy_start(config)
+            # Its log (requests, health changes) on stdout; stderr repeats the warnings, so
+            # it goes to a file, shown if HAProxy stops (a port already in use, say).
+            errors = runtime / "haproxy.stderr"
+            with errors.open("wb") as stderr:
+                proxy = haproxy_start(config, stderr=stderr)
             self.stdout.write(
                 f"Snapclass cluster: {count} processes behind HAProxy on http://{host}:{port}/ "
                 f"(pids {', '.join(str(p.pid) for p in processes)}; HAProxy {proxy.pid}, "
                 f"configuration {config}, runtime API {stats}). Ctrl+C stops it."
             )
             proxy.wait()
-            self.stderr.write(f"HAProxy stopped (exit code {proxy.returncode}).")
+            said = errors.read_text(errors="replace")[-2000:]
+            self.stderr.write(f"HAProxy stopped (exit code {proxy.returncode}):\n{said}")
         except KeyboardInterrupt:
             pass
         finally:
