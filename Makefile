@@ -32,8 +32,8 @@ run: setup
 		--websocket-max-message-size $(WS_MAX_BYTES) --websocket-max-frame-size $(WS_MAX_BYTES) \
 		$(DAPHNE_TIMEOUTS) classroom.asgi:application
 
-# Several processes behind a local load balancer (a demo of the production layout): needs
-# PostgreSQL and Redis, which every Snapclass machine runs on 127.0.0.1.
+# Several processes behind HAProxy (the production layout, classroom/haproxy.cfg): needs
+# PostgreSQL, Redis and HAProxy (Debian's package), which every Snapclass machine has.
 PROCESSES ?= 2
 CLUSTER_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/snapclass
 CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0

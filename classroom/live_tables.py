@@ -107,6 +107,14 @@ class LogWriter:
     ) -> None:
         await sync_to_async(_write_in_thread, thread_sensitive=False, executor=self._thread)(items)
 
+    async def ping(self) -> None:
+        """Return once the writer's thread is free (a write stuck in the database keeps it
+        busy); raise if its loop task has died (``/readyz`` asks this, with a timeout)."""
+        task = self._task
+        if task is not None and self._loop is asyncio.get_running_loop() and task.done():
+            raise RuntimeError("the log writer stopped")
+        await asyncio.get_running_loop().run_in_executor(self._thread, _nothing)
+
     def close_connection(self) -> None:
         """Close the writer thread's database connection (tests drop their database after)."""
         self._thread.submit(_close_connection).result(timeout=10)
@@ -130,6 +138,10 @@ def _write_in_thread(items: Sequence[tuple[TableRecord, LogEntry, Sequence[Engin
     except Exception:
         connection.close()
         raise
+
+
+def _nothing() -> None:
+    pass
 
 
 def _close_connection() -> None:

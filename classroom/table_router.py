@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from classroom.table_leases import process_leases
+from classroom.table_leases import OwnedElsewhere, process_leases
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -284,8 +284,21 @@ class TableRouter:
                     logger.info(
                         "table %s: its host moved (%s); reconnecting", remote.table_id, owner
                     )
+                    if owner is None:
+                        self.spawn(self._take_over(remote.table_id))
                     self.forget(remote)
                     await remote.owner_gone()
+
+    async def _take_over(self, table_id: int) -> None:
+        """The owner's lease ran out (it died or stalled) and nobody holds the table: read
+        its log here now, while this process's tablets wait out their reconnect backoff, so
+        they find it running (or loading) instead of starting it one round trip later."""
+        try:
+            host = await self.registry.host_for(table_id)
+        except OwnedElsewhere:
+            return  # another process was quicker; the tablets find it through its lease
+        if host is not None:
+            self.registry.listener_left(host)  # stops it later if no tablet comes after all
 
     # -- both sides: the receiving loop -------------------------------------------------------
 

@@ -10,6 +10,7 @@ from classroom.views import (
     classes,
     diagnostics,
     exports,
+    health,
     home,
     join,
     play,
@@ -131,4 +132,7 @@ urlpatterns = [
     path("play/<str:code>/leave/", play.play_leave, name="play_leave"),
     # Off unless SNAPCLASS_DIAGNOSTICS=1 (404); loopback only.
     path("_diagnostics/", diagnostics.diagnostics, name="diagnostics"),
+    # For the proxy's health checks and monitors: no login, no redirect (SECURE_REDIRECT_EXEMPT).
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
 ]

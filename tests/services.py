@@ -8,6 +8,7 @@ a missing service is a failure.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 
 import pytest
@@ -27,11 +28,17 @@ def _reachable(port: int) -> bool:
 
 
 def require(service: str) -> None:
-    """Skip (or, in CI, fail) the calling test unless ``service`` ("redis"/"postgres") answers."""
-    port = {"redis": 6379, "postgres": 5432}[service]
-    if _reachable(port):
-        return
-    message = f"{service} is not running on 127.0.0.1:{port}"
+    """Skip (or, in CI, fail) the calling test unless ``service`` ("redis"/"postgres"/"haproxy")
+    answers (HAProxy: is installed)."""
+    if service == "haproxy":
+        if shutil.which("haproxy") or os.path.exists("/usr/sbin/haproxy"):
+            return
+        message = "haproxy is not installed (apt-get install haproxy)"
+    else:
+        port = {"redis": 6379, "postgres": 5432}[service]
+        if _reachable(port):
+            return
+        message = f"{service} is not running on 127.0.0.1:{port}"
     if os.environ.get("SNAPCLASS_REQUIRE_SERVICES") == "1":
         pytest.fail(message)
     pytest.skip(message)

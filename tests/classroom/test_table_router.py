@@ -32,6 +32,9 @@ class FakeHost:
     async def join(self, listener: Any) -> None:
         self.listeners.append(listener)
 
+    def seats_listening(self) -> bool:
+        return bool(self.listeners)
+
 
 @dataclass(eq=False)  # hashed by identity, as sockets are
 class FakeSocket:
@@ -124,3 +127,50 @@ async def test_a_table_not_hosted_here_is_answered_gone() -> None:
     await router._dispatch({"type": "table.join", "table_id": 9, "seat": 0, "member": member})
     message = await asyncio.wait_for(router.layer.receive(member), timeout=2)
     assert message == {"type": "table.gone", "table_id": 9}
+
+
+class FakeLeases:
+    def __init__(self, owner: str | None) -> None:
+        self.owner = owner
+
+    async def owner_of(self, _table_id: int) -> str | None:
+        return self.owner
+
+
+@pytest.mark.parametrize(("owner_now", "taken_here"), [(None, True), ("another", False)])
+async def test_when_a_dead_owners_lease_runs_out_the_table_is_taken_over_here_at_once(
+    monkeypatch: pytest.MonkeyPatch, owner_now: str | None, taken_here: bool
+) -> None:
+    # Nobody holds the lease any more: this process, whose tablets are about to reconnect,
+    # reads the table's log now rather than when the first of them is back. If another
+    # process already took it, it is left to that one.
+    host = FakeHost(table_id=7)
+    loaded: list[int] = []
+
+    async def loader(table_id: int) -> FakeHost:
+        loaded.append(table_id)
+        return host
+
+    monkeypatch.setattr("classroom.table_router.process_leases", lambda: FakeLeases(owner_now))
+    registry = HostRegistry(loader, idle_stop_s=3600)  # type: ignore[arg-type]
+    router = _router(registry)
+    router.address = await router.layer.new_channel()
+    remote = RemoteTable(router, 7, "dead-owner")
+    router._remotes[7] = remote
+    socket = FakeSocket()
+    remote._listeners[0] = {socket}
+
+    router.spawn(router._watch_owners())
+    for _ in range(100):
+        if socket.closed_with and (loaded or not taken_here):
+            break
+        await asyncio.sleep(0.05)
+
+    assert socket.closed_with == [CLOSE_SERVICE_RESTART]  # sent to reconnect either way
+    assert loaded == ([7] if taken_here else [])
+    assert (registry.running(7) is host) == taken_here  # type: ignore[comparison-overlap]
+    await router.stop()
+    if host.task is not None:
+        host.task.cancel()
+    for reaper in registry._reapers.values():
+        reaper.cancel()

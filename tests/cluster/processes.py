@@ -44,6 +44,9 @@ class Site:
     workdir: Path
     processes: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
     postgres_db: str | None = None
+    # HAProxy in front of the processes (``proxy_start``), as in the README's production layout.
+    proxy: subprocess.Popen[bytes] | None = None
+    proxy_port: int | None = None
 
     def manage(self, *args: str) -> None:
         subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True)
@@ -69,6 +72,39 @@ class Site:
         _wait_until_up(port, self.processes[port], self.workdir / f"daphne-{port}.log")
         return port
 
+    def proxy_start(self, *, affinity: bool = True) -> int:
+        """HAProxy (classroom/haproxy.cfg) in front of the processes running now; its port."""
+        from classroom.haproxy import haproxy_config, haproxy_start
+
+        self.proxy_port = free_port()
+        config = self.workdir / "haproxy.cfg"
+        config.write_text(
+            haproxy_config(
+                bind=f"127.0.0.1:{self.proxy_port}",
+                backends=[("127.0.0.1", port) for port in self.processes],
+                stats_socket=self.proxy_stats,
+                affinity=affinity,
+            )
+        )
+        log = (self.workdir / "haproxy.log").open("ab")
+        self.proxy = haproxy_start(config, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while not self.proxy_stats.exists():
+            if self.proxy.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"HAProxy did not start:\n{self.log_tail()}")
+            time.sleep(0.05)
+        return self.proxy_port
+
+    @property
+    def proxy_stats(self) -> Path:
+        return self.workdir / "haproxy.sock"
+
+    def proxy_stop(self) -> None:
+        if self.proxy is not None:
+            self.proxy.terminate()
+            self.proxy.wait(timeout=10)
+            self.proxy = None
+
     def kill(self, port: int) -> None:
         """kill -9: no shutdown, no goodbye to the tablets, leases left to expire."""
         process = self.processes.pop(port)
@@ -76,6 +112,7 @@ class Site:
         process.wait(timeout=10)
 
     def stop_all(self) -> None:
+        self.proxy_stop()
         for port in list(self.processes):
             process = self.processes.pop(port)
             process.terminate()
@@ -86,7 +123,7 @@ class Site:
                 process.wait(timeout=10)
 
     def log_tail(self) -> str:
-        logs = sorted(self.workdir.glob("daphne-*.log"))
+        logs = sorted(self.workdir.glob("daphne-*.log")) + sorted(self.workdir.glob("haproxy.log"))
         return "\n".join(f"--- {log.name}\n{log.read_text()[-3000:]}" for log in logs)
 
 
@@ -162,6 +199,8 @@ def cluster_site(workdir: Path, *, postgres_url: str, redis_url: str) -> Site:
         "REDIS_URL": redis_url,
         "SNAPCLASS_LEASE_PREFIX": prefix,
         "SNAPCLASS_CHANNEL_PREFIX": prefix,
+        # HAProxy (proxy_start) on this machine says who the client is.
+        "TRUSTED_PROXIES": "127.0.0.1",
     }
     site = Site(env=env, workdir=workdir, postgres_db=name)
     site.manage("migrate", "--noinput", "-v0")
@@ -192,6 +231,7 @@ def layout_start(site: Site, layout: str) -> list[int]:
 
 def site_discard(site: Site) -> None:
     """kill -9 every process (a graceful stop can hang 10 s), then drop its database."""
+    site.proxy_stop()
     for port in list(site.processes):
         site.kill(port)
     if site.postgres_db:
@@ -214,7 +254,7 @@ from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_create, session_start
 teacher = User.objects.create_user(username="faults-teacher", password="faults-password-123")
 session = session_create(teacher=teacher, game="palm_strike", school_class=None,
-    players_per_table={players}, settings={settings})
+    players_per_table={per_table}, settings={settings})
 seats = [seat_join_guest(session=session, nickname=f"S{{n}}") for n in range({players})]
 session_start(session=session)
 for seat in seats:
@@ -224,8 +264,13 @@ print(json.dumps({{"code": session.code, "session": session.pk,
 """
 
 
-def palm_strike_session(site: Site, *, players: int, settings: dict[str, Any]) -> dict[str, Any]:
+def palm_strike_session(
+    site: Site, *, players: int, settings: dict[str, Any], per_table: int | None = None
+) -> dict[str, Any]:
+    """A started session of ``players`` guests, ``per_table`` (default: all) at each table."""
     result: dict[str, Any] = site.python(
-        PREPARE_PALM_STRIKE.format(players=players, settings=repr(settings))
+        PREPARE_PALM_STRIKE.format(
+            players=players, per_table=per_table or players, settings=repr(settings)
+        )
     )
     return result

@@ -34,6 +34,11 @@ class ScriptedTablet:
     ack_times: list[float] = field(default_factory=list)
     close_codes: list[int | None] = field(default_factory=list)
     connects: int = 0
+    # (monotonic s, what): connects, closes, retries, the first view of each owner (epoch).
+    timeline: list[tuple[float, str]] = field(default_factory=list)
+    # (monotonic s, epoch) of every view: a tablet resumed after a failover at its first view
+    # from the new owner.
+    view_times: list[tuple[float, int]] = field(default_factory=list)
     views: int = 0
     last_view: dict[str, Any] | None = None
     _unanswered: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -58,12 +63,15 @@ class ScriptedTablet:
                     open_timeout=3,
                 ) as socket:
                     self.connects += 1
+                    self.timeline.append((time.monotonic(), "open"))
                     retries = 0
                     await self._resend(socket)
                     await self._play(socket, stop)
                     self.close_codes.append(socket.close_code)
-            except (OSError, WebSocketException, TimeoutError):
+                    self.timeline.append((time.monotonic(), f"closed {socket.close_code}"))
+            except (OSError, WebSocketException, TimeoutError) as failed:
                 self.close_codes.append(None)
+                self.timeline.append((time.monotonic(), f"failed {type(failed).__name__}"))
             if stop.is_set():
                 return
             # The same backoff as table_socket.js: half to all of min(0.5 s · 2^n, 8 s).
@@ -82,7 +90,10 @@ class ScriptedTablet:
             if kind == "state":
                 if (frame.get("epoch", 0), frame["version"]) < (self._epoch, self._version):
                     continue
+                if frame.get("epoch", 0) > self._epoch:
+                    self.timeline.append((time.monotonic(), f"view epoch {frame.get('epoch')}"))
                 self._epoch, self._version = frame.get("epoch", 0), frame["version"]
+                self.view_times.append((time.monotonic(), self._epoch))
                 self.views += 1
                 self.last_view = frame["view"]
                 await self._maybe_flip(socket, frame["view"])

@@ -9,12 +9,11 @@ p99 passes the limit twice in a row (one noisy window on a shared machine is not
 at ``--max-students``. Modes:
 
 * ``embedded``: one process, SQLite, the in-memory channel layer (the default install);
-* ``cluster``: two processes on PostgreSQL and Redis, each class's students on the process the
-  load balancer would send them to (``classroom.balancer.session_backend``: a hash of the
-  session code), so tables rarely need Redis for their frames;
-* ``cluster-spread``: the same, but the students alternate between the two processes within
-  each table, so every table fans out across processes through Redis (the worst case: a proxy
-  with no session affinity);
+* ``cluster``: two processes on PostgreSQL and Redis behind HAProxy (``classroom/haproxy.cfg``,
+  the README's production layout), which sends a session's sockets to one process by a hash
+  of its join code, so tables rarely need Redis for their frames;
+* ``cluster-spread``: the same, but HAProxy without session affinity (round robin for the
+  table sockets too), so the tables fan out across processes through Redis (the worst case);
 * ``layers``: the spread cluster at fixed loads (``--layer-students``), once with
   channels_redis' RedisChannelLayer (the default) and once with RedisPubSubChannelLayer
   (``SNAPCLASS_CHANNEL_LAYER=pubsub``).
@@ -150,18 +149,13 @@ class ClientLoad:
 
     async def add(self, command: dict[str, Any]) -> dict[str, Any]:
         code = command["code"]
-        ports = command["ports"]
-        if command["placement"] == "session":
-            from classroom.balancer import session_backend
-
-            ports = [ports[session_backend(code, len(ports))]]
+        ports = command["ports"]  # HAProxy's, for a cluster
         ready: list[asyncio.Future[bool]] = []
         by_table: Counter[str] = Counter(str(seat["table"]) for seat in command["seats"])
         self.sizes.update(by_table)
         placed: Counter[str] = Counter()
         for seat in command["seats"]:
             table = str(seat["table"])
-            # Spread: alternate the ports within each table, so a table spans both processes.
             port = ports[placed[table] % len(ports)]
             placed[table] += 1
             future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -635,6 +629,21 @@ class Server:
     site: Site
     ports: list[int]
     instrumented: bool = False
+    # HAProxy in front of the processes (a cluster): the students connect there.
+    proxy_port: int | None = None
+
+    def entry_ports(self) -> list[int]:
+        return [self.proxy_port] if self.proxy_port else self.ports
+
+    def sockets_per_process(self) -> list[int]:
+        """Connections open to each process now: HAProxy's count (scur) of each server."""
+        if not self.proxy_port:
+            return []
+        from classroom.haproxy import haproxy_stats
+
+        stats = haproxy_stats(self.site.proxy_stats)
+        rows = {row["svname"]: row for row in stats if row["pxname"] == "tables"}
+        return [int(rows[f"p{n}"]["scur"] or 0) for n in range(1, len(self.ports) + 1)]
 
     def pids(self) -> list[int]:
         return [self.site.processes[port].pid for port in self.ports]
@@ -730,14 +739,9 @@ class Window:
 class Load:
     """The client processes and the classes they have connected so far."""
 
-    def __init__(
-        self, server: Server, clients: list[ClientProcess], placement: str = "session"
-    ) -> None:
+    def __init__(self, server: Server, clients: list[ClientProcess]) -> None:
         self.server = server
         self.clients = clients
-        self.placement = placement
-        # Students connected to each process (by port), as placed.
-        self.per_process: Counter[int] = Counter()
         # Redis works for the cluster only; its CPU is part of the cost there.
         self._redis = len(server.ports) > 1
         self.students = 0
@@ -762,33 +766,16 @@ class Load:
             self._next += 1
             command = {
                 "op": "add",
-                "ports": self.server.ports,
-                "placement": self.placement,
+                "ports": self.server.entry_ports(),
                 **prepared,
             }
             calls.append(start(client, command))
             self.students += len(prepared["seats"])
-            self._count_per_process(prepared)
             self.tables += len({seat["table"] for seat in prepared["seats"]})
         replies = await asyncio.gather(*calls)
         failed = sum(len(c["seats"]) for c in classes) - sum(r["ok"] for r in replies)
         if failed:
             _log(f"  {failed} tablets did not get their table")
-
-    def _count_per_process(self, prepared: dict[str, Any]) -> None:
-        from classroom.balancer import session_backend
-
-        ports = self.server.ports
-        if self.placement == "session":
-            self.per_process[ports[session_backend(prepared["code"], len(ports))]] += len(
-                prepared["seats"]
-            )
-            return
-        placed: Counter[str] = Counter()
-        for seat in prepared["seats"]:
-            table = str(seat["table"])
-            self.per_process[ports[placed[table] % len(ports)]] += 1
-            placed[table] += 1
 
     async def _reports(self) -> list[dict[str, Any]]:
         return list(await asyncio.gather(*(c.call({"op": "report"}) for c in self.clients)))
@@ -841,11 +828,10 @@ async def _ramp(
     server: Server,
     classes: list[dict[str, Any]],
     args: argparse.Namespace,
-    placement: str = "session",
 ) -> dict[str, Any]:
     """Add classes until p99 passes the limit twice running; what was held, step by step."""
     clients = await _start_clients(args.clients, args.slap)
-    load = Load(server, clients, placement)
+    load = Load(server, clients)
     baseline = server.rss_bytes()
     steps: list[dict[str, Any]] = []
     held: dict[str, Any] | None = None
@@ -874,7 +860,8 @@ async def _ramp(
                     os.kill(pid, signal.SIGUSR1)
             window = await load.measure(args.window)
             step = window.summary(load.tables, args.flip_every)
-            step["students_per_process"] = [load.per_process[port] for port in server.ports]
+            # The sockets HAProxy has open to each process (tablets; teachers' pages too).
+            step["students_per_process"] = server.sockets_per_process() or [load.students]
             if instrumented:
                 for pid in server.pids():
                     os.kill(pid, signal.SIGUSR2)
@@ -933,7 +920,7 @@ async def _fixed(
 ) -> dict[str, Any]:
     """Every class connected at once (one class at a time), then two windows measured."""
     clients = await _start_clients(args.clients, args.slap)
-    load = Load(server, clients, "spread")
+    load = Load(server, clients)
     try:
         for prepared in classes:
             await load.add([prepared], spread_s=args.flip_every)
@@ -965,7 +952,12 @@ def _embedded(workdir: Path, args: argparse.Namespace) -> tuple[Server, list[dic
 
 
 def _cluster(
-    workdir: Path, args: argparse.Namespace, classes: int, layer: str = "core"
+    workdir: Path,
+    args: argparse.Namespace,
+    classes: int,
+    layer: str = "core",
+    *,
+    affinity: bool = True,
 ) -> tuple[Server, list[dict[str, Any]]]:
     from tests.cluster.processes import cluster_site
     from tests.services import POSTGRES_URL, REDIS_URL
@@ -977,7 +969,8 @@ def _cluster(
         "SNAPCLASS_CHANNEL_LAYER": layer,
     }
     prepared = _prepare(site, classes, args.flip_every)
-    return Server(site, [site.start(), site.start()]), prepared
+    ports = [site.start(), site.start()]
+    return Server(site, ports, proxy_port=site.proxy_start(affinity=affinity)), prepared
 
 
 def _services_up() -> str | None:
@@ -1002,14 +995,22 @@ async def _run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
             server, classes = _embedded(workdir, args)
         elif mode in ("cluster", "cluster-spread"):
             classes_wanted = args.max_students // CLASS_SIZE
-            server, classes = _cluster(workdir, args, classes_wanted, args.cluster_layer)
+            server, classes = _cluster(
+                workdir,
+                args,
+                classes_wanted,
+                args.cluster_layer,
+                affinity=mode == "cluster",
+            )
         else:
             layers: dict[str, Any] = {}
             for students in (int(n) for n in args.layer_students.split(",")):
                 for layer in ("core", "pubsub"):
                     sub = workdir / f"{layer}-{students}"
                     sub.mkdir()
-                    server, classes = _cluster(sub, args, students // CLASS_SIZE, layer)
+                    server, classes = _cluster(
+                        sub, args, students // CLASS_SIZE, layer, affinity=False
+                    )
                     try:
                         _log(f"layers: {layer}, {students} students on 2 processes")
                         figures = await _fixed(server, classes, args)
@@ -1022,8 +1023,7 @@ async def _run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
             return layers
         try:
             _log(f"{mode}: ramping classes of {CLASS_SIZE} on {len(server.ports)} process(es)")
-            placement = "spread" if mode == "cluster-spread" else "session"
-            return await _ramp(server, classes, args, placement)
+            return await _ramp(server, classes, args)
         finally:
             server.site.stop_all()
             if server.site.postgres_db:
