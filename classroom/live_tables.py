@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 
 from classroom.live_updates import teachers_group
 from classroom.models import GameSession, Table
@@ -37,7 +37,7 @@ from classroom.table_leases import (
 )
 from classroom.table_router import RemoteTable, process_router
 from games.core import game_get
-from games.live.host import LogEntry, TableHost, TableSetup
+from games.live.host import LogEntry, StoreUnavailable, TableHost, TableSetup
 from games.live.registry import HostRegistry
 from games.live.supervision import supervised_task
 
@@ -177,7 +177,12 @@ class DjangoTableStore:
         self.record = record
 
     async def append(self, entry: LogEntry, trials: Sequence[EngineTrial]) -> None:
-        await log_writer.append(self.record, entry, trials)
+        try:
+            await log_writer.append(self.record, entry, trials)
+        except (OperationalError, InterfaceError, LogWriterFailed) as error:
+            # The database cannot be reached (down, restarting, connection cut): the host
+            # keeps the entry and tries again.
+            raise StoreUnavailable(str(error)) from error
 
 
 def _epoch_if_playing(table_id: int) -> int | None:

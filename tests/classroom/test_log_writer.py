@@ -9,7 +9,7 @@ that order of events without a database.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -38,7 +38,7 @@ class FakeWriter(LogWriter):
         self.fail: set[int] = set()
         self.written: list[int] = []
 
-    async def _write(self, *, items: Sequence[tuple[TableRecord, LogEntry, Sequence[object]]]) -> None:  # type: ignore[override]
+    async def _write(self, *, items: Sequence[tuple[TableRecord, LogEntry, Sequence[Any]]]) -> None:
         self.in_flight.set()
         await self.gate.wait()
         seqs = [entry.seq for _record, entry, _trials in items]
