@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 from django.conf import settings
 from redis.asyncio import Redis
 
+from classroom.outages import outage_warning
 from games.live.leases import LEASE_TTL_MS, RENEW_EVERY_MS, LocalLeases, RedisLeases
 from games.live.supervision import supervised
 
@@ -63,8 +64,9 @@ async def _renewed(lease: Lease, leases: Leases) -> Lease | None:
     trusted by our own clock; None once it is lost."""
     try:
         return await leases.renew(lease)
-    except Exception:
-        logger.warning("table %s: could not renew its lease", lease.table_id)
+    except Exception as error:
+        # One line per outage, not one per table twice a second.
+        outage_warning("could not renew a table's lease", error)
         return lease if lease.trusted() else None
 
 
