@@ -20,6 +20,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 
 from classroom.live_updates import teachers_group
 from classroom.models import GameSession, Table
+from classroom.outages import OUTAGE_ERRORS, outage_warning
 from classroom.services.live_tables import (
     StaleOwner,
     TableRecord,
@@ -354,8 +355,12 @@ def _announce_now(session_id: int) -> None:
 
 
 def _log_failure(task: asyncio.Future[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        logger.warning("could not announce a table change", exc_info=task.exception())
+    if task.cancelled() or (error := task.exception()) is None:
+        return
+    if isinstance(error, OUTAGE_ERRORS):
+        outage_warning("could not announce a table change", error)
+    else:
+        logger.warning("could not announce a table change", exc_info=error)
 
 
 async def _control(table_ids: list[int], command: str) -> None:
