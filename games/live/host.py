@@ -422,12 +422,14 @@ class TableHost:
                 logger.warning("table %s: taken over by another process; stopping", self.table_id)
                 self.fenced = True
                 return False
-            except StoreUnavailable:
+            except StoreUnavailable as error:
                 if attempt == 0:
-                    logger.exception(
-                        "table %s: could not store log entry %s; trying again",
+                    # One line, no traceback: an outage hits every table at once.
+                    logger.warning(
+                        "table %s: could not store log entry %s (%s); trying again",
                         self.table_id,
                         entry.seq,
+                        error,
                     )
                 if self._wall() >= give_up_at:
                     logger.error(
