@@ -61,6 +61,8 @@ class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     _dirty = False
     _bucket: TokenBucket | None = None
     _closed_here = False
+    # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.outages).
+    try_again_code = None
 
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]

@@ -63,6 +63,11 @@ class OutageCalmSocket:
     CLOSE_TRY_AGAIN (its tablet reconnects) rather than crashing with a traceback and 1011."""
 
     _accepted_here = False
+    # How a socket that hit an outage is sent to reconnect: closed with this code (accepted
+    # first if need be); None for pages whose htmx socket reconnects only on 1006/1011-1013,
+    # which an application cannot send: their handshake is refused instead (the browser sees
+    # 1006), and an open one is left open.
+    try_again_code: int | None = CLOSE_TRY_AGAIN
 
     async def accept(self, *args: Any, **kwargs: Any) -> None:
         await super().accept(*args, **kwargs)  # type: ignore[misc]
@@ -91,7 +96,12 @@ class OutageCalmSocket:
 
     async def _try_again_later(self) -> None:
         with contextlib.suppress(Exception):  # the socket may be gone already
+            if self.try_again_code is None:
+                if not self._accepted_here:
+                    await self.close()  # type: ignore[attr-defined]
+                return
             if not self._accepted_here:
-                # Accepted first: a refused handshake reaches the browser as 1006.
+                # Accepted first: a refused handshake reaches the browser as 1006, without
+                # the reason.
                 await self.accept()
-            await self.close(code=CLOSE_TRY_AGAIN)  # type: ignore[attr-defined]
+            await self.close(code=self.try_again_code)  # type: ignore[attr-defined]

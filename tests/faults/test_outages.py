@@ -151,3 +151,29 @@ async def test_a_tablet_connecting_during_an_outage_is_asked_to_try_again_calmly
     assert len(warnings) == 1  # one line for the outage, not one per reconnect
     assert warnings[0].exc_info is None
     assert not [record for record in caplog.records if record.exc_info]
+
+
+async def test_a_lobby_page_connecting_during_an_outage_is_refused_so_htmx_retries(
+    playing: tuple[GameSession, list[Seat]],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # htmx reconnects on 1006 (a refused handshake) but never on an application's 4xxx code.
+    session, seats = playing
+
+    def down(*_args: Any) -> Any:
+        raise OperationalError("connection to server failed")
+
+    monkeypatch.setattr(consumers.SeatConsumer, "_open", down)
+    caplog.set_level(logging.WARNING)
+    headers = [
+        (b"host", b"127.0.0.1"),
+        (b"origin", b"http://127.0.0.1"),
+        (b"cookie", f"{seat_cookie_name(session.code)}={seats[0].token}".encode()),
+    ]
+    socket = WebsocketCommunicator(application, f"/ws/play/{session.code}/", headers=headers)
+    connected, _code = await socket.connect(timeout=TIMEOUT)
+    assert not connected
+    await socket.disconnect()
+    assert [r.message for r in caplog.records if "could not connect" in r.message]
+    assert not [record for record in caplog.records if record.exc_info]
