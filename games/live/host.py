@@ -402,6 +402,9 @@ class TableHost:
         entry = LogEntry(self.next_seq, "tick", None, payload, now)
         if await self._commit(entry, outcome):
             await self._broadcast(events=_events(outcome), at_ms=began)
+        elif not self.fenced:
+            # Refused (or given up on): wait a moment rather than spin on the same deadline.
+            await self._sleep(0.5)
 
     async def _commit(
         self, entry: LogEntry, outcome: Outcome[Any], item: _Act | None = None

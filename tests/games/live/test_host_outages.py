@@ -176,3 +176,26 @@ async def test_a_host_stuck_in_a_write_stops_stamping(monkeypatch: pytest.Monkey
         await asyncio.sleep(0.005)  # the loop would have stamped several times by now
     assert host.stalled_ms() >= 10_000
     await host.stop()
+
+
+class CountingStore(MemoryStore):
+    attempts = 0
+
+    async def append(self, entry: LogEntry, trials: Sequence[Trial]) -> None:
+        self.attempts += 1
+        await super().append(entry, trials)
+
+
+async def test_a_timer_whose_entry_is_refused_waits_instead_of_spinning() -> None:
+    from tests.games.live.test_host import Tally
+
+    time = FakeTime()
+    store = CountingStore()
+    store.fail = True
+    host = TableHost(setup=SETUP, engine=Tally, store=store, wall=time.wall, sleep=time.sleep)
+    host.start()
+    time.ms += 100  # the table's timer is due
+    await _until(lambda: len(time.slept) >= 3)
+    await host.stop()
+    assert set(time.slept) == {0.5}
+    assert store.attempts <= len(time.slept) + 1  # one try per pause, not a busy loop
