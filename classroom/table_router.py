@@ -191,9 +191,6 @@ class RemoteTable:
     def seats(self) -> list[int | None]:
         return list(self._listeners)
 
-    def listeners(self) -> list[RemoteListener]:
-        return [listener for seated in self._listeners.values() for listener in seated]
-
     async def deliver(self, seat: int | None, frame: str) -> None:
         for listener in list(self._listeners.get(seat, ())):
             try:
@@ -229,7 +226,7 @@ class TableRouter:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._started = False
         # The channel layer's count of outages it came back from (SteadyRedisChannelLayer):
-        # when it moves, every stand-in here asks its owner for a fresh view.
+        # when it moves, the sockets of every stand-in here reconnect.
         self._recoveries_seen = 0
 
     async def start(self) -> None:
@@ -296,11 +293,7 @@ class TableRouter:
 
     async def rejoin(self) -> None:
         """Say again which seats have sockets here, re-joining their groups (a Redis that
-        restarted has forgotten them); after an outage, ask for fresh views as well (frames
-        sent meanwhile were lost)."""
-        recoveries = int(getattr(self.layer, "recoveries", 0))
-        recovered = recoveries != self._recoveries_seen
-        self._recoveries_seen = recoveries
+        restarted has forgotten them)."""
         for remote in list(self._remotes.values()):
             for seat in remote.seats():
                 group = table_seat_group(remote.table_id, seat)
@@ -310,14 +303,28 @@ class TableRouter:
                     outage_warning("table router: could not re-join a table's group", error)
                     return  # the next heartbeat tries again
                 await self.tell_owner(remote, "table.join", seat=seat)
-            if recovered:
-                for listener in remote.listeners():
-                    remote.resync(listener)
+
+    async def reconnect_after_outage(self) -> None:
+        """After the channel layer came back from an outage, send this process's sockets at
+        other processes' tables to reconnect: views, acks and inputs that were on their way
+        were lost, and a tablet that reconnects gets a fresh view and sends its unanswered
+        inputs again (a repeat is acknowledged, not applied)."""
+        recoveries = int(getattr(self.layer, "recoveries", 0))
+        if recoveries == self._recoveries_seen:
+            return
+        self._recoveries_seen = recoveries
+        remotes = list(self._remotes.values())
+        if remotes:
+            logger.info("channel layer back: %d tables' sockets reconnect", len(remotes))
+        for remote in remotes:
+            self.forget(remote)
+            await remote.owner_gone()
 
     async def _watch_owners(self) -> None:
         leases = process_leases()
         while True:
             await asyncio.sleep(OWNER_CHECK_S)
+            await self.reconnect_after_outage()
             for remote in list(self._remotes.values()):
                 try:
                     owner = await leases.owner_of(remote.table_id)
