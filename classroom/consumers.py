@@ -26,6 +26,7 @@ from classroom import live_fragments, live_tables
 from classroom.languages import language_from_scope
 from classroom.live_updates import seat_group, session_group, standings_group, teachers_group
 from classroom.models import GameSession, Seat, Table
+from classroom.outages import OutageCalmSocket
 from classroom.process import heartbeat_ensure
 from classroom.seat_cookies import seat_cookie_name
 from classroom.selectors.practice_access import practice_seat_problem
@@ -51,7 +52,7 @@ logger = logging.getLogger(__name__)
 CLOSE_FORBIDDEN = 4403
 
 
-class _LobbyConsumer(AsyncWebsocketConsumer):
+class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     """Joins the session's group and keeps one page fragment fresh."""
 
     session_id: int
@@ -61,6 +62,8 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
     _dirty = False
     _bucket: TokenBucket | None = None
     _closed_here = False
+    # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.outages).
+    try_again_code = None
 
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]
@@ -286,7 +289,7 @@ class _SocketListener:
         return server_frame_encode(error)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     """A tablet at a playing table: JSON frames to and from the table host."""
 
     host: live_tables.TableHandle | None = None

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 
 from classroom.live_updates import teachers_group
 from classroom.models import GameSession, Table
+from classroom.outages import OUTAGE_ERRORS, outage_warning
 from classroom.services.live_tables import (
     StaleOwner,
     TableRecord,
@@ -38,8 +39,9 @@ from classroom.table_leases import (
 )
 from classroom.table_router import RemoteTable, process_router
 from games.core import game_get
-from games.live.host import ClockMark, LogEntry, TableHost, TableSetup
+from games.live.host import ClockMark, LogEntry, StoreUnavailable, TableHost, TableSetup
 from games.live.registry import HostRegistry
+from games.live.supervision import supervised_task
 
 if TYPE_CHECKING:
     from games.core import Trial as EngineTrial
@@ -73,7 +75,9 @@ class LogWriter:
         if self._queue is None or self._loop is not loop:
             self._loop = loop
             self._queue = asyncio.Queue()
-            self._task = loop.create_task(self._run(self._queue), name="log-writer")
+            # Every table of the process waits on this one task: supervised, so a failure is
+            # logged and the writer goes on (issue 16: it died once and froze every table).
+            self._task = supervised_task("log writer", partial(self._run, self._queue))
         return self._queue
 
     async def append(
@@ -89,18 +93,30 @@ class LogWriter:
             while not queue.empty():
                 batch.append(queue.get_nowait())
             try:
-                await self._write(
-                    items=[(record, entry, trials) for record, entry, trials, _done in batch]
-                )
-            except Exception as error:
-                if len(batch) > 1:
-                    await self._one_by_one(batch)
-                    continue
-                batch[0][3].set_exception(error)
-            else:
+                await self._write_batch(batch)
+            finally:
+                # Whatever went wrong, no host is left waiting for an answer that never comes.
                 for *_item, done in batch:
-                    if not done.done():
-                        done.set_result(None)
+                    _settle(done, LogWriterFailed("the log writer failed; try again"))
+
+    async def _write_batch(self, batch: list[_Pending]) -> None:
+        # A waiter that was cancelled (its host stopped: lease lost, reaped) wants nothing
+        # written any more, and its future must not be answered (InvalidStateError).
+        batch = [pending for pending in batch if not pending[3].done()]
+        if not batch:
+            return
+        try:
+            await self._write(
+                items=[(record, entry, trials) for record, entry, trials, _done in batch]
+            )
+        except Exception as error:
+            if len(batch) > 1:
+                await self._one_by_one(batch)
+                return
+            _settle(batch[0][3], error)
+        else:
+            for *_item, done in batch:
+                _settle(done, None)
 
     async def _write(
         self, *, items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]
@@ -122,12 +138,28 @@ class LogWriter:
     async def _one_by_one(self, batch: list[_Pending]) -> None:
         # One bad entry must not fail the other tables' entries that shared its transaction.
         for record, entry, trials, done in batch:
+            if done.done():
+                continue  # cancelled meanwhile
             try:
                 await self._write(items=[(record, entry, trials)])
             except Exception as error:
-                done.set_exception(error)
+                _settle(done, error)
             else:
-                done.set_result(None)
+                _settle(done, None)
+
+
+class LogWriterFailed(Exception):
+    """The log writer failed before it could answer (it restarts; the host tries again)."""
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    """Answer a waiting host, unless it stopped waiting (cancelled) or has its answer."""
+    if done.done():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
 
 
 def _write_in_thread(items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]) -> None:
@@ -159,7 +191,12 @@ class DjangoTableStore:
         self.record = record
 
     async def append(self, entry: LogEntry, trials: Sequence[EngineTrial]) -> None:
-        await log_writer.append(self.record, entry, trials)
+        try:
+            await log_writer.append(self.record, entry, trials)
+        except (OperationalError, InterfaceError, LogWriterFailed) as error:
+            # The database cannot be reached (down, restarting, connection cut): the host
+            # keeps the entry and tries again.
+            raise StoreUnavailable(str(error)) from error
 
     async def clock_save(self, mark: ClockMark) -> None:
         # Rare (a host's start, pause, resume): the shared sync thread is fine for it.
@@ -351,8 +388,12 @@ def _announce_now(session_id: int) -> None:
 
 
 def _log_failure(task: asyncio.Future[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        logger.warning("could not announce a table change", exc_info=task.exception())
+    if task.cancelled() or (error := task.exception()) is None:
+        return
+    if isinstance(error, OUTAGE_ERRORS):
+        outage_warning("could not announce a table change", error)
+    else:
+        logger.warning("could not announce a table change", exc_info=error)
 
 
 async def _control(table_ids: list[int], command: str) -> None:

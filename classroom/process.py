@@ -18,6 +18,9 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 
+from classroom.outages import OUTAGE_ERRORS, outage_warning
+from games.live.supervision import supervised
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -56,13 +59,17 @@ def heartbeat_ensure() -> None:
     loop = asyncio.get_running_loop()
     task = _heartbeats.get(loop)
     if task is None or task.done():
-        _heartbeats[loop] = loop.create_task(_heartbeat(), name="process-heartbeat")
+        _heartbeats[loop] = loop.create_task(
+            supervised("process heartbeat", _heartbeat), name="process-heartbeat"
+        )
 
 
 async def _heartbeat() -> None:
     while True:
         try:
             await sync_to_async(process_alive_mark)()
-        except Exception:  # the cache is down: presence is stale for a while, play goes on
+        except OUTAGE_ERRORS as error:  # the cache is down: presence is stale, play goes on
+            outage_warning("could not mark this process alive", error)
+        except Exception:
             logger.warning("could not mark this process alive", exc_info=True)
         await asyncio.sleep(HEARTBEAT_S)

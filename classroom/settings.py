@@ -118,7 +118,7 @@ LEASE_PREFIX = os.environ.get("SNAPCLASS_LEASE_PREFIX", "snapclass")
 # keys, so less Redis work per frame); the default stays the list-based RedisChannelLayer.
 # `make bench-capacity` measures both.
 _CHANNEL_BACKENDS = {
-    "core": "channels_redis.core.RedisChannelLayer",
+    "core": "classroom.channel_layer.SteadyRedisChannelLayer",  # waits through outages
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 if REDIS_URL:

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, TypeVar
 from django.conf import settings
 from redis.asyncio import Redis
 
-from games.live.leases import RENEW_EVERY_MS, LocalLeases, RedisLeases
+from classroom.outages import outage_warning
+from games.live.leases import LEASE_TTL_MS, RENEW_EVERY_MS, LocalLeases, RedisLeases
+from games.live.supervision import supervised
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -62,8 +64,9 @@ async def _renewed(lease: Lease, leases: Leases) -> Lease | None:
     trusted by our own clock; None once it is lost."""
     try:
         return await leases.renew(lease)
-    except Exception:
-        logger.warning("table %s: could not renew its lease", lease.table_id)
+    except Exception as error:
+        # One line per outage, not one per table twice a second.
+        outage_warning("could not renew a table's lease", error)
         return lease if lease.trusted() else None
 
 
@@ -83,21 +86,53 @@ async def lease_hold_while(
             current = await _renewed(current, leases)
 
 
-async def lease_keep(host: TableHost, lease: Lease, leases: Leases) -> None:
-    """Renew the host's lease while it runs; stop the host when the lease is lost (or cannot
-    be confirmed within its TTL, by our own clock); give the lease up when the host stops."""
-    try:
+# A host whose heartbeat (TableHost.alive_ms) is older than this is hung or starved: its lease
+# is not renewed, so another process replays the table instead of it freezing here.
+HOST_STALL_MS = LEASE_TTL_MS
+
+
+async def lease_renew_if_progressing(host: TableHost, lease: Lease, leases: Leases) -> Lease | None:
+    """The lease renewed, if the host is making progress; None if it stalled or lost it."""
+    stalled = host.stalled_ms()
+    if stalled > HOST_STALL_MS:
+        logger.warning(
+            "table %s: its host made no progress for %.1f s; giving the table up",
+            host.table_id,
+            stalled / 1000,
+        )
+        return None
+    return await _renewed(lease, leases)
+
+
+class _Keeper:
+    """One host's lease while it runs (the lease outlives a restart of the keeping loop)."""
+
+    def __init__(self, host: TableHost, lease: Lease, leases: Leases) -> None:
+        self.host = host
+        self.lease = lease
+        self.leases = leases
+
+    async def run(self) -> None:
         while True:
             await asyncio.sleep(RENEW_EVERY_MS / 1000)
-            if host.finished:
-                break
-            renewed = await _renewed(lease, leases)
-            if renewed is None:
-                logger.warning("table %s: lease lost; stopping its host here", host.table_id)
-                host.fenced = True
-                await host.stop()
+            if self.host.finished:
                 return
-            lease = renewed
+            renewed = await lease_renew_if_progressing(self.host, self.lease, self.leases)
+            if renewed is None:
+                logger.warning("table %s: lease lost; stopping its host here", self.host.table_id)
+                self.host.fenced = True
+                await self.host.stop()
+                return
+            self.lease = renewed
+
+
+async def lease_keep(host: TableHost, lease: Lease, leases: Leases) -> None:
+    """Renew the host's lease while it runs and makes progress; stop the host when the lease
+    is lost (or cannot be confirmed within its TTL, by our own clock) or the host stalls; give
+    the lease up when the host stops."""
+    keeper = _Keeper(host, lease, leases)
+    try:
+        await supervised(f"lease keeper of table {host.table_id}", keeper.run)
     finally:
         with contextlib.suppress(Exception):
-            await leases.release(lease)
+            await leases.release(keeper.lease)

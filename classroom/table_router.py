@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from channels.layers import get_channel_layer
 
+from classroom.outages import OUTAGE_ERRORS, outage_warning
 from classroom.table_leases import OwnedElsewhere, process_leases
+from games.live.supervision import supervised
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -86,7 +88,13 @@ class _GroupListener:
 
     async def deliver(self, frame: str) -> None:
         message = {"type": "table.frame", "table_id": self._table_id, "seat": self.seat}
-        await self._layer.group_send(self._group, {**message, "frame": frame})
+        try:
+            await self._layer.group_send(self._group, {**message, "frame": frame})
+        except OUTAGE_ERRORS as error:
+            # Not raised: the host would drop this listener for good and the other processes'
+            # sockets would get no view again. Their stand-ins ask for a fresh view once the
+            # layer is back (TableRouter._heartbeat).
+            outage_warning("table router: could not send a view to other processes", error)
 
 
 class _ReplyListener:
@@ -98,7 +106,11 @@ class _ReplyListener:
         self._reply_to = reply_to
 
     async def deliver(self, frame: str) -> None:
-        await self._layer.send(self._reply_to, {"type": "table.reply", "frame": frame})
+        try:
+            await self._layer.send(self._reply_to, {"type": "table.reply", "frame": frame})
+        except OUTAGE_ERRORS as error:
+            # The tablet sends an unanswered input again; a repeat is acknowledged, not applied.
+            outage_warning("table router: could not answer a socket in another process", error)
 
 
 # --------------------------------------------------------------------------------------------
@@ -213,6 +225,9 @@ class TableRouter:
         self._groups: dict[tuple[int, int | None], _GroupListener] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._started = False
+        # The channel layer's count of outages it came back from (SteadyRedisChannelLayer):
+        # when it moves, the sockets of every stand-in here reconnect.
+        self._recoveries_seen = 0
 
     async def start(self) -> None:
         if self._started:
@@ -222,8 +237,14 @@ class TableRouter:
         # through one blocking pop on "<prefix>.<client>!", shared with the consumers' own
         # channels; another prefix would wait behind their pops (up to 5 s each).
         self.address = await self.layer.new_channel()
-        for loop in (self._receive(), self._heartbeat(), self._watch_owners()):
-            self.spawn(loop)
+        # Supervised: one of these ending (a Redis blip once ended the receiving loop for good)
+        # would leave this process's sockets at other processes' tables with no views or acks.
+        for name, loop in (
+            ("receiving", self._receive),
+            ("heartbeat", self._heartbeat),
+            ("owner watch", self._watch_owners),
+        ):
+            self.spawn(supervised(f"table router {name} loop", loop))
 
     def spawn(self, coroutine: Any) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -259,21 +280,51 @@ class TableRouter:
         message = {"type": kind, "table_id": remote.table_id, "member": self.address, **fields}
         try:
             await self.layer.send(remote.owner, message)
+        except OUTAGE_ERRORS as error:
+            outage_warning("table router: could not reach a table's host", error)
         except Exception:
             logger.warning("table %s: could not reach its host", remote.table_id, exc_info=True)
 
     async def _heartbeat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT_S)
-            for remote in list(self._remotes.values()):
-                for seat in remote.seats():
-                    await self.tell_owner(remote, "table.join", seat=seat)
+            await self.rejoin()
             self.expire_members()
+
+    async def rejoin(self) -> None:
+        """Say again which seats have sockets here, re-joining their groups (a Redis that
+        restarted has forgotten them)."""
+        for remote in list(self._remotes.values()):
+            for seat in remote.seats():
+                group = table_seat_group(remote.table_id, seat)
+                try:
+                    await self.layer.group_add(group, self.address)
+                except OUTAGE_ERRORS as error:
+                    outage_warning("table router: could not re-join a table's group", error)
+                    return  # the next heartbeat tries again
+                await self.tell_owner(remote, "table.join", seat=seat)
+
+    async def reconnect_after_outage(self) -> None:
+        """After the channel layer came back from an outage, send this process's sockets at
+        other processes' tables to reconnect: views, acks and inputs that were on their way
+        were lost, and a tablet that reconnects gets a fresh view and sends its unanswered
+        inputs again (a repeat is acknowledged, not applied)."""
+        recoveries = int(getattr(self.layer, "recoveries", 0))
+        if recoveries == self._recoveries_seen:
+            return
+        self._recoveries_seen = recoveries
+        remotes = list(self._remotes.values())
+        if remotes:
+            logger.info("channel layer back: %d tables' sockets reconnect", len(remotes))
+        for remote in remotes:
+            self.forget(remote)
+            await remote.owner_gone()
 
     async def _watch_owners(self) -> None:
         leases = process_leases()
         while True:
             await asyncio.sleep(OWNER_CHECK_S)
+            await self.reconnect_after_outage()
             for remote in list(self._remotes.values()):
                 try:
                     owner = await leases.owner_of(remote.table_id)
@@ -304,7 +355,7 @@ class TableRouter:
 
     async def _receive(self) -> None:
         while True:
-            message = await self.layer.receive(self.address)
+            message = await self.layer.receive(self.address)  # raising: restarted (supervised)
             try:
                 await self._dispatch(message)
             except Exception:

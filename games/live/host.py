@@ -19,10 +19,17 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from games.core import gettext_noop
-from games.live.protocol import Ack, ErrorFrame, MotionFrame, StateFrame, server_frame_encode
+from games.live.protocol import (
+    Ack,
+    ErrorFrame,
+    MotionFrame,
+    Pending,
+    StateFrame,
+    server_frame_encode,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Awaitable, Callable, Mapping, Sequence
 
     from games.core import Engine, Outcome, ReplayEntry, Trial
 
@@ -37,7 +44,17 @@ MOTION_FRAME_MS = 50
 GAME_FINISHED = gettext_noop("This game has finished.")
 GAME_PAUSED = gettext_noop("The game is paused. Eyes on your teacher!")
 PLAYERS_ONLY = gettext_noop("Only players can play.")
-NOT_SAVED = gettext_noop("That did not reach the server. Try again.")
+NOT_SAVED = gettext_noop("That tap could not be saved, so it did not count. Please try again.")
+
+# The host's heartbeat: its loop stamps ``alive_ms`` at least this often, and the lease keeper
+# renews a table's lease only while the stamp is fresh (classroom.table_leases), so a host that
+# hangs or starves loses its table to another process instead of freezing it.
+ALIVE_EVERY_MS = 500
+# An input the store could not take (the database is down) is tried again, waiting these
+# delays in turn (the last repeats), for up to STORE_RETRY_FOR_MS; the tablet is told it is
+# "saving" meanwhile, then gets the ack, or an error saying the tap did not count.
+STORE_RETRY_DELAYS_S = (0.1, 0.2, 0.5, 1.0, 2.0)
+STORE_RETRY_FOR_MS = 60_000
 
 
 # --------------------------------------------------------------------------------------------
@@ -71,12 +88,17 @@ class StoreFenced(Exception):
     """
 
 
+class StoreUnavailable(Exception):
+    """The store could not be reached (the database is down or restarting): the same write
+    may well work a moment later, so the host tries it again."""
+
+
 class TableStore(Protocol):
     """Durable storage of a table's action log and trials."""
 
     async def append(self, entry: LogEntry, trials: Sequence[Trial]) -> None:
         """Write the entry and its trials in one transaction, or raise (StoreFenced if this
-        host is no longer the table's owner)."""
+        host is no longer the table's owner, StoreUnavailable if trying again may work)."""
         ...
 
 
@@ -233,6 +255,7 @@ class TableHost:
         clock_mark: ClockMark | None = None,
         clock_store: ClockStore | None = None,
         unix: Callable[[], int] = unix_ms,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.setup = setup
         # This host's fencing epoch (games.live.leases), stamped on every frame it sends.
@@ -249,6 +272,9 @@ class TableHost:
         self._wall = wall
         self._unix = unix
         self._clock_store = clock_store
+        self._sleep = sleep
+        # The loop's heartbeat (wall ms), see ALIVE_EVERY_MS.
+        self.alive_ms = wall()
         last_ms = log[-1].now_ms if log else 0
         unix_now = unix()
         self.state, start_ms = timeline_resume(
@@ -317,6 +343,10 @@ class TableHost:
         for callback in callbacks:
             callback()
 
+    def stalled_ms(self) -> int:
+        """How long ago the loop last showed it is making progress (wall ms)."""
+        return self._wall() - self.alive_ms
+
     @property
     def listener_count(self) -> int:
         return len(self._listeners)
@@ -362,16 +392,20 @@ class TableHost:
         pending: asyncio.Task[_Item] | None = None
         try:
             while not self.ended and not self.fenced:
+                self.alive_ms = self._wall()
                 if pending is None:
                     pending = asyncio.ensure_future(self._inbox.get())
                 deadline = None if self.paused else self.engine.next_deadline(self.state)
                 timeout = None if deadline is None else max(0, deadline - self.clock.now()) / 1000
-                done, _ = await asyncio.wait({pending}, timeout=timeout)
+                # Wake at least every ALIVE_EVERY_MS to stamp the heartbeat, even when idle.
+                due = timeout is not None and timeout <= ALIVE_EVERY_MS / 1000
+                wait = timeout if due else ALIVE_EVERY_MS / 1000
+                done, _ = await asyncio.wait({pending}, timeout=wait)
                 if done:
                     item = pending.result()
                     pending = None
                     await self._handle(item)
-                else:
+                elif due:
                     await self._tick()
         finally:
             if pending is not None:
@@ -424,8 +458,11 @@ class TableHost:
         entry = LogEntry(
             self.next_seq, "act", item.listener.seat, dict(item.action), now, item.client_id
         )
-        if not await self._commit(entry, outcome):
-            await self._reply_error(item, "not_saved", NOT_SAVED)
+        if not await self._commit(entry, outcome, item):
+            if not self.fenced:
+                await self._reply_error(item, "not_saved", NOT_SAVED)
+            # Fenced: no answer. The host stops, the tablet reconnects to the table's new
+            # owner and sends the input again there (an error would make it drop the tap).
             return
         await self._deliver(item.listener, self._ack(item.seq))
         await self._broadcast(events=_events(outcome), at_ms=began)
@@ -446,20 +483,62 @@ class TableHost:
         if await self._commit(entry, outcome):
             await self._broadcast(events=_events(outcome), at_ms=began)
         elif not self.fenced:
-            # Storage is down: wait a moment rather than spin on the same deadline.
-            await asyncio.sleep(0.5)
+            # Refused (or given up on): wait a moment rather than spin on the same deadline.
+            await self._sleep(0.5)
 
-    async def _commit(self, entry: LogEntry, outcome: Outcome[Any]) -> bool:
-        """Persist first; only a stored change becomes the table's state."""
-        try:
-            await self.store.append(entry, outcome.trials)
-        except StoreFenced:
-            logger.warning("table %s: taken over by another process; stopping", self.table_id)
-            self.fenced = True
-            return False
-        except Exception:
-            logger.exception("table %s: could not store log entry %s", self.table_id, entry.seq)
-            return False
+    async def _commit(
+        self, entry: LogEntry, outcome: Outcome[Any], item: _Act | None = None
+    ) -> bool:
+        """Persist first; only a stored change becomes the table's state.
+
+        A store that is unavailable (the database is down) is tried again for up to
+        STORE_RETRY_FOR_MS; the input's tablet hears "pending" meanwhile. Later inputs wait in
+        the inbox, so the table's order is kept.
+        """
+        give_up_at = self._wall() + STORE_RETRY_FOR_MS
+        attempt = 0
+        while True:
+            try:
+                await self.store.append(entry, outcome.trials)
+                break
+            except StoreFenced:
+                logger.warning("table %s: taken over by another process; stopping", self.table_id)
+                self.fenced = True
+                return False
+            except StoreUnavailable as error:
+                if attempt == 0:
+                    # One line, no traceback: an outage hits every table at once.
+                    logger.warning(
+                        "table %s: could not store log entry %s (%s); trying again",
+                        self.table_id,
+                        entry.seq,
+                        error,
+                    )
+                if self._wall() >= give_up_at:
+                    logger.error(
+                        "table %s: gave up storing log entry %s after %d tries",
+                        self.table_id,
+                        entry.seq,
+                        attempt + 1,
+                    )
+                    return False
+                if attempt == 0 and item is not None:
+                    pending = server_frame_encode(Pending(seq=item.seq, reason="saving"))
+                    await self._deliver(item.listener, pending)
+                delay = STORE_RETRY_DELAYS_S[min(attempt, len(STORE_RETRY_DELAYS_S) - 1)]
+                attempt += 1
+                # Waiting for the store is progress (the heartbeat stays fresh).
+                self.alive_ms = self._wall()
+                await self._sleep(delay)
+                self.alive_ms = self._wall()
+            except Exception:
+                # Not a matter of waiting (a refused row): this input cannot be stored.
+                logger.exception("table %s: could not store log entry %s", self.table_id, entry.seq)
+                return False
+        if attempt:
+            logger.warning(
+                "table %s: stored entry %s after %d tries", self.table_id, entry.seq, attempt + 1
+            )
         self.state = outcome.state
         self.next_seq = entry.seq + 1
         self.version += 1

@@ -169,6 +169,14 @@ class Ack(msgspec.Struct, tag="ack", tag_field="type"):
     epoch: int = 0
 
 
+class Pending(msgspec.Struct, tag="pending", tag_field="type"):
+    """The input ``seq`` could not be stored yet and the server keeps trying: its ``ack`` (or
+    an ``error`` saying it did not count) follows."""
+
+    seq: int
+    reason: str = "saving"
+
+
 class StateFrame(msgspec.Struct, tag="state", tag_field="type"):
     """A seat's whole view of its table at ``version`` (one per accepted change)."""
 

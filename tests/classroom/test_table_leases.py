@@ -94,3 +94,95 @@ async def test_in_redis_the_lease_outlives_its_ttl_while_the_log_is_read() -> No
         assert await leases.owner_of(7) is None
     finally:
         await client.aclose()
+
+
+# -- renewing only while the host makes progress (issue 16, finding 1) -------------------------
+
+
+class _StalledHost:
+    """The keeper's view of a host: its heartbeat on an injected clock."""
+
+    table_id = 7
+    finished = False
+    fenced = False
+
+    def __init__(self, stalled_ms: int) -> None:
+        self._stalled_ms = stalled_ms
+
+    def stalled_ms(self) -> int:
+        return self._stalled_ms
+
+
+async def test_a_host_that_makes_progress_has_its_lease_renewed() -> None:
+    leases = ScriptedLeases(["kept"])
+    lease = Lease(7, "me", 3, confirmed_ms=0.0)
+    host = _StalledHost(stalled_ms=table_leases.HOST_STALL_MS - 1)
+    renewed = await table_leases.lease_renew_if_progressing(host, lease, leases)  # type: ignore[arg-type]
+    assert renewed is not None
+    assert leases.renewals == 1
+
+
+async def test_a_stalled_host_has_its_lease_not_renewed(caplog: pytest.LogCaptureFixture) -> None:
+    leases = ScriptedLeases(["kept"])
+    lease = Lease(7, "me", 3, confirmed_ms=0.0)
+    host = _StalledHost(stalled_ms=table_leases.HOST_STALL_MS + 1)
+    renewed = await table_leases.lease_renew_if_progressing(host, lease, leases)  # type: ignore[arg-type]
+    assert renewed is None
+    assert leases.renewals == 0  # not even asked: the lease runs out and another process replays
+    assert "made no progress" in caplog.text
+
+
+async def test_the_keeper_stops_a_hung_host_and_gives_its_table_up() -> None:
+    from games.live.host import TableHost
+    from games.live.leases import LocalLeases
+    from tests.games.live.test_host import SETUP, FakeSocket, NoTicks
+    from tests.games.live.test_host_outages import FakeTime, HangingStore
+
+    time = FakeTime()
+    host = TableHost(setup=SETUP, engine=NoTicks, store=HangingStore(), wall=time.wall)
+    host.start()
+    leases = LocalLeases()
+    lease = await leases.acquire(SETUP.table_id, "me")
+    assert lease is not None
+    keeper = asyncio.ensure_future(table_leases.lease_keep(host, lease, leases))
+    alice = FakeSocket(0)
+    await host.join(alice)
+    host.submit(alice, 1, {"kind": "add", "n": 1})  # its write never comes back
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert await leases.owner_of(SETUP.table_id) == "me"
+    time.ms += table_leases.HOST_STALL_MS + 1
+    await asyncio.wait_for(keeper, timeout=10)
+    assert host.finished
+    assert host.fenced
+    assert await leases.owner_of(SETUP.table_id) is None  # free for another process at once
+
+
+async def test_a_keeper_that_fails_is_restarted_and_keeps_the_lease(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    leases = ScriptedLeases(["kept"])
+    calls = 0
+
+    class Host(_StalledHost):
+        def stalled_ms(self) -> int:
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                raise RuntimeError("a bug in the keeper")
+            if calls >= 4:
+                self.finished = True
+            return 0
+
+    lease = Lease(7, "me", 3, confirmed_ms=0.0)
+    released: list[Lease] = []
+
+    async def release(held: Lease) -> None:
+        released.append(held)
+
+    leases.release = release  # type: ignore[attr-defined]
+    await asyncio.wait_for(table_leases.lease_keep(Host(0), lease, leases), timeout=10)  # type: ignore[arg-type]
+    assert "lease keeper of table 7 failed" in caplog.text
+    assert leases.renewals >= 2  # renewing went on after the failure
+    assert released
+    assert released[-1].epoch == 3

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 from channels.layers import get_channel_layer
+from redis.exceptions import ConnectionError as RedisConnectionError
 
+from classroom.table_leases import process_leases
 from classroom.table_router import CLOSE_SERVICE_RESTART, RemoteTable, TableRouter
 from games.live.registry import HostRegistry
 
@@ -174,3 +176,108 @@ async def test_when_a_dead_owners_lease_runs_out_the_table_is_taken_over_here_at
         host.task.cancel()
     for reaper in registry._reapers.values():
         reaper.cancel()
+
+
+# -- through a Redis outage (issue 16, finding 2) ---------------------------------------------
+
+
+class FlakyLayer:
+    """The in-memory layer, except that Redis is "down" for the first ``down`` calls of a kind."""
+
+    def __init__(self, layer: Any, *, receive_down: int = 0, send_down: int = 0) -> None:
+        self._layer = layer
+        self.receive_down = receive_down
+        self.send_down = send_down
+        self.recoveries = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._layer, name)
+
+    async def receive(self, channel: str) -> Any:
+        if self.receive_down:
+            self.receive_down -= 1
+            raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379")
+        return await self._layer.receive(channel)
+
+    async def group_send(self, group: str, message: Any) -> None:
+        if self.send_down:
+            self.send_down -= 1
+            raise RedisConnectionError("Connection reset by peer")
+        await self._layer.group_send(group, message)
+
+
+@dataclass(eq=False)
+class RecordingSocket(FakeSocket):
+    frames: list[str] = field(default_factory=list)
+
+    async def deliver(self, frame: str) -> None:
+        self.frames.append(frame)
+
+
+async def test_the_router_keeps_receiving_after_the_layer_fails(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    layer = FlakyLayer(get_channel_layer(), receive_down=2)
+    router = TableRouter(layer, HostRegistry(_no_host))  # type: ignore[arg-type]
+    owner = await layer.new_channel()
+    await process_leases().acquire(7, owner)  # the table's host is that other process
+    await router.start()
+    remote = router.remote_table(7, owner)
+    socket = RecordingSocket()
+    await remote.join(socket)  # type: ignore[arg-type]
+    frame = {"type": "table.frame", "table_id": 7, "seat": 0, "frame": '{"type":"state"}'}
+    await layer.send(router.address, frame)
+    for _ in range(200):
+        if socket.frames:
+            break
+        await asyncio.sleep(0.01)
+    await router.stop()
+    assert socket.frames == ['{"type":"state"}']
+    failures = [r for r in caplog.records if "table router receiving loop failed" in r.message]
+    assert len(failures) == 2
+    assert all(record.exc_info is not None for record in failures)
+
+
+async def test_a_view_that_could_not_reach_other_processes_does_not_drop_their_sockets() -> None:
+    from classroom.table_router import _GroupListener
+
+    layer = FlakyLayer(get_channel_layer(), send_down=1)
+    listener = _GroupListener(layer, 7, 0)  # type: ignore[arg-type]
+    await listener.deliver('{"type":"state"}')  # raising would make the host forget it
+    member = await layer.new_channel()
+    await layer.group_add("tbl.7.0", member)
+    await listener.deliver('{"type":"state","version":2}')
+    message = await asyncio.wait_for(layer.receive(member), timeout=2)
+    assert message["frame"] == '{"type":"state","version":2}'
+
+
+async def test_stand_ins_rejoin_their_groups_on_every_heartbeat() -> None:
+    layer = FlakyLayer(get_channel_layer())
+    router = TableRouter(layer, HostRegistry(_no_host))  # type: ignore[arg-type]
+    router.address = await layer.new_channel()
+    owner = await layer.new_channel()
+    remote = router.remote_table(7, owner)
+    await remote.join(RecordingSocket(seat=1))  # type: ignore[arg-type]
+    await layer.group_discard("tbl.7.1", router.address)  # Redis restarted and forgot it
+    await router.rejoin()
+    # Back in the seat's group: the owner's next view reaches this process again.
+    await layer.group_send("tbl.7.1", {"type": "table.frame", "table_id": 7, "seat": 1})
+    assert (await asyncio.wait_for(layer.receive(router.address), timeout=2))["seat"] == 1
+    await router.stop()
+
+
+async def test_after_an_outage_stand_ins_send_their_sockets_to_reconnect() -> None:
+    layer = FlakyLayer(get_channel_layer())
+    router = TableRouter(layer, HostRegistry(_no_host))  # type: ignore[arg-type]
+    router.address = await layer.new_channel()
+    remote = router.remote_table(7, await layer.new_channel())
+    socket = RecordingSocket(seat=1)
+    await remote.join(socket)  # type: ignore[arg-type]
+    await router.reconnect_after_outage()
+    assert socket.closed_with == []  # no outage yet
+    layer.recoveries += 1  # receiving failed and came back: frames in flight were lost
+    await router.reconnect_after_outage()
+    # Reconnecting, the tablet gets a fresh view and resends what was never answered.
+    assert socket.closed_with == [CLOSE_SERVICE_RESTART]
+    assert router.remote_table(7, remote.owner) is not remote
+    await router.stop()
