@@ -7,6 +7,7 @@ playing table connects) and rebuilt from the action log, so a restart loses noth
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +25,7 @@ from classroom.services.live_tables import (
     StaleOwner,
     TableRecord,
     action_log_append_many,
+    roster_takeovers,
     table_epoch_claim,
     table_record,
 )
@@ -147,6 +149,10 @@ class DjangoTableStore:
 
     async def append(self, entry: LogEntry, trials: Sequence[EngineTrial]) -> None:
         await log_writer.append(self.record, entry, trials)
+        if entry.kind == "bot" and entry.seat is not None:
+            # A bot plays the seat now: its responses are nobody's progress.
+            humans = {i: link for i, link in self.record.humans.items() if i != entry.seat}
+            self.record = dataclasses.replace(self.record, humans=humans)
 
 
 def _epoch_if_playing(table_id: int) -> int | None:
@@ -249,6 +255,10 @@ async def table_host_load(table_id: int) -> TableHost | None:
         on_change=partial(_announce_change, table.session_id),
         epoch=lease.epoch,
     )
+    for index, level in roster_takeovers(table.roster).items():
+        # Its child was taken off the class list while no host ran here: a bot takes the
+        # seat now (nothing happens if the log already has it).
+        host.seat_to_bot(index, level)
     keeper = asyncio.ensure_future(lease_keep(host, lease, leases))
     _keepers.add(keeper)
     keeper.add_done_callback(_keepers.discard)
@@ -336,5 +346,24 @@ def tables_control(*, session_id: int, command: str) -> None:
         except RuntimeError:
             # No event loop of ours here (a management command): no host runs in it either.
             logger.debug("no running loop for table control", exc_info=True)
+
+    transaction.on_commit(send)
+
+
+async def _to_bot(table_id: int, seat_index: int, level: str) -> None:
+    host = registry.running(table_id)
+    if host is not None:
+        host.seat_to_bot(seat_index, level)
+
+
+def table_seat_to_bot(*, table_id: int, seat_index: int, level: str) -> None:
+    """Once the change is committed, a bot plays the seat of the table if its host runs in
+    this process; a host started later (here or elsewhere) reads it from the roster."""
+
+    def send() -> None:
+        try:
+            async_to_sync(_to_bot)(table_id, seat_index, level)
+        except RuntimeError:
+            logger.debug("no running loop for a seat takeover", exc_info=True)
 
     transaction.on_commit(send)

@@ -590,9 +590,7 @@ def replay(
 ) -> State:
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
     ``("tick", None, None, now_ms)`` entries, applied in order."""
-    return log_replay(
-        setup(config, seats, seed, bots), log, act=act, tick=tick, takeover=takeover
-    )
+    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick, takeover=takeover)
 
 
 def retune(state: State, step: Mapping[str, Any]) -> State | None:

@@ -70,9 +70,7 @@ def _bot(game: Game) -> Any:
     return importlib.import_module(game.module.rsplit(".", 1)[0] + ".bots").BOT_LEVELS["steady"]
 
 
-def _run(
-    game: Game, state: Any, now: int, log: list[Any], *, until: int | None
-) -> tuple[Any, int]:
+def _run(game: Game, state: Any, now: int, log: list[Any], *, until: int | None) -> tuple[Any, int]:
     """Tick at each deadline (as the host does), logging what the host would log, until game
     time ``until`` (None: the end of the game). Returns the state and the time reached."""
     engine = game.engine
