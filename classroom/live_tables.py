@@ -354,11 +354,22 @@ async def _to_bot(table_id: int, seat_index: int, level: str) -> None:
     host = registry.running(table_id)
     if host is not None:
         host.seat_to_bot(seat_index, level)
+        return
+    if not clustered():
+        return
+    router = await process_router(registry)
+    owner = await process_leases().owner_of(table_id)
+    if owner is not None and owner != router.address:
+        message = {"table_id": table_id, "seat": seat_index, "level": level}
+        await router.layer.send(
+            owner, {"type": "table.to_bot", "member": router.address, **message}
+        )
 
 
 def table_seat_to_bot(*, table_id: int, seat_index: int, level: str) -> None:
-    """Once the change is committed, a bot plays the seat of the table if its host runs in
-    this process; a host started later (here or elsewhere) reads it from the roster."""
+    """Once the change is committed, a bot plays the seat of the table: its host is told,
+    here or (clustered) in the process that owns it; a host started later reads it from the
+    roster."""
 
     def send() -> None:
         try:

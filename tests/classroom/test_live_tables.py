@@ -13,7 +13,7 @@ from classroom.live_tables import registry, table_host_load
 from classroom.models import ActionLogEntry, Seat, Table, Trial
 from classroom.services.classes import student_remove
 from classroom.services.seats import seat_join_guest, seat_join_student
-from classroom.services.sessions import session_create, session_start
+from classroom.services.sessions import session_create, session_pause, session_start
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -157,6 +157,10 @@ async def test_a_student_removed_mid_game_is_replaced_by_a_bot_and_the_table_pla
         logged = await sync_to_async(_entries)(table)
         await _until(lambda: len(_entries(table)) >= len(logged) + 2)
         assert not host.finished
+        # Paused, the table writes nothing more: what is stored can be compared with it.
+        session = await sync_to_async(lambda: table.session)()
+        await sync_to_async(session_pause)(session=session)
+        await _until(lambda: host.paused, in_loop=True)
         await host.stop()
         assert await sync_to_async(ActionLogEntry.objects.filter(table=table).count)() == (
             host.version
