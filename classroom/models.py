@@ -271,7 +271,7 @@ class ActionLogEntry(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="log_entries")
     seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=8)  # "act" or "tick"
+    kind = models.CharField(max_length=8)  # "act", "tick" or "bot" (a bot took a seat over)
     seat_index = models.PositiveSmallIntegerField(null=True, blank=True)
     payload = models.JSONField(null=True, blank=True)
     server_ms = models.BigIntegerField()
