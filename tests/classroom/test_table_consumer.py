@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 from django.urls import reverse
 
 from classroom import live_tables
@@ -394,10 +395,15 @@ async def test_a_student_taken_off_the_class_list_mid_game_leaves_the_table_play
             reverse("class_detail", args=[session.school_class_id]),
         ]
         bodies = []
-        for url in urls:
-            response = client.get(url)
-            assert response.status_code == 200, url
-            bodies.append(b"".join(response).decode())
+        try:
+            for url in urls:
+                response = client.get(url)
+                assert response.status_code == 200, url
+                bodies.append(b"".join(response).decode())
+                response.close()  # a streamed download finishes its request only here
+        finally:
+            # This thread's connection, or PostgreSQL will not drop the test database.
+            connection.close()
         return bodies
 
     bodies = await sync_to_async(pages)()
