@@ -82,14 +82,21 @@ def kind_label(kind: str) -> str:
     return names.get(kind, kind)
 
 
-def _seat_names(seat: Seat) -> dict[str, str]:
+def _seat_names(seat: Seat) -> dict[str, Any]:
+    """The table's names, and what a seat is called once a robot takes it over mid-game (its
+    child was taken off the class list: the tablets drop the name at once)."""
     assert seat.table is not None
-    return {str(index): entry.get("name", "") for index, entry in enumerate(seat.table.roster)}
+    return {
+        "names": {
+            str(index): entry.get("name", "") for index, entry in enumerate(seat.table.roster)
+        },
+        "robot": _("Robot"),
+    }
 
 
 def commotion_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     return {
-        "names": _seat_names(seat),
+        **_seat_names(seat),
         "colour": {
             "red": _("red"),
             "blue": _("blue"),
@@ -134,7 +141,7 @@ def commotion_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
 
 def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     return {
-        "names": _seat_names(seat),
+        **_seat_names(seat),
         "pacing": settings.get("flip_pacing", "tap"),
         "word": colour_words(language=seat.session.language),
         "word_language": seat.session.language,
@@ -196,7 +203,7 @@ def watch_scene(game: str) -> dict[str, Any] | None:
 
 def riff_raff_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     return {
-        "names": _seat_names(seat),
+        **_seat_names(seat),
         **riff_raff_scene(),
         "your_colour": _("Your colour"),
         "card_n": _("card %(n)s"),

@@ -7,6 +7,7 @@ playing table connects) and rebuilt from the action log, so a restart loses noth
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +26,7 @@ from classroom.services.live_tables import (
     StaleOwner,
     TableRecord,
     action_log_append_many,
+    roster_takeovers,
     table_clock_save,
     table_epoch_claim,
     table_record,
@@ -197,6 +199,10 @@ class DjangoTableStore:
             # The database cannot be reached (down, restarting, connection cut): the host
             # keeps the entry and tries again.
             raise StoreUnavailable(str(error)) from error
+        if entry.kind == "bot" and entry.seat is not None:
+            # A bot plays the seat now: its responses are nobody's progress.
+            humans = {i: link for i, link in self.record.humans.items() if i != entry.seat}
+            self.record = dataclasses.replace(self.record, humans=humans)
 
     async def clock_save(self, mark: ClockMark) -> None:
         # Rare (a host's start, pause, resume): the shared sync thread is fine for it.
@@ -319,6 +325,10 @@ async def table_host_load(table_id: int) -> TableHost | None:
         clock_mark=_clock_mark(table),
         clock_store=store,
     )
+    for index, level in roster_takeovers(table.roster).items():
+        # Its child was taken off the class list while no host ran here: a bot takes the
+        # seat now (nothing happens if the log already has it).
+        host.seat_to_bot(index, level)
     keeper = asyncio.ensure_future(lease_keep(host, lease, leases))
     _keepers.add(keeper)
     keeper.add_done_callback(_keepers.discard)
@@ -410,5 +420,35 @@ def tables_control(*, session_id: int, command: str) -> None:
         except RuntimeError:
             # No event loop of ours here (a management command): no host runs in it either.
             logger.debug("no running loop for table control", exc_info=True)
+
+    transaction.on_commit(send)
+
+
+async def _to_bot(table_id: int, seat_index: int, level: str) -> None:
+    host = registry.running(table_id)
+    if host is not None:
+        host.seat_to_bot(seat_index, level)
+        return
+    if not clustered():
+        return
+    router = await process_router(registry)
+    owner = await process_leases().owner_of(table_id)
+    if owner is not None and owner != router.address:
+        message = {"table_id": table_id, "seat": seat_index, "level": level}
+        await router.layer.send(
+            owner, {"type": "table.to_bot", "member": router.address, **message}
+        )
+
+
+def table_seat_to_bot(*, table_id: int, seat_index: int, level: str) -> None:
+    """Once the change is committed, a bot plays the seat of the table: its host is told,
+    here or (clustered) in the process that owns it; a host started later reads it from the
+    roster."""
+
+    def send() -> None:
+        try:
+            async_to_sync(_to_bot)(table_id, seat_index, level)
+        except RuntimeError:
+            logger.debug("no running loop for a seat takeover", exc_info=True)
 
     transaction.on_commit(send)

@@ -348,7 +348,7 @@ class ActionLogEntry(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="log_entries")
     seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=8)  # "act" or "tick"
+    kind = models.CharField(max_length=8)  # "act", "tick" or "bot" (a bot took a seat over)
     seat_index = models.PositiveSmallIntegerField(null=True, blank=True)
     payload = models.JSONField(null=True, blank=True)
     server_ms = models.BigIntegerField()
@@ -380,8 +380,11 @@ class Trial(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="trials")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="trials")
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, related_name="trials")
+    # A student taken off the class list leaves their trials behind, linked to no one (the
+    # table's other trials and its replay need them); deleting a class or a session deletes
+    # its trials outright.
     student = models.ForeignKey(
-        Student, on_delete=models.CASCADE, null=True, blank=True, related_name="trials"
+        Student, on_delete=models.SET_NULL, null=True, blank=True, related_name="trials"
     )
     log_seq = models.PositiveIntegerField()
     game = models.CharField(max_length=40)

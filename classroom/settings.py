@@ -186,8 +186,8 @@ SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "60"))
 # A join code stops working this long after its session was created.
 SESSION_CODE_LIFETIME_HOURS = 14
-# Trials older than this many days are deleted by `manage.py trials_prune` (run it daily);
-# unset keeps them for good.
+# Sessions over for more than this many days are deleted whole (seats, names, log, trials)
+# by `manage.py trials_prune` (run it daily); unset keeps them for good.
 _retention_days = os.environ.get("TRIAL_RETENTION_DAYS", "").strip()
 TRIAL_RETENTION_DAYS = int(_retention_days) if _retention_days else None
 

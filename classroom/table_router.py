@@ -401,6 +401,9 @@ class TableRouter:
             host.submit(reply, int(message["seq"]), message["action"], message.get("cid"))
         elif kind == "table.sync":
             host.resync(_ReplyListener(self.layer, seat, message["reply_to"]))
+        elif kind == "table.to_bot" and isinstance(seat, int):
+            # A child taken off the class list on a page served by another process.
+            host.seat_to_bot(seat, str(message["level"]))
 
     async def _member_joined(self, host: TableHost, seat: int | None, member: str) -> None:
         key = (host.table_id, seat)

@@ -5,7 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from classroom.models import Table
 
 
@@ -50,12 +54,24 @@ def _public_card(card: Any) -> dict[str, str] | None:
     return {key: str(card.get(key, "")) for key in ("bg", "word", "ink")}
 
 
+def _entry_name(entry: Mapping[str, Any]) -> str:
+    if entry.get("removed"):
+        # Taken off the class list after the game: the place stays, the name does not.
+        return _("(removed)")
+    return str(entry.get("name", "?"))
+
+
+def _entry_bot(entry: Mapping[str, Any]) -> bool:
+    # A bot from the start, or one that took the seat of a child taken off the class list.
+    return "bot" in entry or "took_over" in entry
+
+
 def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
     """Names from the table's roster, numbers from the host's teacher view (if it runs)."""
     roster = table.roster or []
     if view is None:
         players = [
-            PlayerLine(entry.get("name", "?"), "bot" in entry, 0, 0, False, False)
+            PlayerLine(_entry_name(entry), _entry_bot(entry), 0, 0, False, False)
             for entry in roster
         ]
         return TableTile(table=table, live=False, phase="", flip=0, players=players, paused=False)
@@ -67,8 +83,8 @@ def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
         player = by_seat.get(index, {})
         players.append(
             PlayerLine(
-                name=entry.get("name", "?"),
-                bot="bot" in entry,
+                name=_entry_name(entry),
+                bot=_entry_bot(entry),
                 # Palm Strike counts cards in hand; Commotion the refill pile still to clear;
                 # Riff Raff the cargo still to load.
                 card_count=int(

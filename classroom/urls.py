@@ -99,6 +99,17 @@ urlpatterns = [
         sessions.session_projector,
         name="session_projector",
     ),
+    # Before session_action, whose <slug:action> would take "delete".
+    path(
+        "sessions/<int:session_id>/delete/",
+        sessions.session_delete_confirm,
+        name="session_delete_confirm",
+    ),
+    path(
+        "sessions/<int:session_id>/delete/confirmed/",
+        sessions.session_delete,
+        name="session_delete",
+    ),
     path(
         "sessions/<int:session_id>/<slug:action>/",
         sessions.session_action,

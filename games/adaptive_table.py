@@ -133,6 +133,17 @@ class AdaptiveEngine:
             return state
         return dataclasses.replace(state, game=restore(state.game, checkpoint))
 
+    def takeover(
+        self, state: AdaptiveState, seat: int, level: str, now_ms: int
+    ) -> Outcome[AdaptiveState]:
+        outcome = self.engine.takeover(state.game, seat, level, now_ms)
+        if outcome.state is state.game:
+            return dataclasses.replace(outcome, state=state)
+        # A bot's play says nothing about the children's level: the seat leaves the
+        # staircase (unless it was the last one, which keeps the table's rung where it is).
+        stairs = {other: stair for other, stair in state.stairs.items() if other != seat}
+        return self._after(dataclasses.replace(state, stairs=stairs or state.stairs), outcome)
+
     def replay(
         self,
         config: AdaptiveConfig,
@@ -147,6 +158,7 @@ class AdaptiveEngine:
             act=self.act,
             tick=self.tick,
             restore=self.restore,
+            takeover=self.takeover,
         )
 
     # -- the staircase ---------------------------------------------------------------------

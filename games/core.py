@@ -223,7 +223,9 @@ class Outcome(Generic[StateT]):
 
 
 # One log entry as engines replay it: ("act", seat, action, now_ms) or ("tick", None, payload,
-# now_ms), the payload None or {"checkpoint": ...} (see ``Outcome.checkpoint``).
+# now_ms), the payload None or {"checkpoint": ...} (see ``Outcome.checkpoint``), or
+# ("bot", seat, {"bot": level}, now_ms): from then on the computer plays that seat (its child
+# was taken off the class list mid-game; see ``Engine.takeover``).
 ReplayEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
 
 
@@ -257,13 +259,15 @@ def log_replay(
     act: Callable[[StateT, int, Mapping[str, Any], int], Outcome[StateT]],
     tick: Callable[[StateT, int], Outcome[StateT]],
     restore: Callable[[StateT, Mapping[str, Any]], StateT] | None = None,
+    takeover: Callable[[StateT, int, str, int], Outcome[StateT]] | None = None,
 ) -> StateT:
     """Apply a table's log to ``state`` (just set up): every engine's ``replay``.
 
     Entries are ``("act", seat, action, now_ms)`` and ``("tick", None, payload, now_ms)``; a
     refused input in the log is refused again and changes nothing. A tick's stored
     ``{"checkpoint": ...}`` goes to ``restore`` with the state after that tick (engines
-    without checkpoints pass no ``restore``, and their ticks have no payload).
+    without checkpoints pass no ``restore``, and their ticks have no payload). A ``("bot",
+    seat, {"bot": level}, now_ms)`` entry goes to ``takeover``.
     """
     for kind, seat, action, now_ms in log:
         if kind == "tick":
@@ -273,6 +277,8 @@ def log_replay(
                 state = restore(state, checkpoint)
         elif kind == "act" and seat is not None and action is not None:
             state = act(state, seat, action, now_ms).state
+        elif kind == "bot" and seat is not None and action is not None and takeover is not None:
+            state = takeover(state, seat, str(action.get("bot", "")), now_ms).state
         else:
             raise ValueError(f"not a log entry: {(kind, seat, action, now_ms)!r}")
     return state
@@ -296,6 +302,12 @@ class Engine(Protocol[StateT]):
         ...
 
     def view(self, state: StateT, seat: int | None) -> dict[str, Any]: ...
+
+    def takeover(self, state: StateT, seat: int, level: str, now_ms: int) -> Outcome[StateT]:
+        """From ``now_ms`` on, a bot of ``level`` plays ``seat`` (its player left for good):
+        timers due by then run first, then the seat plays as if it had been a bot all along
+        from that moment. Taking a bot's seat over again changes nothing."""
+        ...
 
     def replay(
         self,

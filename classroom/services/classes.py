@@ -12,9 +12,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from classroom.models import GameSession, SchoolClass, Student, Trial
+from classroom.live_tables import table_seat_to_bot
+from classroom.live_updates import lobby_changed, seat_revoked
+from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
 from classroom.names import display_name_clean, name_key
+from classroom.services.live_tables import BOT_LEVEL, BOT_NAMES
 from classroom.services.practice_access import badge_sign_ins_end
+from classroom.services.tables import tables_balance
 from classroom.services.tokens import token_new
 
 if TYPE_CHECKING:
@@ -108,10 +112,54 @@ def class_update(
     return school_class
 
 
+@transaction.atomic
 def student_remove(*, student: Student) -> None:
-    """Take a student off the class list; their name leaves with them, and so do their trials
-    (``Trial.student`` cascades). Seats in past sessions stay, without the link."""
+    """Take a student off the class list; their name leaves with them from every page and
+    download, and nothing else of the class is lost.
+
+    Each of their seats goes: a table's roster keeps the place (unnamed, so the table still
+    replays), and their trials stay with the table, linked to no one. A table playing now
+    plays on: a bot takes the seat (``games`` ``takeover``), and their tablet is told and
+    closed. In a lobby the tables are balanced again.
+    """
+    for seat in Seat.objects.select_for_update().filter(student=student).order_by("pk"):
+        _seat_forget(seat)
+    Trial.objects.filter(student=student).update(student=None)
     student.delete()
+
+
+def _seat_forget(seat: Seat) -> None:
+    session = GameSession.objects.select_for_update().get(pk=seat.session_id)
+    playing = session.status in _LIVE
+    for table in Table.objects.select_for_update().filter(session=session):
+        roster = list(table.roster)
+        index = next((i for i, entry in enumerate(roster) if entry.get("seat_id") == seat.pk), None)
+        if index is None:
+            continue
+        # Options and ladder places stay: the table's config (and so its replay) needs them.
+        entry = {key: value for key, value in roster[index].items() if key not in _NAMED}
+        if playing:
+            entry |= {"name": _free_bot_name(roster), "took_over": BOT_LEVEL}
+            table_seat_to_bot(table_id=table.pk, seat_index=index, level=BOT_LEVEL)
+        else:
+            entry |= {"name": "", "removed": True}
+        roster[index] = entry
+        table.roster = roster
+        table.save(update_fields=["roster"])
+    seat_revoked(seat_id=seat.pk)  # the consumer finds no seat and closes with "removed"
+    seat.delete()  # its connections go; its trials lose the seat (SET_NULL)
+    if session.status == GameSession.Status.LOBBY:
+        tables_balance(session=session)
+    lobby_changed(session_id=session.pk)
+
+
+# Roster keys that tie a place to a child.
+_NAMED = ("seat_id", "name")
+
+
+def _free_bot_name(roster: Sequence[dict[str, object]]) -> str:
+    taken = {entry.get("name") for entry in roster}
+    return next((name for name in BOT_NAMES if name not in taken), BOT_NAMES[0])
 
 
 @transaction.atomic
@@ -191,4 +239,6 @@ def class_delete(*, school_class: SchoolClass) -> None:
     # Sessions first: a session only loses its class (SET_NULL) when the class goes, and
     # would otherwise live on as a guest session holding the children's seat names.
     sessions.delete()
-    school_class.delete()  # students cascade, and their trials with them
+    # Their trials recorded elsewhere too: a removed student's would only lose the link.
+    Trial.objects.filter(student__school_class=school_class).delete()
+    school_class.delete()  # students cascade

@@ -85,6 +85,14 @@ def roster_seat_ids(roster: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     return {index: entry["seat_id"] for index, entry in enumerate(roster) if "seat_id" in entry}
 
 
+def roster_takeovers(roster: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """Engine seat index → bot level, for the seats a bot took over mid-game (their child
+    was taken off the class list; ``classroom.services.classes.student_remove``)."""
+    return {
+        index: str(entry["took_over"]) for index, entry in enumerate(roster) if "took_over" in entry
+    }
+
+
 @dataclass(frozen=True)
 class TableRecord:
     """What writing a table's log needs, read once when its host starts."""
@@ -244,6 +252,26 @@ def action_log_append_many(
         )
         for record, entry, _trials in items
     )
-    _trial_inserter.insert(
+    rows = [
         row for record, entry, trials in items for row in _trial_rows(record, entry, trials, now)
+    ]
+    if rows:
+        _trial_inserter.insert(_relinked(rows))
+
+
+def _relinked(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The trial rows with their seat and student as they are now, in this transaction.
+
+    A host reads its seats once, when it starts; a child taken off the class list since has
+    no seat or student row any more, and writing their ids would fail the foreign keys (and
+    every later write of the table with it). Their last trials are kept, linked to no one.
+    """
+    links = dict(
+        Seat.objects.filter(pk__in={row[2] for row in rows}).values_list("pk", "student_id")
     )
+    return [
+        (*row[:2], row[2], links[row[2]], *row[4:])
+        if row[2] in links
+        else (*row[:2], None, None, *row[4:])
+        for row in rows
+    ]

@@ -1,36 +1,87 @@
-"""Retention: trials older than a number of days are deleted.
+"""Retention: sessions over for longer than a number of days are deleted whole.
 
-Only Trial rows go. Sessions, seats and each table's action log stay until the teacher
-deletes the class; the log holds inputs by seat number, not names. The analytics pages and
-downloads then simply have fewer (or no) trials for the old sessions.
+A session holds children's names (seats, each table's roster) and their responses (trials,
+and every reaction time again in its tables' action log, tied to a seat by its place in the
+roster). Deleting only some of it would leave the rest identifiable, so an old session goes
+with everything of it: tables, rosters, seats, action log and trials. Sessions still within
+the limit are kept whole, so every kept game still replays.
+
+A session is old when its last moment is: its end; for one never ended (a lobby left open, a
+practice the child walked away from) its start or creation, unless its tables logged play
+since. The class list itself (students' display names and badges) is kept until the teacher
+removes the student or deletes the class.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from classroom.models import Trial
+from classroom.models import ActionLogEntry, GameSession, Trial
 
 if TYPE_CHECKING:
     from datetime import datetime
+
+    from django.db.models import Model, QuerySet
 
 # Deleting in batches keeps each write short, so live tables recording trials on SQLite are
 # never held up for long behind one huge DELETE.
 BATCH_SIZE = 5000
 
 
-def trials_prune(*, older_than_days: int, now: datetime | None = None) -> int:
-    """Delete trials recorded more than ``older_than_days`` days before ``now``; return how
-    many. Raises ``ValueError`` for fewer than 1 day (0 would delete today's trials too)."""
+@dataclass(frozen=True)
+class Pruned:
+    sessions: int
+    trials: int
+
+
+def _batched_delete(rows: QuerySet[Model]) -> int:
+    model = rows.model
+    deleted = 0
+    while batch := list(rows.order_by("pk").values_list("pk", flat=True)[:BATCH_SIZE]):
+        count, _per_model = model._default_manager.filter(pk__in=batch).delete()
+        deleted += count
+    return deleted
+
+
+def session_rows_delete(*, session_id: int) -> int:
+    """Delete a session and everything of it (trials and log first, in batches); return how
+    many trials went."""
+    trials = _batched_delete(Trial.objects.filter(session_id=session_id))
+    _batched_delete(ActionLogEntry.objects.filter(table__session_id=session_id))
+    with transaction.atomic():
+        # Tables (with their rosters), seats and their connections cascade.
+        GameSession.objects.filter(pk=session_id).delete()
+    return trials
+
+
+def sessions_prune(*, older_than_days: int, now: datetime | None = None) -> Pruned:
+    """Delete every session whose last moment is more than ``older_than_days`` days before
+    ``now``, with everything of it; say how many sessions and trials went. Raises
+    ``ValueError`` for fewer than 1 day (0 would delete today's sessions too)."""
     if older_than_days < 1:
         raise ValueError(f"older_than_days must be at least 1, got {older_than_days}")
     cutoff = (now or timezone.now()) - timedelta(days=older_than_days)
-    old = Trial.objects.filter(created_at__lt=cutoff)
-    deleted = 0
-    while batch := list(old.order_by("pk").values_list("pk", flat=True)[:BATCH_SIZE]):
-        count, _per_model = Trial.objects.filter(pk__in=batch).delete()
-        deleted += count
-    return deleted
+    old = (
+        GameSession.objects.annotate(last=Coalesce(F("ended_at"), F("started_at"), F("created_at")))
+        .filter(last__lt=cutoff)
+        .order_by("pk")
+    )
+    sessions = trials = 0
+    for session_id, status in list(old.values_list("pk", "status")):
+        if (
+            status != GameSession.Status.ENDED
+            and ActionLogEntry.objects.filter(
+                table__session_id=session_id, created_at__gte=cutoff
+            ).exists()
+        ):
+            continue  # never ended, but still being played
+        trials += session_rows_delete(session_id=session_id)
+        sessions += 1
+    return Pruned(sessions=sessions, trials=trials)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings as django_settings
@@ -16,6 +17,7 @@ from classroom.live_updates import lobby_changed, standings_changed
 from classroom.models import GameSession, SchoolClass, Table
 from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import tables_roster_fix
+from classroom.services.retention import session_rows_delete
 from classroom.services.tables import tables_balance
 from classroom.standings import standings_for_tablets
 from games.core import SettingError, config_to_values, game_get
@@ -197,3 +199,39 @@ def session_controls_update(
     if {"leaderboard", "scoring"} & set(changed):
         standings_changed(session_id=session.pk, standings=standings_for_tablets(session=session))
     return session
+
+
+# --------------------------------------------------------------------------------------------
+# Deleting a session
+
+
+@dataclass(frozen=True)
+class SessionDeletion:
+    """What ``session_delete`` would remove, for the confirmation page."""
+
+    seats: int
+    trials: int
+    # Only an ended session can go: a running one has tables in memory writing to it.
+    ended: bool
+
+
+def session_delete_preview(*, session: GameSession) -> SessionDeletion:
+    return SessionDeletion(
+        seats=session.seats.count(),
+        trials=session.trials.count(),
+        ended=session.status == Status.ENDED,
+    )
+
+
+@transaction.atomic
+def session_delete(*, session: GameSession) -> None:
+    """Delete an ended session with everything of it: tables and their rosters, seats (the
+    names typed or tapped), the action log and every trial. Refused (``ValidationError``)
+    while it is open: end it first."""
+    locked = GameSession.objects.select_for_update().get(pk=session.pk)
+    if locked.status != Status.ENDED:
+        raise ValidationError(
+            _("Session %(code)s is still open. End it first, then delete it.")
+            % {"code": locked.code}
+        )
+    session_rows_delete(session_id=locked.pk)

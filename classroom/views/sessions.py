@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from classroom import live_fragments, live_tables
 from classroom.forms.game_settings import GameSettingsForm, game_settings_form_class
@@ -220,3 +220,43 @@ def seat_action(
     except ValidationError as problem:
         error = problem
     return _console_after_action(request, session, error)
+
+
+# --------------------------------------------------------------------------------------------
+# Deleting a session
+
+
+def _delete_page(
+    request: TeacherRequest, session: GameSession, error: str | None = None
+) -> HttpResponse:
+    context = {
+        "session": session,
+        "deletion": session_services.session_delete_preview(session=session),
+        "error": error,
+    }
+    return render(
+        request, "classroom/session_confirm_delete.html", context, status=409 if error else 200
+    )
+
+
+@login_required
+@require_GET
+def session_delete_confirm(request: TeacherRequest, session_id: int) -> HttpResponse:
+    """What would go, with a confirm button (or why it cannot go yet)."""
+    return _delete_page(request, _own_session(request, session_id))
+
+
+@login_required
+@require_POST
+def session_delete(request: TeacherRequest, session_id: int) -> HttpResponse:
+    session = _own_session(request, session_id)
+    code = session.code
+    try:
+        session_services.session_delete(session=session)
+    except ValidationError as refused:
+        return _delete_page(request, session, " ".join(refused.messages))
+    messages.success(
+        request,
+        _("Session %(code)s deleted, with its players' names and results.") % {"code": code},
+    )
+    return redirect("home")

@@ -107,6 +107,7 @@ __all__ = [
     "retune",
     "setup",
     "state_fingerprint",
+    "takeover",
     "tick",
     "view",
 ]
@@ -558,6 +559,24 @@ def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outc
     return Outcome(state=work, events=tuple(events + changes[0]), trials=tuple(trials + changes[1]))
 
 
+def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]:
+    """From ``now_ms`` a bot of ``level`` plays ``seat`` (its child left the class mid-game).
+
+    [digital] The seat keeps its piles and its score, and the race goes on: during play the
+    bot makes its first move after its usual thinking time. Timers due by ``now_ms`` run
+    first. A seat already played by a bot (or a finished game) is left as is.
+    """
+    if seat not in state.seats or seat in state.bots or state.phase == "game_over":
+        return Outcome(state=state)
+    work = state.clone()
+    events, trials, _count = _advance(work, now_ms)
+    work.bots[seat] = botlib.BOT_LEVELS.get(level, botlib.BOT_LEVELS["steady"])
+    if work.phase == "playing":
+        _schedule_bot(work, seat, now_ms)
+    events.append(Event("bot_takeover", {"seat": seat}))
+    return Outcome(state=work, events=tuple(events), trials=tuple(trials))
+
+
 # ============================================================================================
 # Replay
 
@@ -571,7 +590,7 @@ def replay(
 ) -> State:
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
     ``("tick", None, None, now_ms)`` entries, applied in order."""
-    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick)
+    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick, takeover=takeover)
 
 
 def retune(state: State, step: Mapping[str, Any]) -> State | None:

@@ -235,7 +235,16 @@ class _Control:
     command: str  # "pause" | "resume" | "end"
 
 
-_Item = _Act | _Sync | _Control
+@dataclass(frozen=True)
+class _Takeover:
+    seat: int
+    level: str
+
+
+_Item = _Act | _Sync | _Control | _Takeover
+
+# A takeover the store could not write is tried again after this long.
+TAKEOVER_RETRY_S = 0.5
 
 
 class TableHost:
@@ -377,6 +386,11 @@ class TableHost:
     def control(self, command: str) -> None:
         self._inbox.put_nowait(_Control(command))
 
+    def seat_to_bot(self, seat: int, level: str) -> None:
+        """From now on a bot of ``level`` plays ``seat`` (its player left for good). Logged as
+        a ``bot`` entry, so a rebuilt table follows it; asking twice changes nothing."""
+        self._inbox.put_nowait(_Takeover(seat, level))
+
     def teacher_view(self) -> dict[str, Any]:
         """What the teacher's console shows: the public view plus recent trials per seat."""
         view = self.engine.view(self.state, None)
@@ -416,6 +430,8 @@ class TableHost:
             await self._send_state(item.listener, events=[])
         elif isinstance(item, _Control):
             await self._control(item.command)
+        elif isinstance(item, _Takeover):
+            await self._takeover(item)
         else:
             await self._act(item)
 
@@ -432,6 +448,21 @@ class TableHost:
             )
             self._mark_save()
         await self._broadcast(events=[{"kind": command}], at_ms=self._wall())
+
+    async def _takeover(self, item: _Takeover) -> None:
+        if self.ended:
+            return
+        began = self._wall()
+        now = self.clock.now()
+        outcome = self.engine.takeover(self.state, item.seat, item.level, now)
+        if outcome.state is self.state:
+            return  # a bot plays it already (or the game is over)
+        entry = LogEntry(self.next_seq, "bot", item.seat, {"bot": item.level}, now)
+        if await self._commit(entry, outcome):
+            await self._broadcast(events=_events(outcome), at_ms=began)
+        elif not self.fenced:
+            # Storage is down: the seat must still go to a bot once it is back.
+            asyncio.get_running_loop().call_later(TAKEOVER_RETRY_S, self._inbox.put_nowait, item)
 
     async def _act(self, item: _Act) -> None:
         if self.ended:

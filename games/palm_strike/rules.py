@@ -86,6 +86,7 @@ __all__ = [
     "retune",
     "setup",
     "state_fingerprint",
+    "takeover",
     "tick",
     "view",
 ]
@@ -864,6 +865,29 @@ def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outc
     return Outcome(state=work, events=tuple(events), trials=tuple(trials))
 
 
+def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]:
+    """From ``now_ms`` a bot of ``level`` plays ``seat`` (its child left the class mid-game).
+
+    [digital] The seat keeps its cards and its place in the turn order, so nothing else at
+    the table changes: the bot answers from the next flip on, and if it is the seat's turn to
+    flip it flips after a bot's short pause instead of the long turn time-out. Timers due by
+    ``now_ms`` run first. A seat already played by a bot (or a finished game) is left as is.
+    """
+    if seat not in state.seats or seat in state.bots or state.game_over:
+        return Outcome(state=state)
+    work = state.clone()
+    events, trials, _count = _advance(work, now_ms)
+    work.bots[seat] = botlib.BOT_LEVELS.get(level, botlib.BOT_LEVELS["steady"])
+    if (
+        work.config.flip_pacing == "tap"
+        and work.active_seat == seat
+        and work.next_flip_ms is not None
+    ):
+        work.next_flip_ms = min(work.next_flip_ms, now_ms + botlib.BOT_FLIP_DELAY_MS)
+    events.append(Event("bot_takeover", {"seat": seat}))
+    return Outcome(state=work, events=tuple(events), trials=tuple(trials))
+
+
 # ============================================================================================
 # Replay
 
@@ -877,7 +901,7 @@ def replay(
 ) -> State:
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
     ``("tick", None, None, now_ms)`` entries, applied in order."""
-    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick)
+    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick, takeover=takeover)
 
 
 def retune(state: State, step: Mapping[str, Any]) -> State | None:

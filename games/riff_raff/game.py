@@ -122,6 +122,7 @@ __all__ = [
     "retune",
     "setup",
     "state_fingerprint",
+    "takeover",
     "tick",
     "view",
 ]
@@ -927,7 +928,35 @@ def replay(
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
     logged ``("tick", None, payload, now_ms)`` entries, applied in order; a tick's logged
     checkpoint is restored after it."""
-    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick, restore=restore)
+    return log_replay(
+        setup(config, seats, seed, bots),
+        log,
+        act=act,
+        tick=tick,
+        restore=restore,
+        takeover=takeover,
+    )
+
+
+def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]:
+    """From ``now_ms`` a bot of ``level`` plays ``seat`` (its child left the class mid-game).
+
+    [digital] The seat keeps its cards and cargo and its place in the placing order; a
+    decision the seat owes now (a card to choose, a piece to place) the bot makes after its
+    usual thinking time. Timers due by ``now_ms`` run first. A seat already played by a bot
+    (or a finished game) is left as is.
+    """
+    if seat not in state.players or seat in state.bots or state.phase == "game_over":
+        return Outcome(state=state)
+    work = state.clone()
+    ch = _Changes()
+    _advance(work, now_ms, ch)
+    work.bots[seat] = _table_skill(
+        work.config, botlib.BOT_LEVELS.get(level, botlib.BOT_LEVELS["steady"])
+    )
+    _wake_bots(work, now_ms)
+    ch.event("bot_takeover", seat=seat)
+    return Outcome(state=work, events=tuple(ch.events), trials=tuple(ch.trials))
 
 
 def restore(state: State, checkpoint: Mapping[str, Any]) -> State:

@@ -45,7 +45,8 @@
   }
 
   var table = window.SnapclassTable.connect(root, {
-    onState: function (next) {
+    onState: function (next, events) {
+      forgetRemoved(events);
       view = next;
       render();
     },
@@ -120,6 +121,13 @@
     renderOver(you);
   }
 
+  // A classmate taken off the class list mid-game: a robot plays their seat, and their name
+  // leaves this page at once (the next page load has the robot's own name).
+  function forgetRemoved(events) {
+    (events || []).forEach(function (event) {
+      if (event.kind === "bot_takeover") L.names[String(event.seat)] = L.robot;
+    });
+  }
   function seatName(seat) {
     return L.names[String(seat)] || fmt(L.player_n, { n: seat + 1 });
   }

@@ -38,6 +38,13 @@
       return values[key] === undefined ? "" : values[key];
     });
   }
+  // A classmate taken off the class list mid-game: a robot plays their seat, and their name
+  // leaves this page at once (the next page load has the robot's own name).
+  function forgetRemoved(events) {
+    (events || []).forEach(function (event) {
+      if (event.kind === "bot_takeover") L.names[String(event.seat)] = L.robot;
+    });
+  }
   function seatName(seat) { return L.names[String(seat)] || fmt(L.player_n, { n: seat + 1 }); }
   function placing() { return view && view.phase === "placing" && view.active === view.you && !view.paused; }
 
@@ -60,7 +67,8 @@
   });
 
   var table = window.SnapclassTable.connect(root, {
-    onState: function (next) {
+    onState: function (next, events) {
+      forgetRemoved(events);
       view = next;
       scene.setView(next);
       renderPanel();

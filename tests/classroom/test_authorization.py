@@ -63,6 +63,11 @@ PUBLIC = {
     "web_app_manifest",
     "service_worker",
 }
+# Confirmation pages: they only show what a POST elsewhere would do.
+GET_ONLY = {"session_delete_confirm"}
+# Views the world's objects make refuse (409) even for their owner: deleting a session that
+# is still open.
+REFUSED_FOR_THE_WORLD = {"session_delete"}
 TEACHER_WITHOUT_OBJECTS = {"session_new", "session_settings", "class_new", "teacher_settings"}
 PUBLIC_INCLUDES = {"i18n/"}
 
@@ -143,6 +148,7 @@ def test_walker_knows_every_teacher_url() -> None:
     walked = {name for name, _action in CASES}
     assert {"class_detail", "class_edit", "student_rotate", "session_console"} <= walked
     assert {"session_action", "seat_action", "class_badges", "session_projector"} <= walked
+    assert {"session_delete_confirm", "session_delete"} <= walked
     assert len(CASES) >= 6 + len(SESSION_ACTIONS) + 3 - 2
 
 
@@ -278,9 +284,17 @@ def test_another_teacher_gets_404_and_changes_nothing(
     htmx_post = intruder.post(url, POST_DATA, headers={"HX-Request": "true"})
     get = intruder.get(url)
 
+    missing_url = reverse(name, kwargs=_missing_kwargs(kwargs))
+    if name in GET_ONLY:
+        # A GET-only page (a confirmation) refuses POST before looking anything up.
+        assert post.status_code == htmx_post.status_code == 405, url
+        assert intruder.post(missing_url, POST_DATA).status_code == 405
+        assert get.status_code == 404, url
+        assert intruder.get(missing_url).status_code == 404
+        assert _snapshot() == before
+        return
     assert post.status_code == 404, url
     assert htmx_post.status_code == 404, url
-    missing_url = reverse(name, kwargs=_missing_kwargs(kwargs))
     if get.status_code == 405:
         # A POST-only view refuses GET before looking anything up, for any id at all, so the
         # answer tells nothing about the owner's objects.
@@ -311,7 +325,10 @@ def test_the_owner_reaches_every_teacher_url(world: World, name: str, action: st
     # about ownership and not about a badly filled URL.
     owner = _client_for(world.owner)
     url = reverse(name, kwargs=_kwargs(world, name, action))
-    if _is_post_only(owner, url):
+    if name in REFUSED_FOR_THE_WORLD:
+        # The world's session is in its lobby: the owner reaches the view and is told why not.
+        assert owner.post(url, POST_DATA).status_code == 409
+    elif _is_post_only(owner, url):
         assert owner.post(url, POST_DATA).status_code in {200, 302}
     else:
         assert owner.get(url).status_code == 200

@@ -9,14 +9,19 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from classroom.live_tables import table_host_load
+from classroom.live_tables import registry, table_host_load
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
+from classroom.services.classes import student_remove
 from classroom.services.live_tables import StaleOwner, table_clock_save, table_epoch_claim
-from classroom.services.seats import seat_join_guest
-from classroom.services.sessions import session_start
+from classroom.services.seats import seat_join_guest, seat_join_student
+from classroom.services.sessions import session_create, session_pause, session_start
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from django.contrib.auth.models import User
+
+    from classroom.models import SchoolClass, Student
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -161,3 +166,108 @@ def test_a_former_owner_cannot_move_the_tables_clock(
         table_clock_save(table_id=table.pk, epoch=2, origin_ms=5_000, frozen_ms=700)
     table.refresh_from_db()
     assert (table.clock_origin_ms, table.clock_frozen_ms) == (1_000, None)
+
+
+# --------------------------------------------------------------------------------------------
+# A student taken off the class list mid-game: a bot takes the seat, in every game
+
+GAMES = ("palm_strike", "commotion", "riff_raff")
+# Polling bounds (not timings): far more than a table needs to make a few moves.
+POLL_S, POLLS = 0.05, 400
+
+
+def _class_table(teacher: User, school_class: SchoolClass, game: str) -> tuple[Table, Student]:
+    session = session_create(
+        teacher=teacher, game=game, school_class=school_class, players_per_table=2, settings={}
+    )
+    # Ava alone with a bot: once she goes, nobody waits for a child who never plays (Riff
+    # Raff's rounds wait for every player's card).
+    ava = school_class.students.get(display_name="Ava")
+    seat_join_student(session=session, student=ava)
+    session_start(session=session)
+    return Table.objects.get(session=session), ava
+
+
+def _entries(table: Table) -> list[tuple[str, int | None]]:
+    return list(ActionLogEntry.objects.filter(table=table).values_list("kind", "seat_index"))
+
+
+async def _until(check: Callable[[], Any], *, in_loop: bool = False) -> Any:
+    """Poll ``check`` (a database read, or with ``in_loop`` the host's own state, read
+    between its steps) until it holds."""
+    for _ in range(POLLS):
+        found = check() if in_loop else await sync_to_async(check)()
+        if found:
+            return found
+        await asyncio.sleep(POLL_S)
+    raise AssertionError("the table did not get there")
+
+
+def _bots_of(state: Any) -> set[int]:
+    return set(getattr(state, "game", state).bots)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_student_removed_mid_game_is_replaced_by_a_bot_and_the_table_plays_on(
+    game: str, teacher: User, school_class: SchoolClass
+) -> None:
+    table, ava = await sync_to_async(_class_table)(teacher, school_class, game)
+    host = await registry.host_for(table.pk)
+    assert host is not None
+    record = host.store.record  # type: ignore[attr-defined]
+    ava_id = ava.pk
+    index = next(i for i, (_seat, student) in record.humans.items() if student == ava_id)
+    try:
+        await sync_to_async(student_remove)(student=ava)
+        await _until(lambda: ("bot", index) in _entries(table))
+        # The host takes the seat once the entry is stored; its responses are then nobody's.
+        await _until(lambda: index in _bots_of(host.state), in_loop=True)
+        assert index not in host.store.record.humans  # type: ignore[attr-defined]
+        # The table goes on: more entries are written after the takeover, every one stored.
+        logged = await sync_to_async(_entries)(table)
+        await _until(lambda: len(_entries(table)) >= len(logged) + 2)
+        assert not host.finished
+        # Paused, the table writes nothing more: what is stored can be compared with it.
+        session = await sync_to_async(lambda: table.session)()
+        await sync_to_async(session_pause)(session=session)
+        await _until(lambda: host.paused, in_loop=True)
+        await host.stop()
+        assert await sync_to_async(ActionLogEntry.objects.filter(table=table).count)() == (
+            host.version
+        )
+        assert not await sync_to_async(Trial.objects.filter(student_id=ava_id).exists)()
+        # Rebuilt from its log (the bot entry with it), the table is the same table.
+        revived = await table_host_load(table.pk)
+        assert revived is not None
+        assert revived.engine.view(revived.state, None) == host.engine.view(host.state, None)
+        assert index in _bots_of(revived.state)
+    finally:
+        await registry.stop_all()
+
+
+async def test_a_table_not_running_at_the_removal_gives_the_seat_to_a_bot_when_it_starts(
+    teacher: User, school_class: SchoolClass
+) -> None:
+    table, ava = await sync_to_async(_class_table)(teacher, school_class, "riff_raff")
+    await sync_to_async(student_remove)(student=ava)
+    table = await sync_to_async(Table.objects.get)(pk=table.pk)
+    (index,) = [i for i, entry in enumerate(table.roster) if "took_over" in entry]
+    host = await registry.host_for(table.pk)
+    assert host is not None
+    try:
+        await _until(lambda: ("bot", index) in _entries(table))
+        await _until(lambda: index in _bots_of(host.state), in_loop=True)
+        # Loaded again, it finds the bot in its log and does not take the seat twice.
+        await host.stop()
+        revived = await table_host_load(table.pk)
+        assert revived is not None
+        revived.start()
+        await _until(lambda: len(_entries(table)) >= 2)
+        assert _entries_kinds(await sync_to_async(_entries)(table)).count("bot") == 1
+        await revived.stop()
+    finally:
+        await registry.stop_all()
+
+
+def _entries_kinds(entries: list[tuple[str, int | None]]) -> list[str]:
+    return [kind for kind, _seat in entries]

@@ -267,19 +267,86 @@ def _played(seat: Seat) -> Trial:
     )
 
 
-def test_student_remove_deletes_their_trials_and_keeps_the_seat(
+def test_student_remove_anonymises_their_trials_and_forgets_their_seat(
     class_session: GameSession, school_class: SchoolClass
 ) -> None:
     ava, ben = (school_class.students.get(display_name=name) for name in ("Ava", "Ben"))
     ava_trial = _played(seat_join_student(session=class_session, student=ava))
     ben_trial = _played(seat_join_student(session=class_session, student=ben))
+    ava_seat = Seat.objects.get(student=ava)
 
     student_remove(student=ava)
 
-    assert not Trial.objects.filter(pk=ava_trial.pk).exists()
-    assert Trial.objects.filter(pk=ben_trial.pk).exists()
-    seat = Seat.objects.get(session=class_session, name="Ava")
-    assert seat.student is None
+    # Their trial stays with the table, linked to no one; Ben's is untouched.
+    ava_trial.refresh_from_db()
+    assert (ava_trial.student_id, ava_trial.seat_id) == (None, None)
+    assert ava_trial.table_id == ben_trial.table_id
+    ben_trial.refresh_from_db()
+    assert ben_trial.student_id == ben.pk
+    assert ben_trial.seat is not None
+    assert ben_trial.seat.name == "Ben"
+    # Nothing of the session names them any more.
+    assert not Seat.objects.filter(pk=ava_seat.pk).exists()
+    assert not Seat.objects.filter(session=class_session, name="Ava").exists()
+    assert not Student.objects.filter(pk=ava.pk).exists()
+    assert ActionLogEntry.objects.filter(table=ben_trial.table).count() == 2
+
+
+def test_student_remove_after_the_game_keeps_the_place_unnamed_so_the_table_replays(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    ava, ben = (school_class.students.get(display_name=name) for name in ("Ava", "Ben"))
+    ava_seat = seat_join_student(session=class_session, student=ava)
+    seat_join_student(session=class_session, student=ben)
+    Seat.objects.filter(pk=ava_seat.pk).update(options={"refill": 8})
+    session_start(session=class_session)
+    session_end(session=class_session)
+    table = Table.objects.get(session=class_session)
+    before = table.roster
+
+    student_remove(student=ava)
+
+    table.refresh_from_db()
+    assert len(table.roster) == len(before)
+    index = next(i for i, entry in enumerate(before) if entry.get("seat_id") == ava_seat.pk)
+    assert table.roster[index] == {"name": "", "removed": True, "options": {"refill": 8}}
+    assert "Ava" not in str(table.roster)
+    others = [entry for i, entry in enumerate(before) if i != index]
+    assert [entry for i, entry in enumerate(table.roster) if i != index] == others
+
+
+def test_student_remove_mid_game_hands_the_seat_to_a_bot(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    ava, ben = (school_class.students.get(display_name=name) for name in ("Ava", "Ben"))
+    ava_seat = seat_join_student(session=class_session, student=ava)
+    seat_join_student(session=class_session, student=ben)
+    session_start(session=class_session)
+    table = Table.objects.get(session=class_session)
+    index = next(i for i, e in enumerate(table.roster) if e.get("seat_id") == ava_seat.pk)
+
+    student_remove(student=ava)
+
+    table.refresh_from_db()
+    entry = table.roster[index]
+    assert entry["took_over"] == "steady"
+    assert "seat_id" not in entry
+    assert entry["name"] not in ("Ava", "Ben")
+    assert "Ava" not in str(table.roster)
+
+
+def test_student_remove_in_the_lobby_frees_the_place(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    ava, ben = (school_class.students.get(display_name=name) for name in ("Ava", "Ben"))
+    seat_join_student(session=class_session, student=ava)
+    ben_seat = seat_join_student(session=class_session, student=ben)
+
+    student_remove(student=ava)
+
+    assert list(class_session.seats.values_list("pk", flat=True)) == [ben_seat.pk]
+    session_start(session=class_session)
+    assert "Ava" not in str(list(Table.objects.values_list("roster", flat=True)))
 
 
 @pytest.fixture

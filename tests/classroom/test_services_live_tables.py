@@ -10,7 +10,7 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from classroom.models import ActionLogEntry, Table, Trial
-from classroom.services.classes import student_colour_safe_set
+from classroom.services.classes import student_colour_safe_set, student_remove
 from classroom.services.live_tables import (
     StaleOwner,
     action_log_append_many,
@@ -246,3 +246,37 @@ def test_games_whose_stimulus_is_not_a_colour_carry_no_flag(
     )
     table, _seat_of = _class_table(session, school_class, "Ava")
     assert table_record(table=table).accommodations == {}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_trials_of_a_student_taken_off_the_list_since_the_host_started_are_stored_unlinked(
+    teacher: User, school_class: SchoolClass
+) -> None:
+    # A host reads its seats once, when it starts; its record then names a seat and a
+    # student that no longer exist. The write must still succeed (it failed the foreign keys,
+    # and so every later write of the table), and link the trial to no one.
+    session = session_create(
+        teacher=teacher,
+        game="palm_strike",
+        school_class=school_class,
+        players_per_table=2,
+        settings={},
+    )
+    ava, ben = school_class.students.order_by("display_name")[:2]
+    seat_join_student(session=session, student=ava)
+    seat_join_student(session=session, student=ben)
+    session_start(session=session)
+    table = Table.objects.get(session=session)
+    record = table_record(table=table)
+    by_student = {student: index for index, (_seat, student) in record.humans.items()}
+    ava_index, ben_index = by_student[ava.pk], by_student[ben.pk]
+    student_remove(student=ava)
+
+    entry = LogEntry(1, "act", ben_index, {"kind": "flip"}, 1000)
+    trials = [_flip_trial(ava_index), _flip_trial(ben_index, rt_ms=400)]
+    action_log_append_many(items=[(record, entry, trials)])
+
+    stored = {trial.rt_ms: (trial.seat_id, trial.student_id) for trial in Trial.objects.all()}
+    assert stored[512] == (None, None)
+    assert stored[400] == (record.humans[ben_index][0], ben.pk)
+    assert ActionLogEntry.objects.filter(table=table, seq=1).exists()

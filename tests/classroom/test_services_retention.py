@@ -1,4 +1,5 @@
-"""Retention: trials older than N days are deleted by a service and a management command."""
+"""Retention: sessions over for more than N days go whole (seats, names, rosters, action log,
+trials), by a service and a management command; sessions within the limit stay whole."""
 
 from __future__ import annotations
 
@@ -10,109 +11,145 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from classroom.models import ActionLogEntry, Seat, Table, Trial
+from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.services import retention
-from classroom.services.retention import trials_prune
+from classroom.services.retention import Pruned, sessions_prune
 from classroom.services.seats import seat_join_guest
+from classroom.services.sessions import session_end, session_start
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from datetime import datetime
-
-    from classroom.models import GameSession
 
 NOW = timezone.now()
 
 
 @pytest.fixture
-def seat(guest_session: GameSession) -> Seat:
-    seat = seat_join_guest(session=guest_session, nickname="Mo")
-    seat.refresh_from_db()
-    return seat
+def played(make_session: Callable[..., GameSession]) -> Callable[..., GameSession]:
+    """A guest session played (a seat, a log entry, ``trials`` trials), then ended ``days``
+    days before NOW (or, with ``ended=False``, started then and never ended)."""
 
-
-@pytest.fixture
-def trial_at(seat: Seat) -> Callable[[datetime], Trial]:
-    def make(created_at: datetime) -> Trial:
+    def make(days: float, *, trials: int = 1, ended: bool = True) -> GameSession:
+        session = make_session()
+        seat = seat_join_guest(session=session, nickname="Mo Real-Name")
+        session_start(session=session)
+        seat.refresh_from_db()
         assert seat.table is not None
-        trial = Trial.objects.create(
-            session=seat.session,
-            table=seat.table,
-            seat=seat,
-            log_seq=Trial.objects.count() + 1,
-            game="palm_strike",
-            kind="palm_strike.flip",
+        ActionLogEntry.objects.create(
+            table=seat.table, seq=1, kind="act", seat_index=0, payload={"rt_ms": 420}, server_ms=0
         )
-        # created_at is auto_now_add: only an update can backdate it.
-        Trial.objects.filter(pk=trial.pk).update(created_at=created_at)
-        return trial
+        for number in range(trials):
+            Trial.objects.create(
+                session=session,
+                table=seat.table,
+                seat=seat,
+                log_seq=number + 1,
+                game="palm_strike",
+                kind="palm_strike.flip",
+                rt_ms=420,
+            )
+        if ended:
+            session_end(session=session)
+        at = NOW - timedelta(days=days)
+        GameSession.objects.filter(pk=session.pk).update(
+            created_at=at, started_at=at, ended_at=at if ended else None
+        )
+        # auto_now_add columns: only an update can backdate them.
+        ActionLogEntry.objects.filter(table__session=session).update(created_at=at)
+        Trial.objects.filter(session=session).update(created_at=at)
+        return session
 
     return make
 
 
-def _left() -> set[int]:
-    return set(Trial.objects.values_list("pk", flat=True))
+def _sessions() -> set[int]:
+    return set(GameSession.objects.values_list("pk", flat=True))
+
+
+def _everything_of(session: GameSession) -> dict[str, int]:
+    return {
+        "tables": Table.objects.filter(session=session).count(),
+        "seats": Seat.objects.filter(session=session).count(),
+        "log": ActionLogEntry.objects.filter(table__session=session).count(),
+        "trials": Trial.objects.filter(session=session).count(),
+    }
+
+
+NOTHING = {"tables": 0, "seats": 0, "log": 0, "trials": 0}
 
 
 # --------------------------------------------------------------------------------------------
 # The service
 
 
-def test_prune_deletes_old_trials_and_keeps_recent_ones(
-    trial_at: Callable[[datetime], Trial], seat: Seat
+def test_prune_deletes_old_sessions_whole_and_keeps_recent_ones_whole(
+    played: Callable[..., GameSession],
 ) -> None:
-    for days in (31, 90, 400):
-        trial_at(NOW - timedelta(days=days))
-    recent = [trial_at(NOW - timedelta(days=days)) for days in (0, 1, 29)]
-    assert seat.table is not None
-    ActionLogEntry.objects.create(table=seat.table, seq=1, kind="act", server_ms=0)
+    old = [played(days, trials=2) for days in (31, 90, 400)]
+    recent = [played(days) for days in (0, 1, 29)]
+    kept_before = {session.pk: _everything_of(session) for session in recent}
 
-    assert trials_prune(older_than_days=30, now=NOW) == 3
+    assert sessions_prune(older_than_days=30, now=NOW) == Pruned(sessions=3, trials=6)
 
-    assert _left() == {trial.pk for trial in recent}
-    # Only trials go: the session, its seats and the table's log stay.
-    assert Seat.objects.filter(pk=seat.pk).exists()
-    assert Table.objects.filter(pk=seat.table.pk).exists()
-    assert ActionLogEntry.objects.count() == 1
+    assert _sessions() == {session.pk for session in recent}
+    for session in old:
+        # Names (seats, rosters), reaction times (log payloads, trials): nothing is left.
+        assert _everything_of(session) == NOTHING
+    assert not Seat.objects.filter(session__in=old).exists()
+    # A kept session keeps everything, so its tables still replay.
+    assert {session.pk: _everything_of(session) for session in recent} == kept_before
+    assert Table.objects.filter(session__in=recent).exclude(roster=[]).count() == 3
 
 
-def test_prune_cuts_at_exactly_n_days(trial_at: Callable[[datetime], Trial]) -> None:
-    on_the_line = trial_at(NOW - timedelta(days=30))
-    just_past = trial_at(NOW - timedelta(days=30, seconds=1))
-    assert trials_prune(older_than_days=30, now=NOW) == 1
-    assert _left() == {on_the_line.pk}
-    assert not Trial.objects.filter(pk=just_past.pk).exists()
+def test_prune_cuts_at_exactly_n_days(played: Callable[..., GameSession]) -> None:
+    on_the_line = played(30)
+    just_past = played(30 + 1 / 86400)
+    assert sessions_prune(older_than_days=30, now=NOW).sessions == 1
+    assert _sessions() == {on_the_line.pk}
+    assert just_past.pk not in _sessions()
 
 
 def test_prune_works_through_many_batches(
-    trial_at: Callable[[datetime], Trial], monkeypatch: pytest.MonkeyPatch
+    played: Callable[..., GameSession], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(retention, "BATCH_SIZE", 2)
-    for days in range(40, 45):
-        trial_at(NOW - timedelta(days=days))
-    kept = trial_at(NOW)
-    assert trials_prune(older_than_days=30, now=NOW) == 5
-    assert _left() == {kept.pk}
+    old = played(40, trials=5)
+    kept = played(1, trials=3)
+    assert sessions_prune(older_than_days=30, now=NOW) == Pruned(sessions=1, trials=5)
+    assert _everything_of(old) == NOTHING
+    assert _everything_of(kept)["trials"] == 3
 
 
-def test_prune_with_nothing_old_deletes_nothing(trial_at: Callable[[datetime], Trial]) -> None:
-    kept = trial_at(NOW - timedelta(days=2))
-    assert trials_prune(older_than_days=30, now=NOW) == 0
-    assert _left() == {kept.pk}
+def test_a_session_never_ended_goes_once_nothing_was_played_in_it_for_n_days(
+    played: Callable[..., GameSession],
+) -> None:
+    abandoned = played(40, ended=False)
+    still_played = played(40, ended=False)
+    ActionLogEntry.objects.create(
+        table=Table.objects.get(session=still_played), seq=2, kind="tick", server_ms=5
+    )
+    assert sessions_prune(older_than_days=30, now=NOW).sessions == 1
+    assert _sessions() == {still_played.pk}
+    assert _everything_of(abandoned) == NOTHING
 
 
-def test_prune_defaults_to_the_current_time(trial_at: Callable[[datetime], Trial]) -> None:
-    trial_at(timezone.now() - timedelta(days=8))
-    kept = trial_at(timezone.now() - timedelta(days=6))
-    assert trials_prune(older_than_days=7) == 1
-    assert _left() == {kept.pk}
+def test_prune_with_nothing_old_deletes_nothing(played: Callable[..., GameSession]) -> None:
+    kept = played(2)
+    assert sessions_prune(older_than_days=30, now=NOW) == Pruned(sessions=0, trials=0)
+    assert _sessions() == {kept.pk}
+
+
+def test_prune_defaults_to_the_current_time(played: Callable[..., GameSession]) -> None:
+    played(8)
+    kept = played(6)
+    assert sessions_prune(older_than_days=7).sessions == 1
+    assert _sessions() == {kept.pk}
 
 
 @pytest.mark.parametrize("days", [0, -5])
-def test_prune_refuses_fewer_than_one_day(trial_at: Callable[[datetime], Trial], days: int) -> None:
-    trial_at(NOW - timedelta(days=3))
+def test_prune_refuses_fewer_than_one_day(played: Callable[..., GameSession], days: int) -> None:
+    played(3)
     with pytest.raises(ValueError, match="at least 1"):
-        trials_prune(older_than_days=days, now=NOW)
+        sessions_prune(older_than_days=days, now=NOW)
     assert Trial.objects.count() == 1
 
 
@@ -127,32 +164,30 @@ def _run(*args: str) -> str:
 
 
 def test_command_deletes_with_days_and_says_how_many(
-    trial_at: Callable[[datetime], Trial], settings: Any
+    played: Callable[..., GameSession], settings: Any
 ) -> None:
     settings.TRIAL_RETENTION_DAYS = 365  # --days wins over the setting
-    trial_at(timezone.now() - timedelta(days=40))
-    trial_at(timezone.now() - timedelta(days=50))
-    kept = trial_at(timezone.now() - timedelta(days=10))
-    assert _run("--days", "30") == "Deleted 2 trials older than 30 days.\n"
-    assert _left() == {kept.pk}
+    played(40)
+    played(50, trials=2)
+    kept = played(10)
+    assert _run("--days", "30") == "Deleted 2 sessions (3 trials) over for more than 30 days.\n"
+    assert _sessions() == {kept.pk}
 
 
-def test_command_defaults_to_the_setting(
-    trial_at: Callable[[datetime], Trial], settings: Any
-) -> None:
+def test_command_defaults_to_the_setting(played: Callable[..., GameSession], settings: Any) -> None:
     settings.TRIAL_RETENTION_DAYS = 30
-    trial_at(timezone.now() - timedelta(days=40))
-    kept = trial_at(timezone.now() - timedelta(days=10))
-    assert _run() == "Deleted 1 trial older than 30 days.\n"
-    assert _left() == {kept.pk}
+    played(40)
+    kept = played(10)
+    assert _run() == "Deleted 1 session (1 trial) over for more than 30 days.\n"
+    assert _sessions() == {kept.pk}
 
 
 def test_command_refuses_without_days_or_setting(
-    trial_at: Callable[[datetime], Trial], settings: Any
+    played: Callable[..., GameSession], settings: Any
 ) -> None:
     if hasattr(settings, "TRIAL_RETENTION_DAYS"):
         del settings.TRIAL_RETENTION_DAYS
-    trial_at(timezone.now() - timedelta(days=400))
+    played(400)
     with pytest.raises(CommandError, match="pass --days N or set TRIAL_RETENTION_DAYS"):
         _run()
     settings.TRIAL_RETENTION_DAYS = None  # set, but to "keep everything"
@@ -163,19 +198,19 @@ def test_command_refuses_without_days_or_setting(
 
 @pytest.mark.parametrize("args", [("--days", "0"), ("--days", "-3")])
 def test_command_refuses_fewer_than_one_day(
-    trial_at: Callable[[datetime], Trial], args: tuple[str, ...]
+    played: Callable[..., GameSession], args: tuple[str, ...]
 ) -> None:
-    trial_at(timezone.now() - timedelta(days=400))
+    played(400)
     with pytest.raises(CommandError, match="at least 1"):
         _run(*args)
     assert Trial.objects.count() == 1
 
 
 def test_command_refuses_a_setting_that_is_not_a_number(
-    trial_at: Callable[[datetime], Trial], settings: Any
+    played: Callable[..., GameSession], settings: Any
 ) -> None:
     settings.TRIAL_RETENTION_DAYS = "30"
-    trial_at(timezone.now() - timedelta(days=400))
+    played(400)
     with pytest.raises(CommandError, match="whole number"):
         _run()
     settings.TRIAL_RETENTION_DAYS = 0

@@ -7,11 +7,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from classroom.models import GameSession, Table
+from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.services.join_codes import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
 from classroom.services.sessions import (
+    SessionDeletion,
     session_create,
+    session_delete,
+    session_delete_preview,
     session_end,
     session_lock,
     session_pause,
@@ -341,3 +344,64 @@ def test_locking_an_ended_session_changes_nothing(guest_session: GameSession) ->
         session_lock(session=guest_session, locked=True)
     guest_session.refresh_from_db()
     assert not guest_session.lobby_locked
+
+
+# --------------------------------------------------------------------------------------------
+# Deleting a session
+
+
+def _played_guest_session(guest_session: GameSession) -> GameSession:
+    seat = seat_join_guest(session=guest_session, nickname="Mia Real-Name")
+    session_start(session=guest_session)
+    seat.refresh_from_db()
+    assert seat.table is not None
+    ActionLogEntry.objects.create(
+        table=seat.table, seq=1, kind="act", seat_index=0, payload={"rt_ms": 500}, server_ms=9
+    )
+    Trial.objects.create(
+        session=guest_session, table=seat.table, seat=seat, log_seq=1, game="palm_strike",
+        kind="palm_strike.flip", rt_ms=500,
+    )  # fmt: skip
+    return guest_session
+
+
+def test_session_delete_removes_an_ended_session_with_everything_of_it(
+    guest_session: GameSession, make_session: Callable[..., GameSession]
+) -> None:
+    session = _played_guest_session(guest_session)
+    other = _played_guest_session(make_session())
+    session_end(session=session)
+    assert session_delete_preview(session=session) == SessionDeletion(seats=1, trials=1, ended=True)
+
+    session_delete(session=session)
+
+    assert not GameSession.objects.filter(pk=session.pk).exists()
+    assert not Table.objects.filter(session_id=session.pk).exists()
+    assert not Seat.objects.filter(session_id=session.pk).exists()
+    assert not ActionLogEntry.objects.filter(table__session_id=session.pk).exists()
+    assert not Trial.objects.filter(session_id=session.pk).exists()
+    # Another session (even with the same typed name) keeps everything.
+    assert Seat.objects.filter(session=other).count() == 1
+    assert Trial.objects.filter(session=other).count() == 1
+    assert ActionLogEntry.objects.filter(table__session=other).count() == 1
+
+
+@pytest.mark.parametrize("pause", [False, True])
+def test_session_delete_refuses_an_open_session_and_changes_nothing(
+    guest_session: GameSession, pause: bool
+) -> None:
+    session = _played_guest_session(guest_session)
+    if pause:
+        session_pause(session=session)
+    assert not session_delete_preview(session=session).ended
+    with pytest.raises(ValidationError, match=r"still open\. End it first"):
+        session_delete(session=session)
+    assert Trial.objects.filter(session=session).count() == 1
+    assert Seat.objects.filter(session=session).count() == 1
+
+
+def test_session_delete_refuses_a_lobby(guest_session: GameSession) -> None:
+    seat_join_guest(session=guest_session, nickname="Mo")
+    with pytest.raises(ValidationError, match="End it first"):
+        session_delete(session=guest_session)
+    assert GameSession.objects.filter(pk=guest_session.pk).exists()

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
+from django.urls import reverse
 
 from classroom import live_tables
 from classroom.asgi import application
 from classroom.models import ActionLogEntry, Seat
 from classroom.seat_cookies import seat_cookie_name
-from classroom.services.classes import student_token_rotate
+from classroom.services.classes import class_create, student_remove, student_token_rotate
 from classroom.services.seats import (
     seat_join_badge,
     seat_join_guest,
@@ -25,11 +27,15 @@ from classroom.services.sessions import session_pause, session_resume, session_s
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
 
+    from django.contrib.auth.models import User
+    from django.test import Client
+
     from classroom.models import GameSession, SchoolClass, Student
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TIMEOUT = 3
+TURN_TIMEOUT_S = 15
 
 
 def _socket(code: str, token: str, *, language: str = "en") -> WebsocketCommunicator:
@@ -330,3 +336,102 @@ async def test_a_refusal_reaches_the_child_in_their_language(
     assert error["message"] == "那張卡還沒有翻開。"
     assert error["seq"] == 5
     await socket.disconnect()
+
+
+async def test_a_student_taken_off_the_class_list_mid_game_leaves_the_table_playing(
+    make_session: Callable[..., GameSession], teacher: User, client: Client
+) -> None:
+    """Through the real host: the removed tablet is closed with 4403 and told why, a bot takes
+    the seat, the classmate's table keeps flipping with every entry stored, and the name is
+    gone from the console, the report and the download."""
+
+    def prepare() -> tuple[GameSession, Seat, Seat, Student]:
+        school_class = class_create(
+            teacher=teacher, name="Year 5 Herons", student_names=["Zofia Quill", "Ben"]
+        )
+        session = make_session(
+            school_class=school_class, settings={"flip_pacing": "tap", "cards_per_player": 3}
+        )
+        zofia, ben = (school_class.students.get(display_name=n) for n in ("Zofia Quill", "Ben"))
+        seats = [seat_join_student(session=session, student=s) for s in (zofia, ben)]
+        session_start(session=session)
+        return session, *(Seat.objects.get(pk=seat.pk) for seat in seats), zofia  # type: ignore[return-value]
+
+    session, zofia_seat, ben_seat, zofia = await sync_to_async(prepare)()
+    try:
+        (zofia_tablet, ben_tablet), views = await _seat_all(session, [zofia_seat, ben_seat])
+        await sync_to_async(student_remove)(student=zofia)
+
+        assert (await _frame(zofia_tablet, "error"))["code"] == "removed"
+        assert (await zofia_tablet.receive_output(timeout=TIMEOUT))["code"] == 4403
+        # Her token opens nothing any more.
+        again = _socket(session.code, zofia_seat.token)
+        assert (await again.connect(timeout=TIMEOUT))[0]
+        assert (await _frame(again, "error"))["code"] == "no_seat"
+
+        # Ben plays on; on the bot's turn the bot flips (it took Zofia's cards and turn).
+        ben_index = views[1]["you"]
+        seq, flips, flippers, over = 10, 0, set(), False
+        for _ in range(80):
+            # A bound, not a timing: past the 12 s turn time-out the card flips by itself.
+            frame = json.loads(await ben_tablet.receive_from(timeout=TURN_TIMEOUT_S))
+            if frame["type"] != "state":
+                continue
+            view = frame["view"]
+            flips = int(view["flip"] or 0)
+            events = frame.get("events") or []
+            flippers |= {event["seat"] for event in events if event["kind"] == "flip"}
+            over = any(event["kind"] == "game_over" for event in events)
+            if flips >= 4 or over:
+                break
+            if view["active_seat"] == ben_index:
+                # Refused while a card is still open (an error frame); the next turn's works.
+                seq += 1
+                await ben_tablet.send_to(
+                    text_data=json.dumps({"type": "act", "seq": seq, "action": {"kind": "flip"}})
+                )
+        assert flips >= 2
+        assert 1 - ben_index in flippers
+        # Paused, the table writes nothing more: what is stored can be compared with it.
+        await sync_to_async(session_pause)(session=session)
+        await _frame(ben_tablet, "state", where=lambda frame: frame["view"]["paused"], tries=80)
+        host = live_tables.registry.running(zofia_seat.table_id or 0)
+        assert host is not None
+        kinds = await sync_to_async(list)(
+            ActionLogEntry.objects.filter(table_id=zofia_seat.table_id).values_list(
+                "kind", flat=True
+            )
+        )
+        assert "bot" in kinds
+        assert len(kinds) == host.version  # every entry stored: no write failed
+        await ben_tablet.disconnect()
+    finally:
+        await live_tables.registry.stop_all()
+
+    def pages() -> list[str]:
+        client.force_login(teacher)
+        urls = [
+            reverse("session_console", args=[session.pk]),
+            reverse("session_projector", args=[session.pk]),
+            reverse("session_report", args=[session.pk]),
+            reverse("session_export", args=[session.pk, "trials.csv"]),
+            reverse("session_export", args=[session.pk, "summary.csv"]),
+            reverse("class_export", args=[session.school_class_id, "trials.csv"]),
+            reverse("class_detail", args=[session.school_class_id]),
+        ]
+        bodies = []
+        try:
+            for url in urls:
+                response = client.get(url)
+                assert response.status_code == 200, url
+                bodies.append(b"".join(response).decode())
+                response.close()  # a streamed download finishes its request only here
+        finally:
+            # This thread's connection, or PostgreSQL will not drop the test database.
+            connection.close()
+        return bodies
+
+    bodies = await sync_to_async(pages)()
+    for body in bodies:
+        assert "Zofia" not in body
+    assert "Ben" in bodies[0]

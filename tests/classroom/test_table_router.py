@@ -281,3 +281,24 @@ async def test_after_an_outage_stand_ins_send_their_sockets_to_reconnect() -> No
     assert socket.closed_with == [CLOSE_SERVICE_RESTART]
     assert router.remote_table(7, remote.owner) is not remote
     await router.stop()
+
+
+async def test_the_owner_hands_a_seat_to_a_bot_when_another_process_asks() -> None:
+    # A child taken off the class list on a page served by another process.
+    taken: list[tuple[int, str]] = []
+    host = FakeHost(table_id=7)
+    host.seat_to_bot = lambda seat, level: taken.append((seat, level))  # type: ignore[attr-defined]
+
+    async def loader(_table_id: int) -> FakeHost:
+        return host
+
+    registry = HostRegistry(loader)  # type: ignore[arg-type]
+    router = _router(registry)
+    member = await router.layer.new_channel()
+    assert await registry.host_for(7) is host
+    message = {"type": "table.to_bot", "table_id": 7, "seat": 1, "level": "steady"}
+    await router._dispatch({**message, "member": member})
+    assert taken == [(1, "steady")]
+    await router.stop()
+    assert host.task is not None
+    host.task.cancel()

@@ -952,3 +952,57 @@ def test_the_console_gives_one_student_a_smaller_refill_pile(
     teacher_client.post(url, {"name": "refill", "value": ""}, headers={"HX-Request": "true"})
     seat.refresh_from_db()
     assert seat.options == {}
+
+
+# --------------------------------------------------------------------------------------------
+# Deleting a session
+
+
+def _ended_guest_session(make_session: MakeSession) -> GameSession:
+    session = make_session()
+    seat_join_guest(session=session, nickname="Mia Real-Name")
+    session_start(session=session)
+    session_end(session=session)
+    return session
+
+
+def test_an_ended_session_is_deleted_after_its_confirmation_page(
+    teacher_client: Client, make_session: MakeSession
+) -> None:
+    session = _ended_guest_session(make_session)
+    home = _text(teacher_client.get(reverse("home")))
+    assert reverse("session_delete_confirm", args=[session.pk]) in home
+    report = _text(teacher_client.get(reverse("session_report", args=[session.pk])))
+    assert reverse("session_delete_confirm", args=[session.pk]) in report
+
+    page = teacher_client.get(reverse("session_delete_confirm", args=[session.pk]))
+    assert page.status_code == 200
+    assert "1 player's name and place" in _text(page)
+    assert reverse("session_delete", args=[session.pk]) in _text(page)
+    assert GameSession.objects.filter(pk=session.pk).exists()  # looking deletes nothing
+
+    response = teacher_client.post(reverse("session_delete", args=[session.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("home")
+    assert f"Session {session.code} deleted" in _text(response)
+    assert not GameSession.objects.filter(pk=session.pk).exists()
+    assert "Mia Real-Name" not in _text(teacher_client.get(reverse("home")))
+
+
+def test_deleting_an_open_session_is_refused_with_a_reason(
+    teacher_client: Client, make_session: MakeSession
+) -> None:
+    session = make_session()
+    page = _text(teacher_client.get(reverse("session_delete_confirm", args=[session.pk])))
+    assert "still open" in page
+    response = teacher_client.post(reverse("session_delete", args=[session.pk]))
+    assert response.status_code == 409
+    assert "End it first, then delete it." in _text(response)
+    assert GameSession.objects.filter(pk=session.pk).exists()
+
+
+def test_session_delete_only_takes_a_post(
+    teacher_client: Client, make_session: MakeSession
+) -> None:
+    session = _ended_guest_session(make_session)
+    assert teacher_client.get(reverse("session_delete", args=[session.pk])).status_code == 405
+    assert GameSession.objects.filter(pk=session.pk).exists()

@@ -82,6 +82,7 @@ TEACHER_PAGES = [
     SitePage("projector-riff-raff", TEACHER, "/sessions/{riff_raff_id}/projector/"),
     SitePage("class-practice", TEACHER, "/classes/{other_class_id}/practice/"),
     SitePage("session-report", TEACHER, "/sessions/{finished_id}/report/"),
+    SitePage("session-delete", TEACHER, "/sessions/{finished_id}/delete/"),
     SitePage("seat-report", TEACHER, "/sessions/{finished_id}/report/seats/{finished_seat_id}/"),
 ]
 

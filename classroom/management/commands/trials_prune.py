@@ -1,5 +1,6 @@
-"""``manage.py trials_prune [--days N]``: delete trials older than N days (see
-``classroom.services.retention``); N defaults to the ``TRIAL_RETENTION_DAYS`` setting."""
+"""``manage.py trials_prune [--days N]``: delete every session over for more than N days,
+whole: seats, names, rosters, action log and trials (see ``classroom.services.retention``);
+N defaults to the ``TRIAL_RETENTION_DAYS`` setting."""
 
 from __future__ import annotations
 
@@ -8,21 +9,24 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from classroom.services.retention import trials_prune
+from classroom.services.retention import sessions_prune
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
 
 
 class Command(BaseCommand):
-    help = "Delete trials older than N days (default: the TRIAL_RETENTION_DAYS setting)."
+    help = (
+        "Delete sessions over for more than N days, with their seats, names, logs and trials "
+        "(default: the TRIAL_RETENTION_DAYS setting)."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
             "--days",
             type=int,
             default=None,
-            help="Delete trials recorded more than this many days ago (at least 1).",
+            help="Delete sessions over for more than this many days (at least 1).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -40,6 +44,10 @@ class Command(BaseCommand):
             raise CommandError(
                 f"The retention period must be at least 1 day, got {days}. Nothing was deleted."
             )
-        deleted = trials_prune(older_than_days=days)
-        noun = "trial" if deleted == 1 else "trials"
-        self.stdout.write(f"Deleted {deleted} {noun} older than {days} days.")
+        pruned = sessions_prune(older_than_days=days)
+        sessions = "session" if pruned.sessions == 1 else "sessions"
+        trials = "trial" if pruned.trials == 1 else "trials"
+        self.stdout.write(
+            f"Deleted {pruned.sessions} {sessions} ({pruned.trials} {trials}) "
+            f"over for more than {days} days."
+        )

@@ -504,3 +504,49 @@ async def test_a_ticks_checkpoint_is_stored_with_it_and_a_rebuilt_host_restores_
     # The rebuilt host takes the logged value, not one it recomputed.
     edited = [dataclasses.replace(stored[0], action={"checkpoint": {"x": 0.25}})]
     assert TableHost(setup=SETUP, engine=Rolling, store=MemoryStore(), log=edited).state.x == 0.25
+
+
+class Seats(NoTicks):
+    """A bot takes a seat over: marked in ``adds`` as (seat, 0); a second time changes nothing."""
+
+    @staticmethod
+    def takeover(state: TallyState, seat: int, level: str, now_ms: int) -> Outcome[Any]:
+        if (seat, 0) in state.adds:
+            return Outcome(state=state)
+        new = dataclasses.replace(state, adds=(*state.adds, (seat, 0)))
+        return Outcome(state=new, events=(Event("bot_takeover", {"seat": seat}),))
+
+
+async def test_a_seat_handed_to_a_bot_is_logged_once_and_told_to_the_table() -> None:
+    bob = FakeSocket(1)
+    store = MemoryStore([bob])
+    host = await _host(engine=Seats, store=store)
+    await host.join(bob)
+    host.seat_to_bot(0, "steady")
+    host.seat_to_bot(0, "steady")  # asked twice (the roster at a reload, say)
+    await _settle()
+    assert [(e.kind, e.seat, e.action) for e in store.entries] == [("bot", 0, {"bot": "steady"})]
+    assert bob.of_type("state")[-1]["events"] == [{"kind": "bot_takeover", "seat": 0}]
+    assert host.version == 1
+    await host.stop()
+
+
+async def test_a_takeover_the_store_refused_is_tried_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("games.live.host.TAKEOVER_RETRY_S", 0)
+    store = MemoryStore()
+    store.fail = True
+    host = await _host(engine=Seats, store=store)
+    host.seat_to_bot(1, "steady")
+    await _settle()
+    assert store.entries == []
+    assert host.state.adds == ()
+    store.fail = False
+    for _ in range(50):
+        await asyncio.sleep(0)
+        if store.entries:
+            break
+    assert [(e.kind, e.seat) for e in store.entries] == [("bot", 1)]
+    assert host.state.adds == ((1, 0),)
+    await host.stop()
