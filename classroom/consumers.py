@@ -31,6 +31,7 @@ from classroom.seat_cookies import seat_cookie_name
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.standings import TabletStandings, standings_for_tablets
 from games.live.flood import Cooldown, TokenBucket
+from games.live.heartbeat import SilenceWatchdog
 from games.live.host import TableHost, wall_ms
 from games.live.protocol import (
     Act,
@@ -60,6 +61,7 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
     _dirty = False
     _bucket: TokenBucket | None = None
     _closed_here = False
+    _watchdog: SilenceWatchdog | None = None
 
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]
@@ -85,10 +87,19 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(group, self.channel_name)
         if self._push_task is not None:
             self._push_task.cancel()
+        if self._watchdog is not None:
+            self._watchdog.stop()
+
+    async def _silent(self) -> None:
+        self._closed_here = True
+        await self.close(code=CLOSE_SILENT)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self._closed_here:
             return
+        if self._watchdog is None:
+            self._watchdog = SilenceWatchdog(self._silent)
+        self._watchdog.heard()
         # These pages only ping; a socket that floods is slowed, then closed like a tablet's.
         if self._bucket is None:
             self._bucket = TokenBucket()
@@ -106,6 +117,7 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=server_frame_encode(error.frame()))
             return
         if isinstance(decoded, Ping):
+            self._watchdog.arm()
             await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
@@ -229,6 +241,8 @@ FLOOD_COOLDOWN = Cooldown(seconds=10.0)
 CLOSE_NOT_PLAYING = 4404
 # The table's host stopped here; a watching page reconnects to whichever host runs next.
 CLOSE_SERVICE_RESTART = 4012
+# A socket that pinged and then went silent (games.live.heartbeat): mirrors 1001, going away.
+CLOSE_SILENT = 4001
 NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
 NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
 REMOVED = gettext_lazy("Your teacher removed you from this session.")
@@ -285,6 +299,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     # Set once this side has closed the socket. Until the tablet answers the close (and the
     # disconnect arrives) frames may still come in: none of them is read or answered.
     closed_here = False
+    watchdog: SilenceWatchdog | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections (a thread hop) before every handler.
@@ -341,6 +356,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.close(code=close_code)
 
     async def disconnect(self, code: int) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
         if self.host is not None and self.listener is not None:
             self.host.forget_on_stop(self._host_stopped)
             self.host.leave(self.listener)
@@ -359,6 +376,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closed_here:
             return  # e.g. a flood closed with 4008: tokens refilled since must not reopen it
+        if self.watchdog is None:
+            self.watchdog = SilenceWatchdog(self._silent)
+        self.watchdog.heard()
         if not self.bucket.take(wall_ms()):
             if self.bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
                 if self.token:
@@ -374,6 +394,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=server_frame_encode(error.frame()))
             return
         if isinstance(decoded, Ping):
+            self.watchdog.arm()
             await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
         elif self.host is None or self.listener is None:
             return
@@ -383,6 +404,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.host.submit(
                 self.listener, decoded.seq, action_to_dict(decoded.action), decoded.cid
             )
+
+    async def _silent(self) -> None:
+        await self.close(code=CLOSE_SILENT)
 
     async def table_reply(self, event: dict[str, Any]) -> None:
         """The answer to this socket's own input from a host in another process."""
