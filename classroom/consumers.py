@@ -225,6 +225,10 @@ class SeatConsumer(_LobbyConsumer):
             await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
         await super().disconnect(code)
 
+    async def _silent(self) -> None:
+        await _presence_gone(self.seat_id, self.channel_name)
+        await super()._silent()
+
     def render(self) -> tuple[str, int | None]:
         fragment = live_fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
         return fragment.html, fragment.close_code
@@ -406,6 +410,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     async def _silent(self) -> None:
+        await _presence_gone(self.seat_id, self.channel_name)
         await self.close(code=CLOSE_SILENT)
 
     async def table_reply(self, event: dict[str, Any]) -> None:
@@ -496,6 +501,14 @@ def _playing_seat(code: str, token: str) -> PlayingSeat | None:
             standings = standings_for_tablets(session=seat.session)
             return PlayingSeat(seat.pk, seat.table.pk, index, seat.session_id, standings)
     return None
+
+
+async def _presence_gone(seat_id: int | None, channel_name: str) -> None:
+    # A silent tablet is gone now: the console says so at once, not after the closing
+    # handshake that a dead link never answers (Daphne waits a second for it). The disconnect
+    # that follows finds nothing left to close.
+    if seat_id is not None:
+        await database_sync_to_async(seat_connection_close)(channel_name=channel_name)
 
 
 def _seat_connected(seat_id: int, channel_name: str) -> None:
