@@ -191,3 +191,33 @@ def test_back_at_once_when_the_server_answers_and_a_tap_made_meanwhile_counts_on
     teacher.context.close()
     for tablet in tablets:
         tablet.context.close()
+
+
+def test_the_console_notices_its_own_lost_link_and_comes_back_live(
+    browser: Browser, live_url: str, relay: Relay
+) -> None:
+    """The teacher's laptop loses its Wi-Fi: the console says "Reconnecting…" instead of
+    showing a stale class, and once the link is back it is live again (a tablet joining
+    shows up)."""
+    teacher = _teacher(browser, relay.url)
+    code = _class_and_session(teacher, "ms-console")
+    overlay = teacher.locator("[data-reconnecting]")
+    expect(teacher.get_by_text("0 connected")).to_be_visible()
+    teacher.wait_for_timeout(1500)  # a ping or two answered: the heartbeat runs
+
+    relay.freeze()
+    dropped = time.monotonic()
+    expect(overlay).to_be_visible(timeout=SHOWN_WITHIN_MS)
+    print(f"console's own link lost: overlay after {time.monotonic() - dropped:.2f} s")
+    relay.thaw()
+    expect(overlay).to_be_hidden(timeout=HEAL_TIMEOUT_MS)
+
+    context = browser.new_context(
+        base_url=live_url, viewport=TABLET, has_touch=True, device_scale_factor=1
+    )
+    tablet = context.new_page()
+    tablet.goto(f"/join/{code}/")
+    tablet.get_by_role("button", name=STUDENTS[0]).click()
+    expect(teacher.get_by_text("1 connected")).to_be_visible(timeout=HEAL_TIMEOUT_MS)
+    context.close()
+    teacher.context.close()
