@@ -20,6 +20,8 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from django.utils.functional import _StrOrPromise as StrOrPromise
 
 from classroom import live_fragments, live_tables
@@ -73,6 +75,7 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
         for group in self.group_names(session_id):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        self._watchdog = _heartbeat_for(self.scope, self._silent)
         await self.lobby_changed({})
 
     async def refuse(self, code: int) -> None:
@@ -97,9 +100,8 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self._closed_here:
             return
-        if self._watchdog is None:
-            self._watchdog = SilenceWatchdog(self._silent)
-        self._watchdog.heard()
+        if self._watchdog is not None:
+            self._watchdog.heard()
         # These pages only ping; a socket that floods is slowed, then closed like a tablet's.
         if self._bucket is None:
             self._bucket = TokenBucket()
@@ -117,7 +119,6 @@ class _LobbyConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=server_frame_encode(error.frame()))
             return
         if isinstance(decoded, Ping):
-            self._watchdog.arm()
             await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
@@ -245,7 +246,7 @@ FLOOD_COOLDOWN = Cooldown(seconds=10.0)
 CLOSE_NOT_PLAYING = 4404
 # The table's host stopped here; a watching page reconnects to whichever host runs next.
 CLOSE_SERVICE_RESTART = 4012
-# A socket that pinged and then went silent (games.live.heartbeat): mirrors 1001, going away.
+# A socket held to the heartbeat that went silent (games.live.heartbeat): mirrors 1001.
 CLOSE_SILENT = 4001
 NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
 NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
@@ -326,6 +327,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         found = await database_sync_to_async(_playing_seat)(code, token)
         await self.accept()
+        self.watchdog = _heartbeat_for(self.scope, self._silent)
         if found is None:
             await self._refuse("no_seat", NO_SEAT, live_fragments.CLOSE_NO_SEAT)
             return
@@ -380,9 +382,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closed_here:
             return  # e.g. a flood closed with 4008: tokens refilled since must not reopen it
-        if self.watchdog is None:
-            self.watchdog = SilenceWatchdog(self._silent)
-        self.watchdog.heard()
+        if self.watchdog is not None:
+            self.watchdog.heard()
         if not self.bucket.take(wall_ms()):
             if self.bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
                 if self.token:
@@ -398,7 +399,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=server_frame_encode(error.frame()))
             return
         if isinstance(decoded, Ping):
-            self.watchdog.arm()
             await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
         elif self.host is None or self.listener is None:
             return
@@ -448,6 +448,7 @@ class TableWatchConsumer(TableConsumer):
         self.bucket = TokenBucket()
         owns = await database_sync_to_async(_teacher_owns_table)(self.scope, session_id, table_id)
         await self.accept()
+        self.watchdog = _heartbeat_for(self.scope, self._silent)
         if not owns:
             await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
             return
@@ -482,7 +483,26 @@ class PlayingSeat(NamedTuple):
 
 def _wants_standings(scope: dict[str, Any]) -> bool:
     # Game pages ask (?standings=1); bots, benchmarks and older pages get game frames only.
-    return "1" in parse_qs(scope.get("query_string", b"").decode("latin-1")).get("standings", [])
+    return "1" in _query(scope).get("standings", [])
+
+
+def _heartbeat_for(
+    scope: dict[str, Any], on_silent: Callable[[], Awaitable[None]]
+) -> SilenceWatchdog | None:
+    """Held to the heartbeat: closed after 4 s without a frame (games.live.heartbeat).
+
+    Only pages that ping every second ask for it (?heartbeat=1: table_socket.js, live.js);
+    scripts, bots, tests and pages of an older release are left to Daphne's keepalive.
+    """
+    if "1" not in _query(scope).get("heartbeat", []):
+        return None
+    watchdog = SilenceWatchdog(on_silent)
+    watchdog.arm()
+    return watchdog
+
+
+def _query(scope: dict[str, Any]) -> dict[str, list[str]]:
+    return parse_qs(scope.get("query_string", b"").decode("latin-1"))
 
 
 def _playing_seat(code: str, token: str) -> PlayingSeat | None:

@@ -5,8 +5,9 @@ minutes; the teacher's console would show it connected all that while. Tablets p
 second (static/js/table_socket.js, static/js/live.js), so a socket that has pinged once and
 then sends nothing at all, pings included, for ``limit_s`` has lost its tablet.
 
-Only a socket that has pinged is held to this (``arm`` on its first ping): a client that never
-pings (a script, a bot, an older page) is left to Daphne's own keepalive.
+Only a socket whose page asked for it is held to this (the consumer arms the watchdog when
+the page connects with ``?heartbeat=1``): a script, a bot or an older page that pings now and
+then is left to Daphne's own keepalive.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class SilenceWatchdog:
         self._last = self._clock()
 
     def arm(self) -> None:
-        """The socket speaks the heartbeat: from now on, silence closes it."""
+        """From now on, silence closes the socket."""
         if self._task is None:
             self._task = asyncio.ensure_future(self._watch())
 

@@ -153,8 +153,9 @@
     function open() {
       if (!root.isConnected) { stopped = true; return; }
       var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-      // A page that draws points and ranks asks to be told what it may show (handlers.onStandings).
-      var ask = handlers.onStandings ? "?standings=1" : "";
+      // Held to the heartbeat (the server closes the socket after 4 s of silence); a page that
+      // draws points and ranks asks to be told what it may show (handlers.onStandings).
+      var ask = "?heartbeat=1" + (handlers.onStandings ? "&standings=1" : "");
       var current = socket = new WebSocket(scheme + location.host + root.dataset.tableSocket + ask);
       connectTimer = setTimeout(function () { connectTimer = null; lost("connect-timeout"); }, CONNECT_WITHIN_MS);
       current.onopen = function () {
