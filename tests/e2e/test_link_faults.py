@@ -10,16 +10,20 @@ and a tap made while the link was down must count exactly once.
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.cluster.processes import embedded_site, free_port
 from tests.e2e.conftest import LAPTOP, TABLET, screenshot
 from tests.e2e.relay import Relay
 from tests.e2e.test_lobby import _sign_up
+from tests.faults.live import kill_all, palm_strike
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -221,3 +225,63 @@ def test_the_console_notices_its_own_lost_link_and_comes_back_live(
     expect(teacher.get_by_text("1 connected")).to_be_visible(timeout=HEAL_TIMEOUT_MS)
     context.close()
     teacher.context.close()
+
+
+def _answering(port: int) -> float:
+    """When (monotonic ms) the restarted server first answered a request at ``port``."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            url = f"http://127.0.0.1:{port}/manifest.webmanifest"
+            with urllib.request.urlopen(url, timeout=10):
+                return time.monotonic() * 1000
+        except OSError:
+            time.sleep(0.02)
+    raise AssertionError("the restarted server never answered")
+
+
+@pytest.mark.timeout(240)
+def test_a_tablet_is_back_within_a_second_of_a_killed_server_answering_again(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The embedded server is killed (-9) and started again on its port after 4 s: the
+    tablet is back about as soon as the new process answers, not when its backoff says."""
+    site = embedded_site(tmp_path)
+    port = free_port()
+    site.start(port)
+    try:
+        prepared = palm_strike(site, players=2, table_size=2, settings={"flip_pacing": "tap"})
+        code, token = prepared["code"], prepared["seats"][0]["token"]
+        context = browser.new_context(viewport=TABLET, has_touch=True, device_scale_factor=1)
+        url = f"http://127.0.0.1:{port}"
+        context.add_cookies([{"name": f"seat_{code}", "value": token, "url": url}])
+        tablet = context.new_page()
+        tablet.goto(f"{url}/play/{code}/")
+        tablet.wait_for_function("window.palmStrike && window.palmStrike.view", timeout=30_000)
+        tablet.wait_for_function("window.SnapclassTable.links[0].opens === 1")
+
+        site.kill(port)
+        time.sleep(4)  # the backoff grows meanwhile: its next sleep may be 2-4 s
+        starting = threading.Thread(target=site.start, args=(port,))
+        starting.start()
+        answered = _answering(port)
+        offset = _page_offset(tablet)
+        starting.join()
+        tablet.wait_for_function("window.SnapclassTable.links[0].opens === 2", timeout=30_000)
+        log = _link_log(tablet)
+        opened = [e for e in log if e["what"] == "open"][-1]
+        attempt = [e for e in log if e["what"] == "attempt" and e["at"] <= opened["at"]][-1]
+        delay_ms = opened["at"] + offset - answered
+        print(f"kill -9 + restart: tablet back {delay_ms:.0f} ms after the server answered")
+        # Generous for a loaded machine; the backoff alone could have slept for 4 s.
+        assert delay_ms < 2500, (delay_ms, attempt, log)
+        context.close()
+    finally:
+        kill_all(site)
+
+
+def _page_offset(page: Page) -> float:
+    """Python's monotonic ms minus the page's performance.now()."""
+    before = time.monotonic() * 1000
+    page_now = float(page.evaluate("performance.now()"))
+    return (before + time.monotonic() * 1000) / 2 - page_now
