@@ -20,6 +20,8 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from django.utils.functional import _StrOrPromise as StrOrPromise
 
 from classroom import live_fragments, live_tables
@@ -33,6 +35,7 @@ from classroom.selectors.practice_access import practice_seat_problem
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.standings import TabletStandings, standings_for_tablets
 from games.live.flood import Cooldown, TokenBucket
+from games.live.heartbeat import SilenceWatchdog
 from games.live.host import TableHost, wall_ms
 from games.live.protocol import (
     Act,
@@ -64,6 +67,7 @@ class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     _closed_here = False
     # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.outages).
     try_again_code = None
+    _watchdog: SilenceWatchdog | None = None
 
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]
@@ -75,6 +79,7 @@ class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
         for group in self.group_names(session_id):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        self._watchdog = _heartbeat_for(self.scope, self._silent)
         await self.lobby_changed({})
 
     async def refuse(self, code: int) -> None:
@@ -89,10 +94,18 @@ class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(group, self.channel_name)
         if self._push_task is not None:
             self._push_task.cancel()
+        if self._watchdog is not None:
+            self._watchdog.stop()
+
+    async def _silent(self) -> None:
+        self._closed_here = True
+        await self.close(code=CLOSE_SILENT)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self._closed_here:
             return
+        if self._watchdog is not None:
+            self._watchdog.heard()
         # These pages only ping; a socket that floods is slowed, then closed like a tablet's.
         if self._bucket is None:
             self._bucket = TokenBucket()
@@ -217,6 +230,10 @@ class SeatConsumer(_LobbyConsumer):
             await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
         await super().disconnect(code)
 
+    async def _silent(self) -> None:
+        await _presence_gone(self.seat_id, self.channel_name)
+        await super()._silent()
+
     def render(self) -> tuple[str, int | None]:
         fragment = live_fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
         return fragment.html, fragment.close_code
@@ -236,6 +253,8 @@ CLOSE_SERVICE_RESTART = 4012
 # The seat was opened on another tablet (or another tab): the tablet says so and stays put.
 CLOSE_REPLACED = 4409
 REPLACED = gettext_lazy("This seat was opened on another tablet.")
+# A socket held to the heartbeat that went silent (games.live.heartbeat): mirrors 1001.
+CLOSE_SILENT = 4001
 NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
 NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
 REMOVED = gettext_lazy("Your teacher removed you from this session.")
@@ -303,6 +322,7 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     # Set once this side has closed the socket. Until the tablet answers the close (and the
     # disconnect arrives) frames may still come in: none of them is read or answered.
     closed_here = False
+    watchdog: SilenceWatchdog | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections (a thread hop) before every handler.
@@ -325,6 +345,7 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
             return
         found = await database_sync_to_async(_playing_seat)(code, token)
         await self.accept()
+        self.watchdog = _heartbeat_for(self.scope, self._silent)
         if found is None:
             await self._refuse("no_seat", NO_SEAT, live_fragments.CLOSE_NO_SEAT)
             return
@@ -365,6 +386,8 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
         await self.close(code=close_code)
 
     async def disconnect(self, code: int) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
         if self.host is not None and self.listener is not None:
             self.host.forget_on_stop(self._host_stopped)
             self.host.leave(self.listener)
@@ -383,6 +406,8 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closed_here:
             return  # e.g. a flood closed with 4008: tokens refilled since must not reopen it
+        if self.watchdog is not None:
+            self.watchdog.heard()
         if not self.bucket.take(wall_ms()):
             if self.bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
                 if self.token:
@@ -407,6 +432,10 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
             self.host.submit(
                 self.listener, decoded.seq, action_to_dict(decoded.action), decoded.cid
             )
+
+    async def _silent(self) -> None:
+        await _presence_gone(self.seat_id, self.channel_name)
+        await self.close(code=CLOSE_SILENT)
 
     async def table_reply(self, event: dict[str, Any]) -> None:
         """The answer to this socket's own input from a host in another process."""
@@ -454,6 +483,7 @@ class TableWatchConsumer(TableConsumer):
         self.bucket = TokenBucket()
         owns = await database_sync_to_async(_teacher_owns_table)(self.scope, session_id, table_id)
         await self.accept()
+        self.watchdog = _heartbeat_for(self.scope, self._silent)
         if not owns:
             await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
             return
@@ -488,7 +518,26 @@ class PlayingSeat(NamedTuple):
 
 def _wants_standings(scope: dict[str, Any]) -> bool:
     # Game pages ask (?standings=1); bots, benchmarks and older pages get game frames only.
-    return "1" in parse_qs(scope.get("query_string", b"").decode("latin-1")).get("standings", [])
+    return "1" in _query(scope).get("standings", [])
+
+
+def _heartbeat_for(
+    scope: dict[str, Any], on_silent: Callable[[], Awaitable[None]]
+) -> SilenceWatchdog | None:
+    """Held to the heartbeat: closed after 4 s without a frame (games.live.heartbeat).
+
+    Only pages that ping every second ask for it (?heartbeat=1: table_socket.js, live.js);
+    scripts, bots, tests and pages of an older release are left to Daphne's keepalive.
+    """
+    if "1" not in _query(scope).get("heartbeat", []):
+        return None
+    watchdog = SilenceWatchdog(on_silent)
+    watchdog.arm()
+    return watchdog
+
+
+def _query(scope: dict[str, Any]) -> dict[str, list[str]]:
+    return parse_qs(scope.get("query_string", b"").decode("latin-1"))
 
 
 def _playing_seat(code: str, token: str) -> PlayingSeat | None:
@@ -507,6 +556,14 @@ def _playing_seat(code: str, token: str) -> PlayingSeat | None:
             standings = standings_for_tablets(session=seat.session)
             return PlayingSeat(seat.pk, seat.table.pk, index, seat.session_id, standings)
     return None
+
+
+async def _presence_gone(seat_id: int | None, channel_name: str) -> None:
+    # A silent tablet is gone now: the console says so at once, not after the closing
+    # handshake that a dead link never answers (Daphne waits a second for it). The disconnect
+    # that follows finds nothing left to close.
+    if seat_id is not None:
+        await database_sync_to_async(seat_connection_close)(channel_name=channel_name)
 
 
 def _seat_connected(seat_id: int, channel_name: str) -> int:

@@ -4,6 +4,9 @@
   "use strict";
 
   var RETRY_CODES = [1006, 1011, 1012, 1013];
+  // The server closed a socket it heard nothing from for 4 s (games/live/heartbeat.py): a page
+  // whose timers were held up, or a link that came back. Not a final word: connect again.
+  var CLOSE_SILENT = 4001;
   var SEAT_KEY = "snapclass.seat.";
   var sockets = [];
 
@@ -22,14 +25,50 @@
     });
   }
 
+  // The heartbeat (heartbeat.js) of one htmx socket: pings a second; a link silent for 3 s is
+  // dropped and opened again, with the overlay meanwhile (a Wi-Fi drop never closes a socket).
+  function watch(element, wrapper, socket) {
+    unwatch(element);
+    var seq = 0;
+    var beat = window.SnapclassHeartbeat.start(
+      function () {
+        seq += 1;
+        if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping", seq: seq }));
+      },
+      function () {
+        element.snapclassBeat = null;
+        overlay(true);
+        // Its close would come after Chromium's closing handshake timeout, and htmx would
+        // then open yet another socket: forget this one and open the next now.
+        window.SnapclassHeartbeat.abandon(socket);
+        wrapper.reconnect();
+      }
+    );
+    element.snapclassBeat = { beat: beat, socket: socket };
+  }
+
+  function unwatch(element, socket) {
+    var watched = element.snapclassBeat;
+    if (!watched || (socket && watched.socket !== socket)) return;
+    watched.beat.stop();
+    element.snapclassBeat = null;
+  }
+
   document.addEventListener("htmx:wsOpen", function (event) {
     var wrapper = event.detail.socketWrapper;
     if (sockets.indexOf(wrapper) < 0) sockets.push(wrapper);
     overlay(false);
+    if (window.SnapclassHeartbeat) watch(event.target, wrapper, event.detail.event.target);
   });
 
   document.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail.event.code;
+    unwatch(event.target, event.detail.event.target);
+    if (code === CLOSE_SILENT) {
+      overlay(true);
+      event.detail.socketWrapper.reconnect();
+      return;
+    }
     if (RETRY_CODES.indexOf(code) >= 0) {
       overlay(true);
       return;
@@ -50,6 +89,8 @@
 
   // JSON frames (errors, pongs) are for scripts, not for htmx to swap.
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var watched = event.target.snapclassBeat;
+    if (watched) watched.beat.heard();
     var message = event.detail.message;
     if (typeof message === "string" && message.charAt(0) === "{") {
       event.preventDefault();

@@ -1,36 +1,120 @@
 // The game socket of a tablet at a live table, shared by every game page.
 //
 // Connects to root.dataset.tableSocket, keeps the seat token in localStorage (so a tablet that
-// lost its cookie can resume), pings every 4 s for the round-trip time, reconnects with
-// jittered backoff (capped at 8 s) and shows the calm "Reconnecting…" overlay meanwhile, asks
-// for a fresh view when the tablet wakes up, and stops for good on the server's final close
-// codes (removed, no seat, flood, table not playing). A teacher page watching a table uses it
-// too (no seat, no overlay): it waits through "not playing" and stops once its element has left
-// the page.
+// lost its cookie can resume), pings every second (heartbeat.js: a link that answers nothing for
+// 3 s is lost), reconnects with jittered backoff cut short by a cheap probe the moment the
+// server answers again (reconnector below), and shows the calm "Reconnecting…" overlay
+// meanwhile, the game dimmed under it. Every input is kept until the server answers it and
+// sent again after a reconnect, however long the outage (the server applies a client id once);
+// one the game can no longer take is told to the child as not counted. "Saving…" shows while
+// the server is still storing an input. It asks for a fresh view when the tablet wakes up, and
+// stops for good on the server's final close codes (removed, no seat, flood, table not
+// playing). A teacher page watching a table uses it too (no seat, no overlay): it waits
+// through "not playing" and stops once its element has left the page.
 (function () {
   "use strict";
 
   // 4409: the seat was opened on another tablet; said calmly, never retried (no tug of war).
   var STOP_CODES = [4008, 4401, 4403, 4404, 4409];
   var SEAT_KEY = "snapclass.seat.";
+  // A handshake that has not finished by then is stuck (a link that takes packets and answers none).
+  var CONNECT_WITHIN_MS = 4000;
+  // The process's liveness check: no database, and the service worker leaves it to the network.
+  var PROBE_URL = "/healthz";
+  var PROBE_EVERY_MS = 500;
+  var PROBE_TIMEOUT_MS = 1500;
+  // An input the server answered "not saved" is sent again this often until it is stored.
+  var RESEND_NOT_SAVED_MS = 2000;
+  // Every link of the page, with a log of what it did when: for tests and for a curious teacher.
+  var links = [];
+  var heartbeat = window.SnapclassHeartbeat.start;
+  var abandon = window.SnapclassHeartbeat.abandon;
+
+  function note(link, what, detail) {
+    link.log.push({ at: Math.round(performance.now()), what: what, detail: detail || "" });
+    if (link.log.length > 200) link.log.shift();
+  }
+
+  // Between attempts: jittered backoff (thirty tablets must not all knock at once when the
+  // Wi-Fi comes back), and meanwhile a probe every PROBE_EVERY_MS. When the server answers a
+  // probe after not answering, the next attempt goes at once instead of sleeping out the
+  // backoff. A server that answers but refuses the socket (its Redis is down) gets no shortcut
+  // and no more probes until the next attempt: the backoff paces those.
+  function reconnector(link, attempt) {
+    var retries = 0;
+    var timer = null;
+    var prober = null;
+    var probing = false;
+    var unreachable = false;
+
+    function clear() {
+      if (timer !== null) clearTimeout(timer);
+      if (prober !== null) clearInterval(prober);
+      timer = prober = null;
+    }
+    function go(why) {
+      clear();
+      note(link, "attempt", why);
+      attempt();
+    }
+    function probe() {
+      if (probing) return;
+      probing = true;
+      var controller = new AbortController();
+      var abort = setTimeout(function () { controller.abort(); }, PROBE_TIMEOUT_MS);
+      fetch(PROBE_URL, { cache: "no-store", credentials: "same-origin", signal: controller.signal })
+        .then(function (response) { return response.ok; }, function () { return false; })
+        .then(function (answered) {
+          clearTimeout(abort);
+          probing = false;
+          if (timer === null) return;  // an attempt went meanwhile
+          note(link, answered ? "probe-answered" : "probe-unanswered");
+          if (!answered) { unreachable = true; return; }
+          if (unreachable) { unreachable = false; go("probe"); return; }
+          clearInterval(prober);
+          prober = null;
+        });
+    }
+    return {
+      later: function () {
+        clear();
+        var ceiling = Math.min(500 * Math.pow(2, retries), 8000);
+        retries += 1;
+        var delay = ceiling / 2 + Math.random() * (ceiling / 2);
+        note(link, "backoff", String(Math.round(delay)));
+        timer = setTimeout(function () { go("backoff"); }, delay);
+        prober = setInterval(probe, PROBE_EVERY_MS);
+        probe();
+      },
+      now: function (why) { if (timer !== null) go(why); },
+      opened: function () { clear(); retries = 0; unreachable = false; },
+      waiting: function () { return timer !== null; },
+    };
+  }
 
   function connectTable(root, handlers) {
     var socket = null;
+    var beat = null;
+    var connectTimer = null;
     var seq = 0;
     var version = -1;
     var epoch = 0;
     // Each input carries this page's id and its number: sent twice, it is applied once.
     var pageId = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
-    var unanswered = {};  // seq -> {frame, at}: inputs the server has not answered yet
-    var RESEND_WITHIN_MS = 5000;
+    // seq -> {frame, late, saving}: inputs the server has not answered yet. "late": sent (again)
+    // after a reconnect, so a refusal means the game moved on while the tablet was away.
+    var unanswered = {};
     var rttMs = 0;
     var pings = {};
-    var retries = 0;
     var stopped = false;
     var lastError = "";
     var seated = Boolean(root.dataset.seatCode);
     var stopCodes = seated ? STOP_CODES : [4008, 4403];
     var reconnecting = seated ? document.querySelector("[data-reconnecting]") : null;
+    var saving = seated ? document.querySelector("[data-saving]") : null;
+    var link = { url: root.dataset.tableSocket, log: [], opens: 0 };
+    var again = reconnector(link, open);
+    links.push(link);
 
     if (seated) localStorage.setItem(SEAT_KEY + root.dataset.seatCode, root.dataset.seatToken);
 
@@ -44,99 +128,144 @@
       send({ type: "ping", seq: seq });
     }
 
+    function showLost(lost) {
+      if (reconnecting) reconnecting.hidden = !lost;
+      // What the tablet shows is from before the link went: dimmed, so no child acts on it.
+      if (seated) root.toggleAttribute("data-link-lost", lost);
+    }
+
+    function showSaving() {
+      if (!saving) return;
+      saving.hidden = !Object.keys(unanswered).some(function (key) { return unanswered[key].saving; });
+    }
+
+    function lost(why) {
+      // The link is gone (closed, silent, or stuck connecting): overlay, then reconnect.
+      if (beat) { beat.stop(); beat = null; }
+      if (connectTimer !== null) { clearTimeout(connectTimer); connectTimer = null; }
+      if (socket) { abandon(socket); socket = null; }
+      note(link, "lost", why);
+      if (stopped) return;
+      showLost(true);
+      again.later();
+    }
+
     function open() {
       if (!root.isConnected) { stopped = true; return; }
       var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-      // A page that draws points and ranks asks to be told what it may show (handlers.onStandings).
-      var ask = handlers.onStandings ? "?standings=1" : "";
-      socket = new WebSocket(scheme + location.host + root.dataset.tableSocket + ask);
-      socket.onopen = function () {
-        retries = 0;
-        if (reconnecting) reconnecting.hidden = true;
-        ping();
+      // Held to the heartbeat (the server closes the socket after 4 s of silence); a page that
+      // draws points and ranks asks to be told what it may show (handlers.onStandings).
+      var ask = "?heartbeat=1" + (handlers.onStandings ? "&standings=1" : "");
+      var current = socket = new WebSocket(scheme + location.host + root.dataset.tableSocket + ask);
+      connectTimer = setTimeout(function () { connectTimer = null; lost("connect-timeout"); }, CONNECT_WITHIN_MS);
+      current.onopen = function () {
+        clearTimeout(connectTimer);
+        connectTimer = null;
+        again.opened();
+        link.opens += 1;
+        note(link, "open");
+        showLost(false);
+        beat = heartbeat(ping, function () { lost("silent"); });
         resendUnanswered();
       };
-      socket.onmessage = function (message) {
-        if (!root.isConnected) { stopped = true; socket.close(); return; }
-        var frame = JSON.parse(message.data);
-        if (frame.type === "state") {
-          // Views are whole: an older one is stale, unless a new owner of the table sent it
-          // (a higher epoch after a takeover).
-          if ((frame.epoch || 0) < epoch) return;
-          if ((frame.epoch || 0) === epoch && frame.version < version) return;
-          epoch = frame.epoch || 0;
-          version = frame.version;
-          handlers.onState(frame.view, frame.events || []);
-          // For page parts outside the game's own script (the adaptive level badge).
-          root.dispatchEvent(new CustomEvent("snapclass:view", { detail: frame.view, bubbles: true }));
-        } else if (frame.type === "motion") {
-          // Moving things between changes (physics): only for the version it moves on from.
-          if (frame.version === version && (frame.epoch || 0) === epoch && handlers.onMotion) handlers.onMotion(frame);
-        } else if (frame.type === "standings") {
-          if (handlers.onStandings) handlers.onStandings(frame);
-        } else if (frame.type === "ack") {
-          delete unanswered[frame.seq];
-        } else if (frame.type === "pong") {
-          var sentAt = pings[frame.seq];
-          delete pings[frame.seq];
-          if (sentAt !== undefined) rttMs = Math.round(performance.now() - sentAt);
-        } else if (frame.type === "error") {
-          if (frame.seq !== undefined) delete unanswered[frame.seq];
-          lastError = frame.message;
-          if (handlers.onError) handlers.onError(frame);
-        }
+      current.onmessage = function (message) {
+        if (!root.isConnected) { stopped = true; current.close(); return; }
+        if (beat) beat.heard();
+        receive(JSON.parse(message.data));
       };
-      socket.onclose = function (event) {
+      current.onclose = function (event) {
         if (stopCodes.indexOf(event.code) >= 0) {
           stopped = true;
+          if (beat) beat.stop();
           if (event.code === 4401 || event.code === 4403) {
             localStorage.removeItem(SEAT_KEY + root.dataset.seatCode);
           }
+          note(link, "stopped", String(event.code));
           if (handlers.onStop) handlers.onStop(lastError);
           return;
         }
-        if (stopped) return;
-        if (reconnecting) reconnecting.hidden = false;
-        var ceiling = Math.min(500 * Math.pow(2, retries), 8000);
-        retries += 1;
-        setTimeout(open, ceiling / 2 + Math.random() * (ceiling / 2));
+        lost("closed " + event.code);
       };
     }
 
-    var pinger = setInterval(function () {
-      if (stopped) clearInterval(pinger); else ping();
-    }, 4000);
-    window.addEventListener("online", function () {
-      if (!socket || socket.readyState === WebSocket.CLOSED) open();
-    });
-    document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState === "visible" && socket && socket.readyState === WebSocket.OPEN) {
-        send({ type: "sync", seq: ++seq });
+    function receive(frame) {
+      if (frame.type === "state") {
+        // Views are whole: an older one is stale, unless a new owner of the table sent it
+        // (a higher epoch after a takeover).
+        if ((frame.epoch || 0) < epoch) return;
+        if ((frame.epoch || 0) === epoch && frame.version < version) return;
+        epoch = frame.epoch || 0;
+        version = frame.version;
+        handlers.onState(frame.view, frame.events || []);
+        // For page parts outside the game's own script (the adaptive level badge).
+        root.dispatchEvent(new CustomEvent("snapclass:view", { detail: frame.view, bubbles: true }));
+      } else if (frame.type === "motion") {
+        // Moving things between changes (physics): only for the version it moves on from.
+        if (frame.version === version && (frame.epoch || 0) === epoch && handlers.onMotion) handlers.onMotion(frame);
+      } else if (frame.type === "standings") {
+        if (handlers.onStandings) handlers.onStandings(frame);
+      } else if (frame.type === "ack") {
+        delete unanswered[frame.seq];
+        showSaving();
+      } else if (frame.type === "pending") {
+        // The server has the input and is still storing it: the ack (or an error) follows.
+        if (unanswered[frame.seq]) unanswered[frame.seq].saving = true;
+        showSaving();
+      } else if (frame.type === "pong") {
+        var sentAt = pings[frame.seq];
+        delete pings[frame.seq];
+        if (sentAt !== undefined) rttMs = Math.round(performance.now() - sentAt);
+      } else if (frame.type === "error") {
+        answeredWithError(frame);
       }
-    });
-    open();
+    }
+
+    function answeredWithError(frame) {
+      var entry = frame.seq !== undefined ? unanswered[frame.seq] : undefined;
+      if (entry && frame.code === "not_saved") {
+        // Not stored (the database is away): keep it and try again; the child sees "Saving…".
+        entry.saving = true;
+        showSaving();
+        setTimeout(function () { if (unanswered[frame.seq] === entry) send(entry.frame); }, RESEND_NOT_SAVED_MS);
+        return;
+      }
+      if (entry) delete unanswered[frame.seq];
+      showSaving();
+      lastError = frame.message;
+      if (entry && entry.late && frame.code === "rejected" && saving && saving.dataset.notCounted) {
+        // Tapped before the link came back, refused now: the game moved on meanwhile.
+        frame = { type: "error", code: "rejected", seq: frame.seq, message: saving.dataset.notCounted };
+      }
+      if (handlers.onError) handlers.onError(frame);
+    }
 
     function resendUnanswered() {
-      // The socket dropped before the server answered: send those inputs again (the server
-      // ignores any it had already stored); older ones are no longer what the child meant.
-      var now = performance.now();
+      // The link dropped before the server answered, or the input was made while it was down:
+      // send each again as it was (the server ignores any it had already stored).
       Object.keys(unanswered).forEach(function (key) {
-        var entry = unanswered[key];
-        if (now - entry.at < RESEND_WITHIN_MS) send(entry.frame);
-        else delete unanswered[key];
+        unanswered[key].late = true;
+        send(unanswered[key].frame);
       });
     }
+
+    window.addEventListener("online", function () { again.now("online"); });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState !== "visible") return;
+      if (socket && socket.readyState === WebSocket.OPEN) send({ type: "sync", seq: ++seq });
+      else again.now("visible");
+    });
+    open();
 
     return {
       act: function (action) {
         seq += 1;
         var frame = { type: "act", seq: seq, action: action, cid: pageId + ":" + seq };
-        unanswered[seq] = { frame: frame, at: performance.now() };
+        unanswered[seq] = { frame: frame, late: false, saving: false };
         send(frame);
       },
       rtt: function () { return rttMs; },
     };
   }
 
-  window.SnapclassTable = { connect: connectTable };
+  window.SnapclassTable = { connect: connectTable, links: links };
 })();
