@@ -232,7 +232,7 @@ def _answering(port: int) -> float:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            url = f"http://127.0.0.1:{port}/manifest.webmanifest"
+            url = f"http://127.0.0.1:{port}/healthz"
             with urllib.request.urlopen(url, timeout=10):
                 return time.monotonic() * 1000
         except OSError:
