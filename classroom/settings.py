@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from classroom.client_address import trusted_proxies_parse
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -39,6 +41,9 @@ ALLOWED_HOSTS = [
     for host in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
     if host.strip()
 ]
+# Reverse proxies whose X-Forwarded-For header is believed (comma-separated IPs or networks);
+# nobody by default, so a client cannot pick its own address (classroom/client_address.py).
+TRUSTED_PROXIES = trusted_proxies_parse(os.environ.get("TRUSTED_PROXIES", ""))
 CSRF_TRUSTED_ORIGINS = [
     origin.strip()
     for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",")

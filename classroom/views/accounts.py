@@ -9,7 +9,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from classroom.forms.accounts import SignupForm
-from classroom.rate_limits import login_attempt_allowed
+from classroom.rate_limits import (
+    login_attempt_allowed,
+    login_failure_count,
+    signup_attempt_allowed,
+)
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -27,12 +31,21 @@ class RateLimitedLoginView(LoginView):
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().post(request, *args, **kwargs)
 
+    def form_invalid(self, form: Any) -> HttpResponse:
+        # Only a failure counts: a teacher who signs in right is never slowed.
+        login_failure_count(self.request)
+        return super().form_invalid(form)
+
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignupForm(request.POST or None)
+    if request.method == "POST" and not signup_attempt_allowed(request):
+        form.errors.clear()
+        form.add_error(None, _("Too many sign-ups from here. Please try again in an hour."))
+        return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)

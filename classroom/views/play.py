@@ -12,11 +12,13 @@ from classroom import live_fragments
 from classroom.colour_vision import seat_palette
 from classroom.game_labels import GAME_LABELS
 from classroom.models import GameSession, Seat
+from classroom.rate_limits import join_code_guesses_exhausted, join_code_miss_count
 from classroom.seat_cookies import seat_cookie_get, seat_cookie_name, seat_cookie_set
 from classroom.selectors.sessions import session_get_by_code
 from classroom.services.join_codes import join_code_normalize
 from classroom.services.seats import seat_resume
 from classroom.standings import standings_for_tablets
+from classroom.views.join import code_not_found_page
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -24,9 +26,13 @@ if TYPE_CHECKING:
 
 def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
     code = join_code_normalize(code)
+    # Known code or not must not show to a guesser: limited and counted like /join.
+    if join_code_guesses_exhausted(request):
+        return code_not_found_page(code, request=request, checked=False)
     session = session_get_by_code(code=code)
     if session is None:
-        return redirect("join_session", code=code)
+        join_code_miss_count(request)
+        return code_not_found_page(code, request=request, checked=True)
     token = seat_cookie_get(request, code=code)
     if not token:
         # Cookies cleared? The page may still hold the token in localStorage.

@@ -232,6 +232,8 @@ async def test_unknown_session_code_is_refused(seat: Seat) -> None:
     socket = _socket("/ws/play/ZZZZZZ/", cookies={seat_cookie_name("ZZZZZZ"): seat.token})
     connected, _subprotocol = await socket.connect(timeout=TIMEOUT)
     assert connected  # accepted only to be closed with a code the page will not retry
+    # Told exactly as a known code without a seat is: the socket is no code oracle.
+    assert "not in the session any more" in await socket.receive_from(timeout=TIMEOUT)
     await _expect_close(socket, CLOSE_NO_SEAT)
     assert await _connection_count(seat) == 0
 
