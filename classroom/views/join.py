@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from classroom.forms.join import JoinCodeForm, NicknameForm
+from classroom.forms.whole_numbers import whole_number_parse
 from classroom.rate_limits import (
     join_code_guesses_exhausted,
     join_code_miss_count,
@@ -163,10 +164,10 @@ def _join_from_post(
         return seat_services.seat_join_guest(
             session=session, nickname=nickname_form.cleaned_data["nickname"]
         )
-    student_id = request.POST.get("student", "")
+    student_id = whole_number_parse(request.POST.get("student", ""))
     student = (
-        session.school_class.students.filter(pk=int(student_id)).first()
-        if session.school_class is not None and student_id.isdigit()
+        session.school_class.students.filter(pk=student_id).first()
+        if session.school_class is not None and student_id is not None
         else None
     )
     if student is None:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from classroom.forms.join import JoinCodeForm
+from classroom.forms.whole_numbers import whole_number_parse
 from classroom.ladder_labels import rung_label
 from classroom.models import Assignment, GameSession, SchoolClass
 from classroom.practice_cookies import (
@@ -116,11 +117,9 @@ def practice_sign_in_class(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("practice_sign_in")
     problem = ""
     if request.method == "POST":
-        student_id = request.POST.get("student", "")
+        student_id = whole_number_parse(request.POST.get("student", ""))
         student = (
-            school_class.students.filter(pk=int(student_id)).first()
-            if student_id.isdigit()
-            else None
+            school_class.students.filter(pk=student_id).first() if student_id is not None else None
         )
         if student is not None:
             response = redirect("practice_home")
@@ -170,10 +169,9 @@ def practice_start(request: HttpRequest) -> HttpResponse:
     if student is None:
         return _to_sign_in()
     assignment_id = request.POST.get("assignment", "")
+    assignment_pk = whole_number_parse(assignment_id)
     assignment = (
-        Assignment.objects.filter(pk=int(assignment_id)).first()
-        if assignment_id.isdigit()
-        else None
+        Assignment.objects.filter(pk=assignment_pk).first() if assignment_pk is not None else None
     )
     if assignment_id and assignment is None:
         return _home_with_problem(request, student, _("That practice was not set for you."))
