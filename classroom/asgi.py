@@ -25,6 +25,8 @@ application = ProtocolTypeRouter(
     }
 )
 
+from classroom.access_log import access_log_redact_install  # noqa: E402
 from classroom.gc_tuning import gc_tune  # noqa: E402
 
 gc_tune()
+access_log_redact_install()

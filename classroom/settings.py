@@ -61,12 +61,16 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "csp",
     "classroom",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise: static files keep their long cache, every page gets no-store.
+    "classroom.no_store.NoStoreMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -205,10 +209,35 @@ SECURE_HSTS_PRELOAD = HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# No inline script, no inline style, nothing from elsewhere: an injected <script> or
+# onclick="…" does not run. Behaviour lives in static/js, per-element CSS values in
+# data-style (static/js/page_actions.js). 'self' covers the page's own ws:/wss: sockets.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # Badge URLs (/b/<token>/) are written with the token redacted (classroom/access_log.py).
+    "filters": {"badge_tokens": {"()": "classroom.access_log.BadgeTokenFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "django.request": {"filters": ["badge_tokens"]},
+        "django.channels.server": {"filters": ["badge_tokens"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -29,6 +29,9 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.RateLimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/", accounts.TeacherPasswordChangeView.as_view(), name="password_change"
+    ),
     path("settings/", teacher_settings, name="teacher_settings"),
     path("classes/new/", classes.class_new, name="class_new"),
     path("classes/<int:class_id>/", classes.class_detail, name="class_detail"),

@@ -9,8 +9,9 @@ Cell = str | int | float | bool | None
 # A spreadsheet runs a text cell that starts with one of these as a formula (OWASP's "CSV
 # injection" list). Names are typed by teachers and children, so "=HYPERLINK(…)" is possible.
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\n")
-# Spreadsheets also read look-alikes as these: the full-width "＝＋－＠" a Chinese keyboard
-# types, "﹦", "⁼", "₊" (NFKC folds all of them) and the minus sign U+2212 (NFKC keeps it).
+# Spreadsheets also read look-alikes as these: the full-width forms a Chinese keyboard types
+# (U+FF1D, U+FF0B, U+FF0D, U+FF20), small and superscript signs (U+FE66, U+207C, U+208A): NFKC
+# folds all of them; the minus sign U+2212 it keeps, so it is listed.
 _MINUS_SIGN = "\u2212"
 # Spaces some spreadsheets trim before they look for a formula.
 _LEADING_SPACES = " \u00a0\u3000"

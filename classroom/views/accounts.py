@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordChangeView
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -51,3 +53,16 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user)
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class TeacherPasswordChangeView(PasswordChangeView):
+    """Django's own (old password, new one twice, the site's validators), in the site's look;
+    other sessions of this teacher end, this one stays signed in."""
+
+    template_name = "registration/password_change.html"
+    success_url = reverse_lazy("home")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        messages.success(self.request, _("Your password has been changed."))
+        return response

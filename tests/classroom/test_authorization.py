@@ -54,7 +54,13 @@ PUBLIC = {
     "web_app_manifest",
     "service_worker",
 }
-TEACHER_WITHOUT_OBJECTS = {"session_new", "session_settings", "class_new", "teacher_settings"}
+TEACHER_WITHOUT_OBJECTS = {
+    "session_new",
+    "session_settings",
+    "class_new",
+    "teacher_settings",
+    "password_change",
+}
 PUBLIC_INCLUDES = {"i18n/"}
 
 # What the walker can put in a URL.
