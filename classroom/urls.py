@@ -125,7 +125,6 @@ urlpatterns = [
     path("practice/<str:code>/finish/", practice.practice_finish, name="practice_finish"),
     path("practice/<str:code>/", practice.practice_result, name="practice_result"),
     path("play/<str:code>/", play.play_lobby, name="play_lobby"),
-    path("play/<str:code>/resume/", play.play_resume, name="play_resume"),
     path("play/<str:code>/leave/", play.play_leave, name="play_leave"),
     # Off unless SNAPCLASS_DIAGNOSTICS=1 (404); loopback only.
     path("_diagnostics/", diagnostics.diagnostics, name="diagnostics"),

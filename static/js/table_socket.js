@@ -1,7 +1,7 @@
 // The game socket of a tablet at a live table, shared by every game page.
 //
-// Connects to root.dataset.tableSocket, keeps the seat token in localStorage (so a tablet that
-// lost its cookie can resume), pings every 4 s for the round-trip time, reconnects with
+// Connects to root.dataset.tableSocket (the seat token travels in its HttpOnly cookie, out of
+// page script's reach), pings every 4 s for the round-trip time, reconnects with
 // jittered backoff (capped at 8 s) and shows the calm "Reconnecting…" overlay meanwhile, asks
 // for a fresh view when the tablet wakes up, and stops for good on the server's final close
 // codes (removed, no seat, flood, table not playing). A teacher page watching a table uses it
@@ -11,7 +11,6 @@
   "use strict";
 
   var STOP_CODES = [4008, 4401, 4403, 4404];
-  var SEAT_KEY = "snapclass.seat.";
 
   function connectTable(root, handlers) {
     var socket = null;
@@ -30,8 +29,6 @@
     var seated = Boolean(root.dataset.seatCode);
     var stopCodes = seated ? STOP_CODES : [4008, 4403];
     var reconnecting = seated ? document.querySelector("[data-reconnecting]") : null;
-
-    if (seated) localStorage.setItem(SEAT_KEY + root.dataset.seatCode, root.dataset.seatToken);
 
     function send(frame) {
       if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
@@ -88,9 +85,6 @@
       socket.onclose = function (event) {
         if (stopCodes.indexOf(event.code) >= 0) {
           stopped = true;
-          if (event.code === 4401 || event.code === 4403) {
-            localStorage.removeItem(SEAT_KEY + root.dataset.seatCode);
-          }
           if (handlers.onStop) handlers.onStop(lastError);
           return;
         }

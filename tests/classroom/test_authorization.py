@@ -36,7 +36,6 @@ PUBLIC = {
     "join_session",
     "join_badge",
     "play_lobby",
-    "play_resume",
     "play_leave",
     # Practice on a tablet: the student is whoever the tablet's signed cookie names.
     "practice_home",

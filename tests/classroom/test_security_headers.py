@@ -7,6 +7,7 @@ playing session, are rendered and checked the same way with their headers.
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,6 +22,7 @@ from classroom.models import GameSession
 from classroom.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_student
 from classroom.services.sessions import session_create, session_start
+from tests.classroom.trial_rows import played_session, worked_example
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -64,7 +66,7 @@ def _inline_problems(html: str) -> list[str]:
 def _template_text(path: Path) -> str:
     # Template tags inside attributes are not HTML; blank them so the parser sees the tags.
     text = path.read_text()
-    text = re.sub(r"{#.*?#}", "", text, flags=re.S)
+    text = re.sub(r"{#.*?#}", "", text)  # one line only, as in Django: a longer one is text
     text = re.sub(r"{%\s*comment\s*%}.*?{%\s*endcomment\s*%}", "", text, flags=re.S)
     return re.sub(r"{[{%].*?[}%]}", "x", text, flags=re.S)
 
@@ -134,10 +136,14 @@ def test_teacher_pages(
     client: Client, teacher: User, school_class: SchoolClass, playing: dict[str, GameSession]
 ) -> None:
     client.force_login(teacher)
-    session = playing["palm_strike"]
-    seat = session.seats.first()
-    assert seat is not None
     ava = school_class.students.get(display_name="Ava")
+    # A played session with trials: the reports draw their charts (pygal SVG) from it.
+    session = session_create(
+        teacher=teacher, game="palm_strike", school_class=school_class, players_per_table=2,
+        settings={},
+    )  # fmt: skip
+    seat = played_session(session=session, students=[ava])[ava.pk]
+    worked_example(seat)
     urls = [
         reverse("home"),
         reverse("class_detail", args=[school_class.pk]),
@@ -159,6 +165,8 @@ def test_teacher_pages(
         ]
     for url in urls:
         _assert_safe_page(client.get(url), url)
+    report = client.get(reverse("session_report", args=[session.pk])).content.decode()
+    assert 'class="pygal-chart' in report  # the charts were there, and passed
 
 
 def test_tablet_pages(school_class: SchoolClass, playing: dict[str, GameSession]) -> None:
@@ -211,8 +219,14 @@ def test_a_download_keeps_its_own_cache_header(
     assert response["Cache-Control"] == "private, no-store"
 
 
-def test_htmx_is_told_not_to_add_its_inline_indicator_style(client: Client, db: None) -> None:
+def test_htmx_is_told_to_write_no_inline_style(client: Client, db: None) -> None:
     html = client.get(reverse("join")).content.decode()
-    assert '"includeIndicatorStyles": false' in html
-    # Configured before htmx reads it, in the head.
-    assert html.index('name="htmx-config"') < html.index("htmx")
+    meta = re.search(r"<meta name=\"htmx-config\" content='([^']*)'>", html)
+    assert meta is not None
+    config = json.loads(meta.group(1))
+    # Its indicator <style>, and copying style attributes across a swap, are both refused.
+    assert config["includeIndicatorStyles"] is False
+    assert "style" not in config["attributesToSettle"]
+    assert config["allowEval"] is False  # hx-on and js: values would need 'unsafe-eval'
+    # Configured before htmx reads it.
+    assert html.index('name="htmx-config"') < html.index("django_htmx/htmx-")

@@ -576,14 +576,23 @@ def test_badge_without_an_open_session_signs_in_for_practice(
 # The lobby and coming back
 
 
-def test_play_without_a_cookie_renders_the_resume_page(
-    tablet: Client, guest_session: GameSession
-) -> None:
+def test_play_without_a_cookie_goes_to_join(tablet: Client, guest_session: GameSession) -> None:
+    # The seat token lives only in the HttpOnly cookie: no copy in the page for scripts.
     response = tablet.get(reverse("play_lobby", args=[guest_session.code]))
-    assert response.status_code == 200
-    text = _text(response)
-    assert "Finding your seat" in text
-    assert reverse("play_resume", args=[guest_session.code]) in text
+    assert response.status_code == 302
+    assert response["Location"] == reverse("join_session", args=[guest_session.code])
+
+
+def test_no_page_shows_the_seat_token(tablet: Client, guest_session: GameSession) -> None:
+    seat = seat_join_guest(session=guest_session, nickname="Mia")
+    tablet.cookies[seat_cookie_name(guest_session.code)] = seat.token
+    response = tablet.get(reverse("play_lobby", args=[guest_session.code]))
+    assert "Hi, Mia!" in _text(response)
+    assert seat.token not in response.content.decode()
+    session_start(session=guest_session)
+    response = tablet.get(reverse("play_lobby", args=[guest_session.code]))
+    assert "play/palm_strike.html" in [t.name for t in response.templates]
+    assert seat.token not in response.content.decode()
 
 
 def test_play_with_an_unknown_code_shows_the_join_page(
@@ -593,27 +602,6 @@ def test_play_with_an_unknown_code_shows_the_join_page(
     response = tablet.get(reverse("play_lobby", args=[wrong]))
     assert response.status_code == 404
     assert f"We couldn't find a game with the code {wrong}." in _text(response)
-
-
-def test_play_resume_with_a_valid_token_sets_the_cookie(
-    tablet: Client, guest_session: GameSession
-) -> None:
-    seat = seat_join_guest(session=guest_session, nickname="Mia")
-    response = tablet.post(reverse("play_resume", args=[guest_session.code]), {"token": seat.token})
-    assert response.status_code == 302
-    assert response["Location"] == reverse("play_lobby", args=[guest_session.code])
-    assert response.cookies[seat_cookie_name(guest_session.code)].value == seat.token
-    assert "Hi, Mia!" in _text(tablet.get(response["Location"]))
-
-
-@pytest.mark.parametrize("token", ["", "forged"])
-def test_play_resume_with_a_bad_token_sends_to_join(
-    tablet: Client, guest_session: GameSession, token: str
-) -> None:
-    response = tablet.post(reverse("play_resume", args=[guest_session.code]), {"token": token})
-    assert response.status_code == 302
-    assert response["Location"] == reverse("join_session", args=[guest_session.code])
-    assert seat_cookie_name(guest_session.code) not in response.cookies
 
 
 def test_not_you_forgets_the_seat_on_this_tablet_but_keeps_it(
@@ -634,10 +622,6 @@ def test_not_you_forgets_the_seat_on_this_tablet_but_keeps_it(
     assert Seat.objects.filter(pk=seat.pk, kicked_at__isnull=True).exists()
 
 
-def test_play_resume_only_accepts_post(tablet: Client, guest_session: GameSession) -> None:
-    assert tablet.get(reverse("play_resume", args=[guest_session.code])).status_code == 405
-
-
 def test_kicked_seat_sees_the_removal_message(tablet: Client, guest_session: GameSession) -> None:
     seat = seat_join_guest(session=guest_session, nickname="Mia")
     seat_kick(seat=Seat.objects.get(pk=seat.pk))
@@ -646,9 +630,6 @@ def test_kicked_seat_sees_the_removal_message(tablet: Client, guest_session: Gam
     assert response.status_code == 403
     assert "Your teacher removed you from this session." in _text(response)
     assert "Hi, Mia!" not in _text(response)
-    # The resume endpoint does not bring them back either.
-    response = tablet.post(reverse("play_resume", args=[guest_session.code]), {"token": seat.token})
-    assert response["Location"] == reverse("join_session", args=[guest_session.code])
 
 
 def test_play_with_a_stale_cookie_is_refused(tablet: Client, guest_session: GameSession) -> None:
