@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -49,6 +50,22 @@ def _no_csp_violations() -> Iterator[None]:
     violations = list(CSP_VIOLATIONS)
     CSP_VIOLATIONS.clear()
     assert violations == [], "the Content-Security-Policy blocked:\n" + "\n".join(violations)
+
+
+# Playwright polls a predicate given as an expression with eval() inside the page, which the
+# site's Content-Security-Policy refuses ('unsafe-eval' is not allowed); a predicate given as a
+# function it calls as it is. So every expression handed to wait_for_function becomes one.
+_FUNCTION_SOURCE = re.compile(r"\s*(async\s+)?(function\b|\([^)]*\)\s*=>|\w+\s*=>)")
+_wait_for_function = Page.wait_for_function
+
+
+def _wait_for_function_under_csp(self: Page, expression: str, **kwargs: Any) -> Any:
+    if not _FUNCTION_SOURCE.match(expression):
+        expression = f"() => ({expression})"
+    return _wait_for_function(self, expression, **kwargs)
+
+
+Page.wait_for_function = _wait_for_function_under_csp  # type: ignore[method-assign]
 
 
 def _free_port() -> int:
