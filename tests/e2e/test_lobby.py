@@ -110,7 +110,12 @@ def test_three_tablets_join_live_and_a_reload_keeps_the_seat(
     assert chen.evaluate("JSON.stringify(localStorage)") == "{}"
     assert "seat_" not in chen.evaluate("document.cookie")
     chen.context.clear_cookies()
-    chen.reload()  # cookie gone: Chen taps his name again and has his seat back
+    chen.reload()  # cookie gone: the join page, where Chen taps his name again
+    expect(chen).to_have_url(re.compile(f"/join/{code}/$"))
+    # His name is free once the server has seen the old page's socket go.
+    chen_state = teacher.locator(".seat", has_text="Chen").locator(".seat-state")
+    expect(chen_state).not_to_have_text("connected")
+    chen.reload()
     chen.get_by_role("button", name=re.compile("^Chen")).click()
     expect(chen.get_by_text("Hi, Chen!")).to_be_visible()
     assert chen.locator(".lobby-table-number").inner_text() == table_before
