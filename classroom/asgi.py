@@ -27,6 +27,7 @@ application = ProtocolTypeRouter(
     }
 )
 
+from classroom.access_log import access_log_redact_install  # noqa: E402
 from classroom.gc_tuning import gc_tune  # noqa: E402
 
 gc_tune()
@@ -35,3 +36,4 @@ from classroom.daphne_limits import request_deadline_install  # noqa: E402
 
 # Under Daphne: --http-timeout then also bounds a request that arrives slowly.
 request_deadline_install()
+access_log_redact_install()

@@ -30,6 +30,10 @@ from classroom.live_updates import seat_group, session_group, standings_group, t
 from classroom.models import GameSession, Seat, Table
 from classroom.outages import OutageCalmSocket
 from classroom.process import heartbeat_ensure
+from classroom.rate_limits import (
+    join_code_guesses_exhausted_for_scope,
+    join_code_miss_count_for_scope,
+)
 from classroom.seat_cookies import seat_cookie_name
 from classroom.selectors.practice_access import practice_seat_problem
 from classroom.services.presence import seat_connection_close, seat_connection_open
@@ -211,19 +215,30 @@ class SeatConsumer(_LobbyConsumer):
         self.token = self.scope.get("cookies", {}).get(seat_cookie_name(code), "")
         session_id, self.seat_id = await database_sync_to_async(self._open)(code)
         if session_id is None:
-            await self.refuse(live_fragments.CLOSE_NO_SEAT)
+            # Unknown code, unknown token, or too many of those: all told alike, so the socket
+            # says nothing about which codes exist.
+            with translation.override(language_from_scope(self.scope)):
+                notice = live_fragments.seat_fragment_render(session_id=0, token="")
+            await self.accept()
+            await self.send(text_data=notice.html)
+            await self.close(code=live_fragments.CLOSE_NO_SEAT)
             return
         await self.join_session(session_id)
 
     def _open(self, code: str) -> tuple[int | None, int | None]:
-        session = GameSession.objects.filter(code=code).first()
-        if session is None:
+        # A code and token with no seat behind them are a miss, limited as on /join.
+        if join_code_guesses_exhausted_for_scope(self.scope):
             return None, None
-        seat = session.seats.filter(token=self.token, kicked_at__isnull=True).first()
-        if seat is not None:
-            seat_connection_open(seat=seat, channel_name=self.channel_name)
-        # A socket without a valid seat is still accepted, to be told why and closed.
-        return session.pk, seat.pk if seat else None
+        session = GameSession.objects.filter(code=code).first()
+        seat = session.seats.filter(token=self.token).first() if session and self.token else None
+        if session is None or seat is None:
+            join_code_miss_count_for_scope(self.scope)
+            return None, None
+        if seat.is_kicked:
+            # Still accepted, to be told why and closed.
+            return session.pk, None
+        seat_connection_open(seat=seat, channel_name=self.channel_name)
+        return session.pk, seat.pk
 
     async def disconnect(self, code: int) -> None:
         if self.seat_id is not None:

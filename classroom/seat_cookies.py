@@ -1,7 +1,7 @@
 """The seat token on a tablet: an HttpOnly cookie per session code.
 
-The lobby page also keeps a copy in localStorage, so a tablet whose cookies were cleared can
-hand the token back (see ``views.play.play_resume``).
+Only the cookie holds it: no page carries the token, so no script (nor an injected one) can read
+it; the sockets authenticate by the cookie. A tablet that lost it taps its name again.
 """
 
 from __future__ import annotations

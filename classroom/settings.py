@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from classroom.client_address import trusted_proxies_parse
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -39,6 +41,9 @@ ALLOWED_HOSTS = [
     for host in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
     if host.strip()
 ]
+# Reverse proxies whose X-Forwarded-For header is believed (comma-separated IPs or networks);
+# nobody by default, so a client cannot pick its own address (classroom/client_address.py).
+TRUSTED_PROXIES = trusted_proxies_parse(os.environ.get("TRUSTED_PROXIES", ""))
 CSRF_TRUSTED_ORIGINS = [
     origin.strip()
     for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",")
@@ -56,12 +61,16 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "csp",
     "classroom",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise: static files keep their long cache, every page gets no-store.
+    "classroom.no_store.NoStoreMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -205,10 +214,35 @@ SECURE_HSTS_PRELOAD = HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# No inline script, no inline style, nothing from elsewhere: an injected <script> or
+# onclick="…" does not run. Behaviour lives in static/js, per-element CSS values in
+# data-style (static/js/page_actions.js). 'self' covers the page's own ws:/wss: sockets.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # Badge URLs (/b/<token>/) are written with the token redacted (classroom/access_log.py).
+    "filters": {"badge_tokens": {"()": "classroom.access_log.BadgeTokenFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "django.request": {"filters": ["badge_tokens"]},
+        "django.channels.server": {"filters": ["badge_tokens"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -16,6 +16,7 @@ from django.http import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from classroom.client_address import client_address_from_scope
 from classroom.languages import language_from_scope
 from games.live.protocol import ErrorFrame, server_frame_encode
 
@@ -33,12 +34,6 @@ CLOSE_TOO_MANY_SOCKETS = 4429
 TOO_MANY = gettext_lazy("Too many connections from this network. Trying again soon.")
 
 
-def socket_client_address(scope: Scope) -> str:
-    # lead: swap for client_address_from_scope
-    client = scope.get("client")
-    return str(client[0]) if client else ""
-
-
 class SocketCap:
     """ASGI middleware: refuses a WebSocket over the cap with an error frame and 4429."""
 
@@ -50,7 +45,7 @@ class SocketCap:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
-        address = socket_client_address(scope)
+        address = client_address_from_scope(scope)
         if not address:
             # No address to key on (a UNIX socket without a proxy's header): not counted.
             await self.app(scope, receive, send)

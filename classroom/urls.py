@@ -30,6 +30,9 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.RateLimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/", accounts.TeacherPasswordChangeView.as_view(), name="password_change"
+    ),
     path("settings/", teacher_settings, name="teacher_settings"),
     path("classes/new/", classes.class_new, name="class_new"),
     path("classes/<int:class_id>/", classes.class_detail, name="class_detail"),
@@ -139,7 +142,6 @@ urlpatterns = [
     path("practice/<str:code>/finish/", practice.practice_finish, name="practice_finish"),
     path("practice/<str:code>/", practice.practice_result, name="practice_result"),
     path("play/<str:code>/", play.play_lobby, name="play_lobby"),
-    path("play/<str:code>/resume/", play.play_resume, name="play_resume"),
     path("play/<str:code>/leave/", play.play_leave, name="play_leave"),
     # Off unless SNAPCLASS_DIAGNOSTICS=1 (404); loopback only.
     path("_diagnostics/", diagnostics.diagnostics, name="diagnostics"),

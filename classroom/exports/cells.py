@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 Cell = str | int | float | bool | None
 
 # A spreadsheet runs a text cell that starts with one of these as a formula (OWASP's "CSV
 # injection" list). Names are typed by teachers and children, so "=HYPERLINK(…)" is possible.
-FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\n")
+# Spreadsheets also read look-alikes as these: the full-width forms a Chinese keyboard types
+# (U+FF1D, U+FF0B, U+FF0D, U+FF20), small and superscript signs (U+FE66, U+207C, U+208A): NFKC
+# folds all of them; the minus sign U+2212 it keeps, so it is listed.
+_MINUS_SIGN = "\u2212"
+# Spaces some spreadsheets trim before they look for a formula.
+_LEADING_SPACES = " \u00a0\u3000"
 
 
 def looks_like_formula(text: str) -> bool:
-    return text.startswith(FORMULA_TRIGGERS)
+    if text.startswith(FORMULA_TRIGGERS):
+        return True
+    head = unicodedata.normalize("NFKC", text.lstrip(_LEADING_SPACES)[:1])
+    return head.startswith((*FORMULA_TRIGGERS, _MINUS_SIGN))
 
 
 def csv_text(text: str) -> str:

@@ -23,6 +23,7 @@ from classroom.analytics.progress import (
     summary_text,
     trend,
 )
+from classroom.forms.whole_numbers import whole_number_parse
 from classroom.game_labels import kind_label, level_label
 from classroom.ladder_labels import rung_label
 from classroom.live_fragments import game_name
@@ -418,8 +419,9 @@ def class_progress_print(request: TeacherRequest, class_id: int) -> HttpResponse
     """One printed page per student (or just one student with ``?student=``)."""
     school_class = _own_class(request, class_id)
     students = school_class.students.order_by("display_name", "pk")
-    if request.GET.get("student", "").isdigit():
-        students = students.filter(pk=int(request.GET["student"]))
+    student_id = whole_number_parse(request.GET.get("student", ""))
+    if student_id is not None:
+        students = students.filter(pk=student_id)
     games = selectors.class_games(school_class=school_class)
     game = _game_filter(request, games)
     context = {

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.http import Http404, JsonResponse
 
 from classroom import live_tables
+from classroom.client_address import client_address_from_request
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -72,7 +73,7 @@ def _task_kinds(tasks: set[asyncio.Task[object]]) -> dict[str, int]:
 
 async def diagnostics(request: HttpRequest) -> JsonResponse:
     # Async, so it runs on the event loop that owns the table hosts and sees its tasks.
-    if not settings.SNAPCLASS_DIAGNOSTICS or request.META.get("REMOTE_ADDR") not in LOOPBACK:
+    if not settings.SNAPCLASS_DIAGNOSTICS or client_address_from_request(request) not in LOOPBACK:
         raise Http404
     registry = live_tables.registry
     table_ids = list(registry.teacher_views())

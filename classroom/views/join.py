@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from classroom.device_cookies import device_cookie, device_id
 from classroom.forms.join import JoinCodeForm, NicknameForm
+from classroom.forms.whole_numbers import whole_number_parse
 from classroom.rate_limits import (
     join_code_guesses_exhausted,
     join_code_miss_count,
@@ -44,23 +45,41 @@ def _to_lobby(seat: Seat) -> HttpResponse:
     return response
 
 
-def _session_for_code(request: HttpRequest, code: str) -> tuple[GameSession | None, str]:
-    """The session behind a typed code, or the message to show instead."""
-    if join_code_guesses_exhausted(request):
-        return None, _("Too many wrong codes. Wait a minute, then try again.")
+def _too_many_guesses() -> str:
+    return _("Too many wrong codes. Wait a minute, then try again.")
+
+
+def _not_found(code: str) -> str:
+    return _("We couldn't find a game with the code %(code)s. Check the code on the board.") % {
+        "code": code or "—"
+    }
+
+
+def code_not_found_page(code: str, *, request: HttpRequest, checked: bool) -> HttpResponse:
+    """The join page again, for a code that matched nothing, or was not even checked because
+    this tablet guessed too often."""
+    problem = _not_found(code) if checked else _too_many_guesses()
+    form = JoinCodeForm(initial={"code": code})
+    status = 404 if checked else TOO_MANY_GUESSES
+    return render(request, "play/join.html", {"form": form, "problem": problem}, status=status)
+
+
+def _session_lookup(request: HttpRequest, code: str) -> GameSession | None:
+    """The session behind a typed code, counting a miss (callers check the limit first)."""
     session = session_get_by_code(code=code) if join_code_is_well_formed(code) else None
     if session is not None and session.is_practice:
         session = None  # one child's practice game: nobody joins it by its code
     if session is None:
         join_code_miss_count(request)
-        return None, _(
-            "We couldn't find a game with the code %(code)s. Check the code on the board."
-        ) % {"code": code or "—"}
+    return session
+
+
+def _join_problem(session: GameSession) -> str:
     try:
         seat_services.session_join_check(session=session, new_seat=False)
     except ValidationError as error:
-        return None, " ".join(error.messages)
-    return session, ""
+        return " ".join(error.messages)
+    return ""
 
 
 @require_http_methods(["GET", "POST"])
@@ -68,11 +87,17 @@ def _session_for_code(request: HttpRequest, code: str) -> tuple[GameSession | No
 def join(request: HttpRequest) -> HttpResponse:
     form = JoinCodeForm(request.POST or None, initial={"code": request.GET.get("code", "")})
     if request.method == "POST" and form.is_valid():
-        session, problem = _session_for_code(request, form.cleaned_data["code"])
-        if session is not None:
-            return redirect("join_session", code=session.code)
+        code = form.cleaned_data["code"]
+        exhausted = join_code_guesses_exhausted(request)
+        session = None if exhausted else _session_lookup(request, code)
+        if session is None:
+            problem = _too_many_guesses() if exhausted else _not_found(code)
+        else:
+            problem = _join_problem(session)
+            if not problem:
+                return redirect("join_session", code=session.code)
         form.add_error("code", problem)
-        status = TOO_MANY_GUESSES if join_code_guesses_exhausted(request) else 200
+        status = TOO_MANY_GUESSES if exhausted else 200
         return render(request, "play/join.html", {"form": form}, status=status)
     return render(request, "play/join.html", {"form": form})
 
@@ -81,11 +106,13 @@ def join(request: HttpRequest) -> HttpResponse:
 @device_cookie
 def join_session(request: HttpRequest, code: str) -> HttpResponse:
     code = join_code_normalize(code)
-    session, problem = _session_for_code(request, code)
+    checked = not join_code_guesses_exhausted(request)
+    session = _session_lookup(request, code) if checked else None
     if session is None:
+        return code_not_found_page(code, request=request, checked=checked)
+    if problem := _join_problem(session):
         form = JoinCodeForm(initial={"code": code})
-        status = TOO_MANY_GUESSES if join_code_guesses_exhausted(request) else 404
-        return render(request, "play/join.html", {"form": form, "problem": problem}, status=status)
+        return render(request, "play/join.html", {"form": form, "problem": problem}, status=404)
 
     kept_out = device_is_kept_out(session=session, device_id=device_id(request))
     existing = seat_get_by_token(session=session, token=seat_cookie_get(request, code=code))
@@ -146,10 +173,10 @@ def _join_from_post(
             nickname=nickname_form.cleaned_data["nickname"],
             device_id=device_id(request),
         )
-    student_id = request.POST.get("student", "")
+    student_id = whole_number_parse(request.POST.get("student", ""))
     student = (
-        session.school_class.students.filter(pk=int(student_id)).first()
-        if session.school_class is not None and student_id.isdigit()
+        session.school_class.students.filter(pk=student_id).first()
+        if session.school_class is not None and student_id is not None
         else None
     )
     if student is None:

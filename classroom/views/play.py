@@ -13,11 +13,13 @@ from classroom.colour_vision import seat_palette
 from classroom.device_cookies import device_cookie, device_id
 from classroom.game_labels import GAME_LABELS
 from classroom.models import GameSession, Seat
-from classroom.seat_cookies import seat_cookie_get, seat_cookie_name, seat_cookie_set
+from classroom.rate_limits import join_code_guesses_exhausted, join_code_miss_count
+from classroom.seat_cookies import seat_cookie_get, seat_cookie_name
 from classroom.selectors.sessions import session_get_by_code
 from classroom.services.join_codes import join_code_normalize
 from classroom.services.seats import seat_resume
 from classroom.standings import standings_for_tablets
+from classroom.views.join import code_not_found_page
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -26,13 +28,17 @@ if TYPE_CHECKING:
 @device_cookie
 def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
     code = join_code_normalize(code)
+    # Known code or not must not show to a guesser: limited and counted like /join.
+    if join_code_guesses_exhausted(request):
+        return code_not_found_page(code, request=request, checked=False)
     session = session_get_by_code(code=code)
     if session is None:
-        return redirect("join_session", code=code)
+        join_code_miss_count(request)
+        return code_not_found_page(code, request=request, checked=True)
     token = seat_cookie_get(request, code=code)
     if not token:
-        # Cookies cleared? The page may still hold the token in localStorage.
-        return render(request, "play/resume.html", {"session": session})
+        # No seat on this tablet (or its cookie is gone): tap the name, or pick a nickname.
+        return redirect("join_session", code=code)
     try:
         seat = seat_resume(session=session, token=token, device_id=device_id(request))
     except ValidationError as error:
@@ -59,25 +65,6 @@ def _plays_at_its_table(seat: Seat) -> bool:
     if seat.session.status == GameSession.Status.LOBBY or seat.table is None:
         return False
     return any(entry.get("seat_id") == seat.pk for entry in seat.table.roster)
-
-
-@require_POST
-@device_cookie
-def play_resume(request: HttpRequest, code: str) -> HttpResponse:
-    """Take a seat token back from the tablet's localStorage into a cookie."""
-    code = join_code_normalize(code)
-    session = session_get_by_code(code=code)
-    if session is None:
-        return redirect("join_session", code=code)
-    try:
-        seat = seat_resume(
-            session=session, token=request.POST.get("token", ""), device_id=device_id(request)
-        )
-    except ValidationError:
-        return redirect("join_session", code=code)
-    response = redirect("play_lobby", code=code)
-    seat_cookie_set(response, seat=seat)
-    return response
 
 
 @require_POST

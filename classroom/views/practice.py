@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from classroom.device_cookies import device_cookie, device_id
 from classroom.forms.join import JoinCodeForm
+from classroom.forms.whole_numbers import whole_number_parse
 from classroom.ladder_labels import rung_label
 from classroom.models import Assignment, GameSession, PracticeSignIn, SchoolClass
 from classroom.practice_cookies import (
@@ -148,11 +149,9 @@ def practice_sign_in_class(request: HttpRequest, code: str) -> HttpResponse:
         return _sign_in_page(request, form, problem=practice_code_closed_message(), status=403)
     problem = ""
     if request.method == "POST":
-        student_id = request.POST.get("student", "")
+        student_id = whole_number_parse(request.POST.get("student", ""))
         student = (
-            school_class.students.filter(pk=int(student_id)).first()
-            if student_id.isdigit()
-            else None
+            school_class.students.filter(pk=student_id).first() if student_id is not None else None
         )
         if student is not None:
             try:
@@ -225,10 +224,9 @@ def practice_start(request: HttpRequest) -> HttpResponse:
         return sign_in
     student = sign_in.student
     assignment_id = request.POST.get("assignment", "")
+    assignment_pk = whole_number_parse(assignment_id)
     assignment = (
-        Assignment.objects.filter(pk=int(assignment_id)).first()
-        if assignment_id.isdigit()
-        else None
+        Assignment.objects.filter(pk=assignment_pk).first() if assignment_pk is not None else None
     )
     if assignment_id and assignment is None:
         return _home_with_problem(request, sign_in, _("That practice was not set for you."))

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from classroom import live_fragments, live_tables
 from classroom.forms.game_settings import GameSettingsForm, game_settings_form_class
 from classroom.forms.sessions import SessionForm
+from classroom.forms.whole_numbers import whole_number_parse
 from classroom.game_labels import watch_scene
 from classroom.models import GameSession, Seat
 from classroom.services import seats as seat_services
@@ -183,7 +184,8 @@ def _option_value(raw: str) -> int | str | None:
     # Options are small whole numbers or words; "" means "the session's setting".
     if raw == "":
         return None
-    return int(raw) if raw.isdigit() else raw
+    number = whole_number_parse(raw)
+    return number if number is not None else raw
 
 
 @login_required
@@ -199,8 +201,8 @@ def seat_action(
             raw_table = request.POST.get("table", "")
             if raw_table == "new":
                 seat_services.seat_move(seat=seat, table_number=None)
-            elif raw_table.isdigit():
-                seat_services.seat_move(seat=seat, table_number=int(raw_table))
+            elif (table_number := whole_number_parse(raw_table)) is not None:
+                seat_services.seat_move(seat=seat, table_number=table_number)
             else:
                 raise ValidationError(_("Choose a table."))
         elif action == "kick":

@@ -264,6 +264,10 @@ def client_frame_decode(raw: str | bytes | None) -> ClientFrame:
         raise ProtocolError("invalid", f"Invalid frame: {error}") from error
     except msgspec.DecodeError as error:
         raise ProtocolError("malformed", "Frames must be JSON objects.") from error
+    except RecursionError as error:
+        # A few KiB of "[[[[…" nest past the interpreter's limit inside msgspec; no real frame
+        # nests more than a few levels.
+        raise ProtocolError("malformed", "Frames must not nest so deeply.") from error
 
 
 def server_frame_encode(frame: msgspec.Struct) -> str:

@@ -1,5 +1,5 @@
-// Snapclass live pages: the calm "reconnecting…" overlay, quick reconnects, and the seat
-// token kept in localStorage so a tablet finds its seat again after cookies are lost.
+// Snapclass live pages: the calm "reconnecting…" overlay and quick reconnects. The seat token
+// lives only in its HttpOnly cookie, where page script cannot read it.
 (function () {
   "use strict";
 
@@ -7,7 +7,8 @@
   // The server closed a socket it heard nothing from for 4 s (games/live/heartbeat.py): a page
   // whose timers were held up, or a link that came back. Not a final word: connect again.
   var CLOSE_SILENT = 4001;
-  var SEAT_KEY = "snapclass.seat.";
+  // Where earlier versions kept a copy of the seat token; wiped on every page load.
+  var OLD_SEAT_KEY = "snapclass.seat.";
   var sockets = [];
 
   if (window.htmx) {
@@ -74,11 +75,6 @@
       return;
     }
     overlay(false);
-    var lobby = document.querySelector("[data-seat-code]");
-    if (lobby && code >= 4000) {
-      // The server said this seat is gone (removed, or taken on another tablet).
-      localStorage.removeItem(SEAT_KEY + lobby.dataset.seatCode);
-    }
   });
 
   // The lobby says the game has started: go to it.
@@ -111,33 +107,15 @@
     }
   });
 
-  function rememberSeat() {
-    var lobby = document.querySelector("[data-seat-code][data-seat-token]");
-    if (lobby) {
-      localStorage.setItem(SEAT_KEY + lobby.dataset.seatCode, lobby.dataset.seatToken);
+  function forgetOldSeatCopies() {
+    try {
+      Object.keys(localStorage).forEach(function (key) {
+        if (key.indexOf(OLD_SEAT_KEY) === 0) localStorage.removeItem(key);
+      });
+    } catch (error) {
+      // Storage may be unavailable (private mode); then there is nothing to forget.
     }
   }
 
-  function resumeSeat() {
-    var form = document.querySelector("[data-resume-seat]");
-    if (!form) return;
-    var token = localStorage.getItem(SEAT_KEY + form.dataset.resumeSeat);
-    if (token) {
-      form.querySelector("input[name=token]").value = token;
-      form.submit();
-    } else {
-      window.location.replace(form.dataset.joinUrl);
-    }
-  }
-
-  // "Not you?": the tablet forgets the seat, so the next child starts afresh.
-  document.addEventListener("submit", function (event) {
-    var form = event.target.closest && event.target.closest("[data-forget-seat]");
-    if (form) localStorage.removeItem(SEAT_KEY + form.dataset.forgetSeat);
-  });
-
-  document.addEventListener("DOMContentLoaded", function () {
-    rememberSeat();
-    resumeSeat();
-  });
+  document.addEventListener("DOMContentLoaded", forgetOldSeatCopies);
 })();

@@ -1,7 +1,7 @@
 // The game socket of a tablet at a live table, shared by every game page.
 //
-// Connects to root.dataset.tableSocket, keeps the seat token in localStorage (so a tablet that
-// lost its cookie can resume), pings every second (heartbeat.js: a link that answers nothing for
+// Connects to root.dataset.tableSocket (the seat token travels in its HttpOnly cookie, out of
+// page script's reach), pings every second (heartbeat.js: a link that answers nothing for
 // 3 s is lost), reconnects with jittered backoff cut short by a cheap probe the moment the
 // server answers again (reconnector below), and shows the calm "Reconnecting…" overlay
 // meanwhile, the game dimmed under it. Every input is kept until the server answers it and
@@ -16,7 +16,6 @@
 
   // 4409: the seat was opened on another tablet; said calmly, never retried (no tug of war).
   var STOP_CODES = [4008, 4401, 4403, 4404, 4409];
-  var SEAT_KEY = "snapclass.seat.";
   // A handshake that has not finished by then is stuck (a link that takes packets and answers none).
   var CONNECT_WITHIN_MS = 4000;
   // The process's liveness check: no database, and the service worker leaves it to the network.
@@ -116,8 +115,6 @@
     var again = reconnector(link, open);
     links.push(link);
 
-    if (seated) localStorage.setItem(SEAT_KEY + root.dataset.seatCode, root.dataset.seatToken);
-
     function send(frame) {
       if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
     }
@@ -177,9 +174,6 @@
         if (stopCodes.indexOf(event.code) >= 0) {
           stopped = true;
           if (beat) beat.stop();
-          if (event.code === 4401 || event.code === 4403) {
-            localStorage.removeItem(SEAT_KEY + root.dataset.seatCode);
-          }
           note(link, "stopped", String(event.code));
           if (handlers.onStop) handlers.onStop(lastError);
           return;

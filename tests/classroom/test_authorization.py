@@ -45,7 +45,6 @@ PUBLIC = {
     "join_session",
     "join_badge",
     "play_lobby",
-    "play_resume",
     "play_leave",
     # Practice on a tablet: the student is whoever the tablet's signed cookie names.
     "practice_home",
@@ -68,7 +67,13 @@ GET_ONLY = {"session_delete_confirm"}
 # Views the world's objects make refuse (409) even for their owner: deleting a session that
 # is still open.
 REFUSED_FOR_THE_WORLD = {"session_delete"}
-TEACHER_WITHOUT_OBJECTS = {"session_new", "session_settings", "class_new", "teacher_settings"}
+TEACHER_WITHOUT_OBJECTS = {
+    "session_new",
+    "session_settings",
+    "class_new",
+    "teacher_settings",
+    "password_change",
+}
 PUBLIC_INCLUDES = {"i18n/"}
 
 # What the walker can put in a URL.

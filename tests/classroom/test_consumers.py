@@ -232,6 +232,8 @@ async def test_unknown_session_code_is_refused(seat: Seat) -> None:
     socket = _socket("/ws/play/ZZZZZZ/", cookies={seat_cookie_name("ZZZZZZ"): seat.token})
     connected, _subprotocol = await socket.connect(timeout=TIMEOUT)
     assert connected  # accepted only to be closed with a code the page will not retry
+    # Told exactly as a known code without a seat is: the socket is no code oracle.
+    assert "not in the session any more" in await socket.receive_from(timeout=TIMEOUT)
     await _expect_close(socket, CLOSE_NO_SEAT)
     assert await _connection_count(seat) == 0
 
@@ -464,7 +466,26 @@ BAD_FRAMES = [
         "too_large",
         id="over-4096-utf8-bytes",
     ),
+    # 2.8 KB that nest past the recursion limit: was a RecursionError and a 1011 close.
+    pytest.param(
+        '{"type":"ping","seq":1,"x":' + "[" * 1400 + "]" * 1400 + "}", "malformed", id="deep"
+    ),
 ]
+
+
+@pytest.mark.parametrize("page", ["console", "projector"])
+async def test_a_deeply_nested_frame_on_a_teacher_socket_gets_an_error(
+    guest_session: GameSession, teacher_cookies: dict[str, str], page: str
+) -> None:
+    socket = _socket(f"/ws/sessions/{guest_session.pk}/{page}/", cookies=teacher_cookies)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await socket.receive_from(timeout=TIMEOUT)
+    await socket.send_to(text_data='{"type":"ping","seq":1,"x":' + "[" * 1400 + "]" * 1400 + "}")
+    error = await socket.receive_json_from(timeout=TIMEOUT)
+    assert (error["type"], error["code"]) == ("error", "malformed")
+    await socket.send_json_to({"type": "ping", "seq": 2})
+    assert await socket.receive_json_from(timeout=TIMEOUT) == {"type": "pong", "seq": 2}
+    await socket.disconnect()
 
 
 @pytest.mark.parametrize(("frame", "code"), BAD_FRAMES)

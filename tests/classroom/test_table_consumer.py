@@ -180,6 +180,7 @@ async def test_a_duplicated_flip_is_applied_once_and_acknowledged_each_time(
         json.dumps({"type": "ping", "seq": 1, "pad": "x" * 5000}),
         '{"type":"act","seq":1,"action":{"kind":"flip"},"cid":"no spaces allowed"}',
         json.dumps({"type": "act", "seq": 1, "action": {"kind": "flip"}, "cid": "x" * 65}),
+        '{"type":"act","seq":1,"action":' + "[" * 1400 + "]" * 1400 + "}",
     ],
     ids=[
         "not-json",
@@ -190,6 +191,7 @@ async def test_a_duplicated_flip_is_applied_once_and_acknowledged_each_time(
         "oversize",
         "bad-client-id",
         "long-client-id",
+        "deeply-nested",
     ],
 )
 async def test_bad_frames_get_an_error_and_change_nothing(

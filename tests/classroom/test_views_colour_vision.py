@@ -318,7 +318,7 @@ def test_the_projector_shows_each_tables_card_in_the_language_of_the_game(
             projector_fragment_render(session_id=session.pk, views={table.pk: view})
         )
     card = re.search(
-        r'<span class="public-face" role="img" aria-label="([^"]*)" style="([^"]*)"'
+        r'<span class="public-face" role="img" aria-label="([^"]*)" data-style="([^"]*)"'
         r' lang="zh-hant">([^<]*)</span>',
         page,
     )

@@ -77,3 +77,12 @@ async def test_diagnostics_count_the_tasks_of_the_serving_loop() -> None:
 
     assert response.status_code == 200
     assert response.json()["asyncio_tasks"] >= 1 + len(sleepers)
+
+
+@override_settings(SNAPCLASS_DIAGNOSTICS=True, TRUSTED_PROXIES=["127.0.0.1"])
+def test_through_a_local_proxy_only_a_local_client_is_loopback(client: Client) -> None:
+    # Behind a proxy on this machine every request comes from 127.0.0.1: the header decides.
+    response = client.get(
+        reverse("diagnostics"), REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.168.1.30"
+    )
+    assert response.status_code == 404

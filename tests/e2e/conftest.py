@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
 from classroom.daphne_limits import DAPHNE_TIMEOUT_ARGS
 
@@ -27,6 +28,46 @@ ARTIFACTS = ROOT / "test-artifacts"
 TABLET = {"width": 1024, "height": 768}
 LAPTOP = {"width": 1366, "height": 900}
 PROJECTOR = {"width": 1920, "height": 1080}
+
+
+# What the browser refused under the Content-Security-Policy ("Refused to execute inline
+# script…", "Refused to apply inline style…"): every browser test fails on one.
+CSP_VIOLATIONS: list[str] = []
+
+
+def _watch_for_csp_violations(context: BrowserContext) -> BrowserContext:
+    def seen(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            CSP_VIOLATIONS.append(f"{message.location.get('url')}: {message.text}")
+
+    context.on("console", seen)
+    return context
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violations() -> Iterator[None]:
+    # Checked after each test and not cleared before it, so a violation while a module's
+    # shared site was built is reported by that module's first test.
+    yield
+    violations = list(CSP_VIOLATIONS)
+    CSP_VIOLATIONS.clear()
+    assert violations == [], "the Content-Security-Policy blocked:\n" + "\n".join(violations)
+
+
+# Playwright polls a predicate given as an expression with eval() inside the page, which the
+# site's Content-Security-Policy refuses ('unsafe-eval' is not allowed); a predicate given as a
+# function it calls as it is. So every expression handed to wait_for_function becomes one.
+_FUNCTION_SOURCE = re.compile(r"\s*(async\s+)?(function\b|\([^)]*\)\s*=>|\w+\s*=>)")
+_wait_for_function = Page.wait_for_function
+
+
+def _wait_for_function_under_csp(self: Page, expression: str, **kwargs: Any) -> Any:
+    if not _FUNCTION_SOURCE.match(expression):
+        expression = f"() => ({expression})"
+    return _wait_for_function(self, expression, **kwargs)
+
+
+Page.wait_for_function = _wait_for_function_under_csp  # type: ignore[method-assign]
 
 
 def _free_port() -> int:
@@ -110,6 +151,12 @@ def browser() -> Iterator[Browser]:
                 "--disable-sync",
             ],
         )
+        new_context = launched.new_context
+
+        def watched_context(**kwargs: Any) -> BrowserContext:
+            return _watch_for_csp_violations(new_context(**kwargs))
+
+        launched.new_context = watched_context  # type: ignore[method-assign]
         yield launched
         launched.close()
 

@@ -106,9 +106,19 @@ def test_three_tablets_join_live_and_a_reload_keeps_the_seat(
     expect(teacher.locator(".seat", has_text="Chen").locator(".seat-state")).to_have_text(
         "connected"
     )
+    # The seat token is in no page and no storage a script can read, only in its cookie.
+    assert chen.evaluate("JSON.stringify(localStorage)") == "{}"
+    assert "seat_" not in chen.evaluate("document.cookie")
     chen.context.clear_cookies()
-    chen.reload()  # cookie gone: the token in localStorage finds the seat again
+    chen.reload()  # cookie gone: the join page, where Chen taps his name again
+    expect(chen).to_have_url(re.compile(f"/join/{code}/$"))
+    # His name is free once the server has seen the old page's socket go.
+    chen_state = teacher.locator(".seat", has_text="Chen").locator(".seat-state")
+    expect(chen_state).not_to_have_text("connected")
+    chen.reload()
+    chen.get_by_role("button", name=re.compile("^Chen")).click()
     expect(chen.get_by_text("Hi, Chen!")).to_be_visible()
+    assert chen.locator(".lobby-table-number").inner_text() == table_before
 
     # The teacher starts the session; tablets go to their game, the projector follows.
     teacher.get_by_role("button", name="Start").click()

@@ -51,3 +51,51 @@ def test_a_lone_kind_of_trial_is_still_named_in_full() -> None:
     )
     assert chart.svg.count(LEGEND_ENTRY) == 1
     assert "Placements (stayed on board)" in chart.svg  # not cut short
+
+
+# Under the Content-Security-Policy ----------------------------------------------------------
+
+
+def _all_kinds() -> list[str]:
+    from classroom.analytics.charts import bar_chart, histogram, rt_bins
+
+    return [
+        str(line_chart(title="RT", labels=["a"], series=[Series("RT", [1])], unit="ms").svg),
+        str(
+            line_chart(
+                title="RT", labels=["a", "b"], series=[Series("x", [1, 2]), Series("y", [2, 1])],
+                unit="ms", fitted=[1, 2], fitted_title="trend",
+            ).svg
+        ),
+        str(bar_chart(title="Hits", labels=["a", "b"], values=[1, 2], unit="").svg),
+        str(histogram(title="RTs", bins=rt_bins([300, 420, 450])).svg),
+    ]  # fmt: skip
+
+
+def test_charts_carry_no_inline_style_or_script() -> None:
+    for svg in _all_kinds():
+        assert "<style" not in svg
+        assert "<script" not in svg
+        assert ' style="' not in svg
+        assert 'class="pygal-chart' in svg
+
+
+def test_the_learning_line_is_marked_for_its_dashes() -> None:
+    lines, fitted = _all_kinds()[0], _all_kinds()[1]
+    assert 'class="pygal-chart pygal-line"' in lines
+    assert "fitted" not in lines
+    assert 'class="series fitted serie-2 ' in fitted
+
+
+def test_the_static_chart_stylesheet_is_what_pygal_would_inline() -> None:
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from classroom.analytics.charts import chart_stylesheet
+
+    path = Path(settings.BASE_DIR) / "static" / "css" / "charts.css"
+    # After a pygal or STYLE change, write chart_stylesheet() into the file again.
+    assert path.read_text() == chart_stylesheet()
+    assert ".pygal-line .series.fitted{stroke-width:2;stroke-dasharray:8,6}" in path.read_text()
+    assert "#chart-" not in path.read_text()

@@ -127,6 +127,24 @@ def test_bad_frames_have_stable_codes(raw: str | bytes, code: str) -> None:
     assert _code_of(raw) == code
 
 
+# About 3 KiB that nest past the interpreter's recursion limit inside msgspec.
+DEEP_ARRAY = '{"type":"act","seq":1,"action":' + "[" * 1400 + "]" * 1400 + "}"
+DEEP_OBJECT = '{"type":"act","seq":1,"action":' + '[{"":' * 550 + "1" + "}]" * 550 + "}"
+
+
+@pytest.mark.parametrize(
+    "raw", [DEEP_ARRAY, DEEP_ARRAY.encode(), "[" * 3000], ids=["text", "bytes", "bare"]
+)
+def test_deeply_nested_frames_are_malformed_not_a_crash(raw: str | bytes) -> None:
+    assert len(raw) <= MAX_FRAME_BYTES
+    assert _code_of(raw) in {"malformed", "invalid"}
+
+
+def test_deeply_nested_objects_are_malformed_not_a_crash() -> None:
+    assert len(DEEP_OBJECT) <= MAX_FRAME_BYTES
+    assert _code_of(DEEP_OBJECT) == "malformed"
+
+
 def test_frame_without_type_is_rejected() -> None:
     assert _code_of('{"seq":7}') == "invalid"
 
