@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 
 from classroom.game_labels import level_label
-from games.core import game_get
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -36,9 +36,9 @@ from classroom.table_leases import (
     process_leases,
 )
 from classroom.table_router import RemoteTable, process_router
-from games.core import game_get
 from games.live.host import LogEntry, TableHost, TableSetup
 from games.live.registry import HostRegistry
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from games.core import Trial as EngineTrial

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
 from classroom.models import GameSession, SchoolClass
-from games.core import game_registry
+from games.registry import game_registry
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

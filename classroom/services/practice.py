@@ -22,7 +22,8 @@ from classroom.names import name_key
 from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import table_roster_fix
 from classroom.services.tokens import token_new
-from games.core import config_to_values, game_get
+from games.core import config_to_values
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from classroom.models import PracticeSignIn, Student

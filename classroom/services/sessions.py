@@ -18,7 +18,8 @@ from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import tables_roster_fix
 from classroom.services.tables import tables_balance
 from classroom.standings import standings_for_tablets
-from games.core import SettingError, config_to_values, game_get
+from games.core import SettingError, config_to_values
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -33,7 +33,7 @@ from classroom.selectors.accommodations import (
     student_colour_safe_sessions,
 )
 from classroom.selectors.levels import level_track
-from games.core import game_get, game_registry
+from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

@@ -38,7 +38,7 @@ from classroom.services import practice as practice_services
 from classroom.services import practice_access
 from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.services.seats import seat_join_student
-from games.core import game_registry
+from games.registry import game_registry
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse

@@ -19,7 +19,7 @@ from classroom.models import GameSession, Seat
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
 from classroom.standings import leaderboard_action
-from games.core import GameSpec, game_get, game_registry
+from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from django.http import QueryDict
 
     from classroom.views.http import TeacherRequest
+    from games.core import GameSpec
 
 SETTINGS_PREFIX = "settings"
 
