@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import template
 
-from classroom.game_labels import colour_words, kind_label, level_label
+from classroom.game_labels import colour_words, game_name, kind_label, level_label
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -26,6 +26,12 @@ def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
 def level_name(level: str) -> str:
     """``{{ trial.level|level_name }}``: a game level in the teacher's language."""
     return level_label(level)
+
+
+@register.filter(name="game_name")
+def game_name_filter(game: str) -> str:
+    """``{{ assignment.game|game_name }}``: a game's name in the page's language."""
+    return game_name(game)
 
 
 @register.filter

@@ -15,6 +15,7 @@ from classroom import live_fragments, live_tables
 from classroom.forms.game_settings import GameSettingsForm, game_settings_form_class
 from classroom.forms.sessions import SessionForm
 from classroom.game_labels import watch_scene
+from classroom.gamesite import game_site_get
 from classroom.models import GameSession, Seat
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
@@ -98,12 +99,22 @@ def session_settings_fields(request: TeacherRequest) -> HttpResponse:
     )
 
 
+def _watch_context(session: GameSession) -> dict[str, Any]:
+    """What the page needs to draw its game's tables live (nothing for a game not drawn)."""
+    site = game_site_get(session.game)
+    template = site.watch_template if site is not None else ""
+    return {
+        "watch_scene": watch_scene(session.game),
+        "watch_assets": f"{template}#assets" if template else "",
+    }
+
+
 @login_required
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     views = live_tables.registry.teacher_views()
     context = live_fragments.console_context(session=session, views=views)
-    context["watch_scene"] = watch_scene(session.game)
+    context.update(_watch_context(session))
     return render(request, "classroom/session_console.html", context)
 
 
@@ -113,7 +124,7 @@ def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     views = live_tables.registry.teacher_views()
     context = live_fragments.projector_context(session=session, views=views)
     context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
-    context["watch_scene"] = watch_scene(session.game)
+    context.update(_watch_context(session))
     return render(request, "classroom/projector.html", context)
 
 
