@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from classroom.models import Seat
+    from django.contrib.auth.models import User
+
+    from classroom.models import SchoolClass, Seat
     from games.core import GameSpec
 
 # The ways of practising a game (``GameSite.practice_settings``): alone, or with patient bots.
@@ -49,6 +51,14 @@ class TabletLabels(Protocol):
     def __call__(self, *, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]: ...
 
 
+class DemoSeed(Protocol):
+    """A new class of ``teacher`` with a term of realistic demo trials of the game."""
+
+    def __call__(
+        self, *, teacher: User, students: int, sessions: int, trials_per_session: int, seed: int
+    ) -> SchoolClass: ...
+
+
 @dataclass(frozen=True)
 class GameSite:
     """One game as the site shows it."""
@@ -79,6 +89,8 @@ class GameSite:
     # ``canvas`` partials.
     watch_scene: Callable[[], dict[str, Any]] | None = None
     watch_template: str = ""
+    # Demo trials for benchmarks and demos (``manage.py analytics_bench``), if the game has them.
+    demo_seed: DemoSeed | None = None
 
     @property
     def slug(self) -> str:

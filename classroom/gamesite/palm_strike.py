@@ -15,7 +15,9 @@ from games.palm_strike.spec import SPEC
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from classroom.models import Seat
+    from django.contrib.auth.models import User
+
+    from classroom.models import SchoolClass, Seat
 
 FLIP = "palm_strike.flip"
 TEAM_FLIP = "palm_strike.team_flip"
@@ -112,6 +114,21 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def demo_seed(
+    *, teacher: User, students: int, sessions: int, trials_per_session: int, seed: int
+) -> SchoolClass:
+    # Imported here: the seed needs the class services, which need the models loaded.
+    from classroom.gamesite.palm_strike_seed import demo_class_seed
+
+    return demo_class_seed(
+        teacher=teacher,
+        students=students,
+        sessions=sessions,
+        trials_per_session=trials_per_session,
+        seed=seed,
+    )
+
+
 SITE = GameSite(
     spec=SPEC,
     tablet_labels=tablet_labels,
@@ -138,4 +155,5 @@ SITE = GameSite(
     ),
     # The card's colour is what the child reacts to.
     colour_stimulus=True,
+    demo_seed=demo_seed,
 )

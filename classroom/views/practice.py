@@ -1,5 +1,5 @@
 """A student practising alone on a tablet: sign in (badge or class code + name), pick a game
-or an assignment, play against patient bots (or Palm Strike alone), see how it went."""
+or an assignment, play against patient bots (or alone where the game allows it), see how it went."""
 
 from __future__ import annotations
 
