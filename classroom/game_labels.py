@@ -54,6 +54,58 @@ def game_name(game: str) -> str:
     return _(site.spec.name) if site is not None else game
 
 
+def game_names(*, colour_stimulus: bool = False, colour_symbols: bool = False) -> str:
+    """The names of the games with the asked-for trait, as a list in a sentence."""
+    from classroom.gamesite import game_sites
+
+    names = [
+        _(site.spec.name)
+        for site in game_sites()
+        if (site.colour_stimulus or not colour_stimulus)
+        and (site.colour_symbols or not colour_symbols)
+    ]
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {
+        "names": pgettext("between names in a list", ", ").join(names[:-1]),
+        "last": names[-1],
+    }
+
+
+def palette_help() -> str:
+    """The session form's help for its palette choice."""
+    return _(
+        "Colour-vision-safe colours stay apart for every kind of colour vision; %(games)s "
+        "also mark each colour with a shape. Single students can have them on the class page."
+    ) % {"games": game_names(colour_symbols=True)}
+
+
+def language_help() -> str:
+    """The session form's help for the language of the game's words."""
+    return _(
+        "%(game)s's colour words appear in this language on every tablet, whatever language "
+        "the tablet shows its buttons in."
+    ) % {"game": game_names(colour_stimulus=True)}
+
+
+def colour_safe_note() -> str:
+    """Beside results played on the colour-safe palette."""
+    return _(
+        "Played with colours that stay apart for every kind of colour vision. In %(games)s the "
+        "colour is what the child reacts to, so compare these reaction times and accuracies "
+        "with their other colour-safe results rather than with results on the standard colours."
+    ) % {"games": game_names(colour_stimulus=True)}
+
+
+def colour_safe_class_help() -> str:
+    """The class page's help for the colour-safe column."""
+    return _(
+        "Colour-vision-safe colours: the student's tablet uses colours that stay apart for "
+        "every kind of colour vision, in every game. Their %(games)s results are marked, since "
+        "colour is what they react to."
+    ) % {"games": game_names(colour_stimulus=True)}
+
+
 def watch_scene(game: str) -> dict[str, Any] | None:
     """What a teacher page needs to draw a game's tables live, for games drawn on a canvas."""
     from classroom.gamesite import game_site_get

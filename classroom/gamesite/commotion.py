@@ -94,4 +94,5 @@ SITE = GameSite(
     tile_template="gamesite/commotion/_tile.html",
     # A card that fits a pile is a signal, one that fits none is noise.
     measures=("accuracy", "rt", "dprime", "criterion", "inverse_efficiency_ms"),
+    colour_symbols=True,
 )

@@ -81,6 +81,8 @@ class GameSite:
     measures: tuple[str, ...]
     # A colour is the stimulus: trials on the colour-safe palette carry the accommodation.
     colour_stimulus: bool = False
+    # Marks each colour with a shape too (static/js/colour_symbols.js).
+    colour_symbols: bool = False
     # Records more than one kind of trial in a session; pages show each kind on its own.
     mixed_kinds: bool = False
     # Phases between rounds, when a "between rounds" leaderboard shows.

@@ -86,6 +86,7 @@ SITE = GameSite(
     # Catches (caught or not, with an RT); placements have no RT and no noise trials.
     measures=("accuracy", "rt", "inverse_efficiency_ms"),
     # Catches and placements share a session: each kind is shown on its own.
+    colour_symbols=True,
     mixed_kinds=True,
     watch_scene=scene,
     watch_template="gamesite/riff_raff/_watch.html",
