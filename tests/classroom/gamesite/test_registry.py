@@ -61,10 +61,8 @@ def test_the_site_templates_define_every_partial(slug: str) -> None:
         get_template(f"{site.watch_template}#canvas")
 
 
-# Files that still name a game, each for a reason: the registry is the one list of games;
-# the socket protocol's action structs move into the games' folders with the engine kernel
-# (issue 17, build 1).
-STILL_NAMING = {"games/registry.py", "games/live/protocol.py"}
+# The one file outside the games' own that names them: the registry, the one list of games.
+STILL_NAMING = {"games/registry.py"}
 
 
 def _own(path: str, slug: str) -> bool:
