@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from classroom.gamesite import game_site_get, game_sites
@@ -45,7 +46,7 @@ class TableTile:
     # May this tile show scores, ranks and winners now (classroom.standings)? Set by the page.
     standings: bool = True
 
-    @property
+    @cached_property
     def partials(self) -> dict[str, str]:
         """The game's tile partials (``GameSite.tile_template``) the pages include; a table
         whose host has not started yet has no game in its view and gets the plain ones."""
