@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from classroom.gamesite import game_sites
 from classroom.models import GameSession
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ STANDARD_PALETTE = GameSession.Palette.STANDARD.value
 # Written into the data of a trial played with the safe palette, in games where a colour is
 # the stimulus: its reaction times were measured on other colours than the rest of the class's.
 COLOUR_SAFE_ACCOMMODATION = "colour_safe"
-COLOUR_STIMULUS_GAMES = frozenset({"palm_strike"})
+COLOUR_STIMULUS_GAMES = frozenset(site.slug for site in game_sites() if site.colour_stimulus)
 
 
 def palette_for_player(*, session_palette: str, colour_safe: bool) -> str:

@@ -1,16 +1,16 @@
-"""Words a game page needs in the child's language (colour words are the Stroop stimulus)."""
+"""Names the pages give games, levels and kinds of trial, asked of each game's site module.
+
+The colour words are here too: the Stroop stimulus, printed in the session's language.
+Imports of ``classroom.gamesite`` are inside the functions: site modules import this one.
+"""
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
-
-if TYPE_CHECKING:
-    from classroom.models import Seat
 
 
 def colour_words(*, language: str) -> dict[str, str]:
@@ -26,214 +26,89 @@ def colour_words(*, language: str) -> dict[str, str]:
         }
 
 
-def _colour_names() -> dict[str, str]:
-    return {
-        "red": _("red"),
-        "yellow": _("yellow"),
-        "blue": _("blue"),
-        "green": _("green"),
-        "purple": _("purple"),
-    }
-
-
-def _motif_names() -> dict[str, str]:
-    return {
-        "cat": _("cat"),
-        "fish": _("fish"),
-        "bird": _("bird"),
-        "apple": _("apple"),
-        "star": _("star"),
-        "leaf": _("leaf"),
-    }
-
-
-RIFF_RAFF_LEVEL = re.compile(r"wave_(\d{1,2})")
-COMMOTION_LEVEL = re.compile(r"refill_(\d+)_turn_(\d+)")
-
-
 def level_label(level: str) -> str:
-    """A level's name for teachers' pages (levels a game does not name show as they are)."""
-    names = {
-        "beginner": _("Beginner"),
-        "intermediate": _("Intermediate"),
-        "advanced": _("Advanced"),
-    }
-    if level in names:
-        return names[level]
-    if commotion := COMMOTION_LEVEL.fullmatch(level):
-        refill, turn = commotion.groups()
-        return _("Refill %(refill)s, stock by %(turn)s") % {"refill": refill, "turn": turn}
-    if riff_raff := RIFF_RAFF_LEVEL.fullmatch(level):
-        # Stored as wave strength times 10 (games.riff_raff.trials.level): wave_6 is 0.6.
-        strength = int(riff_raff.group(1)) / 10
-        return _("Wave %(strength)s") % {"strength": f"{strength:.1f}"}
+    """A level's name for teachers' pages (levels no game names show as they are)."""
+    from classroom.gamesite import game_sites
+
+    for site in game_sites():
+        if (name := site.level_name(level)) is not None:
+            return name
     return level or _("Unknown level")
 
 
 def kind_label(kind: str) -> str:
     """What one kind of trial is called on the teachers' pages."""
-    names = {
-        "palm_strike.flip": _("Flips"),
-        "palm_strike.team_flip": _("Team flips"),
-        "commotion.play": _("Plays"),
-        "riff_raff.catch": _("Catches"),
-        "riff_raff.placement": _("Placements (stayed on board)"),
-    }
-    return names.get(kind, kind)
+    from classroom.gamesite import game_sites
+
+    for site in game_sites():
+        if (name := site.kind_names().get(kind)) is not None:
+            return name
+    return kind
 
 
-def _seat_names(seat: Seat) -> dict[str, Any]:
-    """The table's names, and what a seat is called once a robot takes it over mid-game (its
-    child was taken off the class list: the tablets drop the name at once)."""
-    assert seat.table is not None
-    return {
-        "names": {
-            str(index): entry.get("name", "") for index, entry in enumerate(seat.table.roster)
-        },
-        "robot": _("Robot"),
-    }
+def game_name(game: str) -> str:
+    """A game's name in the page's language (a game no longer registered shows its slug)."""
+    from classroom.gamesite import game_site_get
+
+    site = game_site_get(game)
+    return _(site.spec.name) if site is not None else game
 
 
-def commotion_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **_seat_names(seat),
-        "colour": {
-            "red": _("red"),
-            "blue": _("blue"),
-            "green": _("green"),
-            "yellow": _("yellow"),
-        },
-        "start": pgettext("Commotion card", "START"),
-        "stop": pgettext("Commotion card", "STOP"),
-        "number_card": _("%(colour)s %(number)s"),
-        "pile_label": _("Pile with %(card)s on top, %(n)s cards"),
-        "player_n": _("Player %(n)s"),
-        "points": _("%(n)s points"),
-        "refill_left": _("Refill pile: %(n)s"),
-        "round_n": _("Round %(n)s"),
-        "countdown": _("Ready… %(n)s"),
-        "go": _("GO!"),
-        "playing": _("Tap a card, then a pile"),
-        "now_pile": _("Now tap a pile"),
-        "stuck": _("Everyone is stuck: take one more card!"),
-        "turn": _("Turn %(n)s"),
-        "recycle": _("Turn the waste over"),
-        "waste_empty": _("Empty"),
-        "new_pile": _("New pile"),
-        "centre_empty": _("Piles start with a START card."),
-        "paused": _("Paused: eyes on your teacher."),
-        "ended": _("The game has ended."),
-        "game_over": _("Game over!"),
-        "round_over": _("Round %(n)s is over"),
-        "next_round": _("Next round in %(n)s s"),
-        "you_win": _("You win! 🏆"),
-        "winner_is": _("%(name)s wins!"),
-        "well_played": _("Well played, everyone!"),
-        "left_title": _("This tablet left the game."),
-        "player": _("Player"),
-        "centre_cards": _("Cards in the centre"),
-        "refill_penalty": _("Refill left (-2 each)"),
-        "out_bonus": _("OUT bonus"),
-        "this_round": _("This round"),
-        "total": _("Total"),
+def game_names(*, colour_stimulus: bool = False, colour_symbols: bool = False) -> str:
+    """The names of the games with the asked-for trait, as a list in a sentence."""
+    from classroom.gamesite import game_sites
+
+    names = [
+        _(site.spec.name)
+        for site in game_sites()
+        if (site.colour_stimulus or not colour_stimulus)
+        and (site.colour_symbols or not colour_symbols)
+    ]
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {
+        "names": pgettext("between names in a list", ", ").join(names[:-1]),
+        "last": names[-1],
     }
 
 
-def palm_strike_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **_seat_names(seat),
-        "pacing": settings.get("flip_pacing", "tap"),
-        "word": colour_words(language=seat.session.language),
-        "word_language": seat.session.language,
-        "colour": _colour_names(),
-        "motif": _motif_names(),
-        "level": {
-            "beginner": _("Beginner"),
-            "intermediate": _("Intermediate"),
-            "advanced": _("Advanced"),
-        },
-        "player_card": _("%(pic)s %(motif)s on %(bg)s"),
-        "public_card": _("the word %(word)s in %(ink)s on %(bg)s"),
-        "claim": _("Claim %(card)s"),
-        "slap": _("Slap"),
-        "deck_count": _("%(n)s cards left"),
-        "player_n": _("Player %(n)s"),
-        "no_cards": _("No cards left!"),
-        "claimed_count": _("Cards you claimed: %(n)s"),
-        "open": _("Match? Slap it!"),
-        "open_team": _("Find a match in the middle and tap it!"),
-        "your_flip": _("Your turn: tap Flip!"),
-        "their_flip": _("%(name)s flips next"),
-        "get_ready": _("Get ready…"),
-        "waiting_choice": _("Waiting for a card to be chosen…"),
-        "choose_give": _("Tap one of your cards to give to %(name)s"),
-        "choose_return": _("Tap one of your cards to put back"),
-        "first": _("First! Well spotted!"),
-        "claimed": _("You got it!"),
-        "too_slow": _("A match, but %(name)s was faster"),
-        "false_slap": _("No match this time: +1 card"),
-        # Accuracy-only sessions (scoring off): right or not, never who was first.
-        "spotted": _("Well spotted! That was a match."),
-        "no_match": _("No match this time."),
-        "right_count": _("Right: %(right)s of %(total)s"),
-        "right_total": _("You got %(right)s of %(total)s right."),
-        "paused": _("Paused: eyes on your teacher."),
-        "ended": _("The game has ended."),
-        "game_over": _("Game over!"),
-        "you_win": _("You win! 🏆"),
-        "winner_is": _("%(name)s wins!"),
-        "well_played": _("Well played, everyone!"),
-        "left_title": _("This tablet left the game."),
-    }
+def palette_help() -> str:
+    """The session form's help for its palette choice."""
+    return _(
+        "Colour-vision-safe colours stay apart for every kind of colour vision; %(games)s "
+        "also mark each colour with a shape. Single students can have them on the class page."
+    ) % {"games": game_names(colour_symbols=True)}
 
 
-def riff_raff_scene() -> dict[str, Any]:
-    """The ship and cargo outlines every Riff Raff canvas draws (tablet, console, projector)."""
-    # Imported here: the ship module loads pymunk, which only this game's pages need.
-    from games.riff_raff.cargo import CARGO, outline
-    from games.riff_raff.ship import ship_outline
+def language_help() -> str:
+    """The session form's help for the language of the game's words."""
+    return _(
+        "%(game)s's colour words appear in this language on every tablet, whatever language "
+        "the tablet shows its buttons in."
+    ) % {"game": game_names(colour_stimulus=True)}
 
-    return {"geometry": ship_outline(), "cargo": {name: outline(name) for name in CARGO}}
+
+def colour_safe_note() -> str:
+    """Beside results played on the colour-safe palette."""
+    return _(
+        "Played with colours that stay apart for every kind of colour vision. In %(games)s the "
+        "colour is what the child reacts to, so compare these reaction times and accuracies "
+        "with their other colour-safe results rather than with results on the standard colours."
+    ) % {"games": game_names(colour_stimulus=True)}
+
+
+def colour_safe_class_help() -> str:
+    """The class page's help for the colour-safe column."""
+    return _(
+        "Colour-vision-safe colours: the student's tablet uses colours that stay apart for "
+        "every kind of colour vision, in every game. Their %(games)s results are marked, since "
+        "colour is what they react to."
+    ) % {"games": game_names(colour_stimulus=True)}
 
 
 def watch_scene(game: str) -> dict[str, Any] | None:
     """What a teacher page needs to draw a game's tables live, for games drawn on a canvas."""
-    return riff_raff_scene() if game == "riff_raff" else None
+    from classroom.gamesite import game_site_get
 
-
-def riff_raff_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **_seat_names(seat),
-        **riff_raff_scene(),
-        "your_colour": _("Your colour"),
-        "card_n": _("card %(n)s"),
-        "player_n": _("Player %(n)s"),
-        "round_n": _("Round %(n)s of %(total)s"),
-        "pieces_left": _("%(n)s cargo left"),
-        "choose_card": _("Pick a card: the highest is captain"),
-        "waiting_others": _("Waiting for the others to pick…"),
-        "captain_tie": _("A tie for captain: the last captain chooses"),
-        "order_tie": _("Same cards: the captain chooses who goes first"),
-        "goes_first": _("%(name)s first"),
-        "declare": _("That area has cargo: place 1 or 2 pieces?"),
-        "declare_n": _("%(n)s"),
-        "drag_piece": _("Drag your cargo onto the ship and let go"),
-        "their_turn": _("%(name)s is loading"),
-        "settling": _("The sea rolls…"),
-        "catch_it": _("Catch it! Tap the falling cargo"),
-        "falling": _("Cargo overboard!"),
-        "paused": _("Paused: eyes on your teacher."),
-        "ended": _("The game has ended."),
-        "game_over": _("Game over!"),
-        "you_win": _("You win! 🏆"),
-        "winner_is": _("%(name)s wins!"),
-        "well_played": _("Well played, everyone!"),
-        "left_title": _("This tablet left the game."),
-    }
-
-
-GAME_LABELS = {
-    "palm_strike": palm_strike_labels,
-    "commotion": commotion_labels,
-    "riff_raff": riff_raff_labels,
-}
+    site = game_site_get(game)
+    return site.watch_scene() if site is not None and site.watch_scene is not None else None

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from classroom.game_labels import level_label
-from games.core import game_get
+from classroom.gamesite import game_site_get
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -15,21 +15,9 @@ if TYPE_CHECKING:
 
 
 def _step_label(game: str, step: Mapping[str, Any]) -> str:
-    if game == "palm_strike":
-        return _("%(level)s, %(window)s s to slap") % {
-            "level": level_label(str(step["level"])),
-            "window": f"{step['response_window_s']:g}",
-        }
-    if game == "commotion":
-        return _("Refill %(refill)s, stock by %(turn)s") % {
-            "refill": step["refill_size"],
-            "turn": step["stock_turn"],
-        }
-    if game == "riff_raff":
-        return _("Wave %(strength)s, %(window)s s to catch") % {
-            "strength": f"{step['wave_strength']:.1f}",
-            "window": f"{step['catch_window_s']:g}",
-        }
+    site = game_site_get(game)
+    if site is not None:
+        return site.step_label(step)
     return ", ".join(f"{name} {value}" for name, value in step.items())
 
 

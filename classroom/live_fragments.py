@@ -19,7 +19,7 @@ from classroom.selectors.celebration import session_highlights
 from classroom.selectors.sessions import session_roster, table_mates
 from classroom.standings import leaderboard_action, standings_shown
 from classroom.table_tiles import TableTile, table_tile
-from games.core import game_get
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -40,10 +40,10 @@ from classroom.table_leases import (
     process_leases,
 )
 from classroom.table_router import RemoteTable, process_router
-from games.core import game_get
 from games.live.host import ClockMark, LogEntry, StoreUnavailable, TableHost, TableSetup
 from games.live.registry import HostRegistry
 from games.live.supervision import supervised_task
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from games.core import Trial as EngineTrial

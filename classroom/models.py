@@ -45,10 +45,11 @@ class Student(models.Model):
     # Signs the student in from their badge QR code; rotating it retires the old badge.
     token = models.CharField(max_length=43, unique=True)
     token_rotated_at = models.DateTimeField(null=True, blank=True)
-    # Per-game options the teacher set for this student, e.g. {"commotion": {"refill": 8}};
+    # Per-game options the teacher set for this student, e.g. {"<game slug>": {"refill": 8}};
     # a new seat of theirs in that game starts with them.
     game_options = models.JSONField(default=dict, blank=True)
-    # Plays with the colour-vision-safe palette; their Palm Strike trials carry the flag.
+    # Plays with the colour-vision-safe palette; their trials carry the flag
+    # in games where a colour is the stimulus.
     colour_safe = models.BooleanField(_("Colour-vision-safe colours"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -202,7 +203,7 @@ class GameSession(models.Model):
     palette = models.CharField(
         _("Colours"), max_length=12, choices=Palette.choices, default=Palette.STANDARD
     )
-    # The language of the game's words on the tablets (Palm Strike's colour words).
+    # The language of the game's words on the tablets (e.g. colour words on cards).
     language = models.CharField(_("Language of the game"), max_length=10, default="en")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

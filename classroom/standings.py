@@ -1,20 +1,48 @@
 """When a session may show points, ranks and winners (its leaderboard and scoring controls).
 
 The engines always keep score; this only decides what students and the projector see. The
-tablets make the same decision in ``static/js/standings.js`` (from the same two settings and
-their table's view), so the two must stay alike.
+tablets apply the same rule: the page sends them ``standings_rules`` (what each leaderboard
+choice shows, with the game's round breaks) and ``static/js/standings.js`` only reads it.
 """
 
 from __future__ import annotations
 
-from typing import Final, TypedDict
+from typing import TypedDict
 
+from classroom.gamesite import game_site_get
+from classroom.gamesite.contract import ROUND_BREAKS
 from classroom.models import GameSession
 
 Leaderboard = GameSession.Leaderboard
 
-# Phases in which a table is between rounds (or done): no round is in play.
-ROUND_BREAKS: Final = frozenset({"round_over", "game_over"})
+__all__ = ["ROUND_BREAKS", "standings_rules", "standings_shown"]
+
+
+class ShownWhen(TypedDict):
+    """When one leaderboard choice shows points, ranks and winners (any one true is enough)."""
+
+    always: bool
+    ended: bool
+    paused: bool
+    # Phases of a table's view in which they show (the game's round breaks).
+    phases: list[str]
+
+
+def standings_rules(*, game: str) -> dict[str, ShownWhen]:
+    """Every leaderboard choice's rule for ``game``; a choice not listed shows nothing."""
+    site = game_site_get(game)
+    breaks = sorted(site.round_breaks if site is not None else ROUND_BREAKS)
+    never = ShownWhen(always=False, ended=False, paused=False, phases=[])
+    return {
+        Leaderboard.ALWAYS.value: {**never, "always": True},
+        Leaderboard.END.value: {**never, "ended": True},
+        Leaderboard.BETWEEN_ROUNDS.value: {
+            **never,
+            "ended": True,
+            "paused": True,
+            "phases": breaks,
+        },
+    }
 
 
 def standings_shown(*, session: GameSession, phase: str = "", paused: bool = False) -> bool:
@@ -24,15 +52,15 @@ def standings_shown(*, session: GameSession, phase: str = "", paused: bool = Fal
     """
     if not session.scoring:
         return False
-    ended = session.status == GameSession.Status.ENDED
-    if session.leaderboard == Leaderboard.ALWAYS:
-        return True
-    if session.leaderboard == Leaderboard.END:
-        return ended
-    if session.leaderboard == Leaderboard.BETWEEN_ROUNDS:
-        between = paused or session.status == GameSession.Status.PAUSED or phase in ROUND_BREAKS
-        return ended or between
-    return False
+    rule = standings_rules(game=session.game).get(session.leaderboard)
+    if rule is None:
+        return False
+    return (
+        rule["always"]
+        or (rule["ended"] and session.status == GameSession.Status.ENDED)
+        or (rule["paused"] and (paused or session.status == GameSession.Status.PAUSED))
+        or phase in rule["phases"]
+    )
 
 
 class TabletStandings(TypedDict):

@@ -43,8 +43,8 @@ def table_engine(
         for step in spec.ladder:
             ladder_config(config, step)
     except SettingError:
-        # A teacher's setting rules some rungs out (a Palm Strike auto-flip faster than the
-        # slowest rung's window): play the table as set rather than not at all.
+        # A teacher's setting rules some rungs out (e.g. an auto-flip faster than the slowest
+        # rung's window): play the table as set rather than not at all.
         logger.warning("%s: settings clash with the adaptive ladder; not adapting", spec.slug)
         return spec.engine(), config
     return AdaptiveEngine(spec.engine(), spec.ladder), AdaptiveConfig(

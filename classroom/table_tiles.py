@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
+
+from classroom.gamesite import game_site_get, game_sites
+from classroom.gamesite.contract import tile_partials
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from classroom.models import Table
+
+
+# The partials of a tile whose game is not known yet (a table waiting for its first tablet).
+PLAIN_TILE = "gamesite/_tile.html"
 
 
 @dataclass(frozen=True)
@@ -37,10 +45,17 @@ class TableTile:
     centre_count: int = 0
     game: str = ""
     round: int = 0
-    # Palm Strike: the public card face up in the middle (bg, word, ink), if one is.
+    # A public card face up in the middle (bg, word, ink), if the game has one.
     public: dict[str, str] | None = None
     # May this tile show scores, ranks and winners now (classroom.standings)? Set by the page.
     standings: bool = True
+
+    @cached_property
+    def partials(self) -> dict[str, str]:
+        """The game's tile partials (``GameSite.tile_template``) the pages include; a table
+        whose host has not started yet has no game in its view and gets the plain ones."""
+        site = game_site_get(self.game)
+        return site.tile_partials() if site is not None else tile_partials(PLAIN_TILE)
 
     @property
     def by_claims(self) -> list[PlayerLine]:
@@ -66,6 +81,17 @@ def _entry_bot(entry: Mapping[str, Any]) -> bool:
     return "bot" in entry or "took_over" in entry
 
 
+def _count_fields(game: str) -> tuple[str, ...]:
+    """Where the per-player number is in a view of ``game`` (every game's field, in the
+    registry's order, for a view that does not say its game)."""
+    site = game_site_get(game)
+    return (site.count_field,) if site is not None else tuple(s.count_field for s in game_sites())
+
+
+def _count(player: dict[str, Any], fields: tuple[str, ...]) -> int:
+    return int(next((player[name] for name in fields if name in player), 0))
+
+
 def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
     """Names from the table's roster, numbers from the host's teacher view (if it runs)."""
     roster = table.roster or []
@@ -76,6 +102,7 @@ def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
         ]
         return TableTile(table=table, live=False, phase="", flip=0, players=players, paused=False)
     winners = set(view.get("winners") or [])
+    fields = _count_fields(str(view.get("game", "")))
     recent = view.get("recent_trials", {})
     by_seat = {player["seat"]: player for player in view.get("players", [])}
     players = []
@@ -85,11 +112,7 @@ def table_tile(*, table: Table, view: dict[str, Any] | None) -> TableTile:
             PlayerLine(
                 name=_entry_name(entry),
                 bot=_entry_bot(entry),
-                # Palm Strike counts cards in hand; Commotion the refill pile still to clear;
-                # Riff Raff the cargo still to load.
-                card_count=int(
-                    player.get("card_count", player.get("refill", player.get("pieces_left", 0)))
-                ),
+                card_count=_count(player, fields),
                 score=int(player.get("score", player.get("total", 0))),
                 active=view.get("active_seat") == index,
                 winner=index in winners,

@@ -11,7 +11,6 @@ labels; the site builds its settings form from it and engines validate with it.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import importlib
 import math
 import typing
@@ -382,17 +381,3 @@ class GameSpec:
 
     def engine(self) -> Any:
         return importlib.import_module(self.engine_path)
-
-
-@functools.cache
-def game_registry() -> dict[str, GameSpec]:
-    """Every playable game by slug; imported lazily so games may import this module."""
-    from games.commotion.spec import SPEC as commotion
-    from games.palm_strike.spec import SPEC as palm_strike
-    from games.riff_raff.spec import SPEC as riff_raff
-
-    return {spec.slug: spec for spec in (palm_strike, commotion, riff_raff)}
-
-
-def game_get(slug: str) -> GameSpec | None:
-    return game_registry().get(slug)

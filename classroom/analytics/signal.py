@@ -2,7 +2,7 @@
 
 Pure Python: no Django, no I/O, no clock.
 
-A Palm Strike flip is a *signal trial* for a student when a match exists in that student's
+A flip of the public cards is a *signal trial* for a student when a match exists in that student's
 slap scope, a *noise trial* otherwise. Slapping is the "yes" response. Sensitivity d' says how
 well a student tells the two apart; the criterion c says how readily they slap at all.
 

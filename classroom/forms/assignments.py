@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classroom.ladder_labels import rung_choices
 from classroom.models import Assignment, Student
-from games.core import game_registry
+from games.registry import game_registry
 
 if TYPE_CHECKING:
     from classroom.models import SchoolClass

@@ -5,11 +5,13 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.conf import settings
 from django.utils import translation
+from django.utils.functional import lazy
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
+from classroom.game_labels import language_help, palette_help
 from classroom.models import GameSession, SchoolClass
-from games.core import game_registry
+from games.registry import game_registry
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -29,20 +31,13 @@ class SessionForm(forms.Form):
         label=_("Colours"),
         choices=GameSession.Palette.choices,
         required=False,
-        help_text=_(
-            "Colour-vision-safe colours stay apart for every kind of colour vision; Commotion "
-            "and Riff Raff also mark each colour with a shape. Single students can have them "
-            "on the class page."
-        ),
+        help_text=lazy(palette_help, str)(),
     )
     language = forms.ChoiceField(
         label=_("Colour words in"),
         choices=(),  # set per form: each language named in itself
         required=False,
-        help_text=_(
-            "Palm Strike's colour words appear in this language on every tablet, whatever "
-            "language the tablet shows its buttons in."
-        ),
+        help_text=lazy(language_help, str)(),
     )
     # Class controls. Not required either: a form posted without them keeps the defaults.
     leaderboard = forms.ChoiceField(

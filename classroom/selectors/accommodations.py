@@ -1,7 +1,7 @@
 """Which results were played with an accommodation (see ``classroom.colour_vision``).
 
-Reports mark them: a Palm Strike reaction time on colour-vision-safe colours answers a
-different stimulus than one on the standard colours.
+Reports mark them: in a game where a colour is the stimulus, a reaction time on
+colour-vision-safe colours answers a different stimulus than one on the standard colours.
 """
 
 from __future__ import annotations

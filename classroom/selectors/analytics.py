@@ -26,6 +26,7 @@ from classroom.analytics.measures import (
 from classroom.analytics.progress import trend
 from classroom.analytics.signal import SignalCounts
 from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rt_summary
+from classroom.gamesite import game_sites
 from classroom.models import GameSession, SchoolClass, Seat, Student, Trial
 
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ class SeatReport:
     seat: Seat
     overall: Measures
     by_level: dict[str, Measures]
-    # A game with more than one kind of trial (Riff Raff: catches and placements) is also
+    # A game with more than one kind of trial (e.g. catches and placements) is also
     # reported kind by kind: one accuracy over both would mean nothing.
     by_kind: dict[str, Measures]
 
@@ -184,7 +185,7 @@ class SessionMeasures:
     practice: bool
     # The whole session: for a game with one kind of trial a session, its only kind.
     measures: Measures
-    # Kind by kind when the game mixes kinds of trial in a session (Riff Raff's catches and
+    # Kind by kind when the game mixes kinds of trial in a session (e.g. catches and
     # placements: one accuracy over both would mean nothing). Empty for any other game, whose
     # pages show ``measures`` as they always have.
     by_kind: dict[str, Measures] = field(default_factory=dict)
@@ -231,7 +232,7 @@ class SessionFacts:
     practice: bool
     # Every kind of trial the student had in the session, in kind order.
     kinds: dict[str, KindFacts]
-    # The game mixes kinds of trial in a session (Riff Raff): pages show each kind on its own.
+    # The game mixes kinds of trial in a session: pages show each kind on its own.
     split_by_kind: bool
 
     @property
@@ -264,10 +265,9 @@ class SessionFacts:
         return whole.accuracy if (whole := self.whole) else None
 
 
-# Games that record more than one kind of trial in a session: Riff Raff's catches (caught or
-# missed, with an RT) beside its placements (stayed on board or not, no RT). Palm Strike's
-# flips and team flips never share a session (team mode is a session setting).
-MIXED_KIND_GAMES = frozenset({"riff_raff"})
+# Games that record more than one kind of trial in a session (``GameSite.mixed_kinds``), e.g.
+# catches (caught or missed, with an RT) beside placements (stayed on board or not, no RT).
+MIXED_KIND_GAMES = frozenset(site.slug for site in game_sites() if site.mixed_kinds)
 
 # The RTs a session's trend figure averages (``KindFacts.mean_correct_rt_ms``).
 _TREND_RTS = Q(correct=True, responded=True, plausible=True, rt_ms__gte=ANTICIPATION_FLOOR_MS)

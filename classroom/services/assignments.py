@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from classroom.models import Assignment
-from games.core import game_get
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from datetime import date

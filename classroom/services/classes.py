@@ -176,8 +176,8 @@ def student_token_rotate(*, student: Student) -> Student:
 def student_colour_safe_set(*, student: Student, colour_safe: bool) -> Student:
     """Give the student the colour-vision-safe palette in every game (or take it back).
 
-    A tablet picks it up when its game page next loads; the flag on Palm Strike trials
-    follows when a table's host starts (``table_record``).
+    A tablet picks it up when its game page next loads; the flag on the trials of games
+    where a colour is the stimulus follows when a table's host starts (``table_record``).
     """
     student.colour_safe = colour_safe
     student.save(update_fields=["colour_safe"])

@@ -13,8 +13,8 @@ from classroom.colour_vision import palette_for_player, trial_accommodation
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.row_insert import RowInserter
 from classroom.selectors.levels import student_rung
-from games.core import game_get
 from games.live.host import StoreFenced
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence

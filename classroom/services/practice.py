@@ -16,34 +16,37 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classroom.gamesite import game_sites
+from classroom.gamesite.contract import PRACTICE_SOLO, PRACTICE_WITH_BOTS
 from classroom.live_tables import tables_control
 from classroom.models import Assignment, GameSession, Seat, Table
 from classroom.names import name_key
 from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import table_roster_fix
 from classroom.services.tokens import token_new
-from games.core import config_to_values, game_get
+from games.core import config_to_values
+from games.registry import game_get
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from classroom.models import PracticeSignIn, Student
 
-SOLO = "solo"
-WITH_BOTS = "bots"
+SOLO = PRACTICE_SOLO
+WITH_BOTS = PRACTICE_WITH_BOTS
 # Practice opponents are patient: slower and kinder than the bots that fill class tables.
 PRACTICE_BOT_LEVEL = "gentle"
 
 # What practice changes from a game's defaults (the ladder then sets the difficulty).
-_MODE_SETTINGS: dict[tuple[str, str], dict[str, object]] = {
-    # Alone with the flip deck: team mode with one player claims matches from the centre.
-    ("palm_strike", SOLO): {"team_mode": True, "flip_pacing": "auto", "auto_flip_s": 5.0},
-    ("palm_strike", WITH_BOTS): {"flip_pacing": "auto", "auto_flip_s": 5.0},
-    ("commotion", WITH_BOTS): {},
-    ("riff_raff", WITH_BOTS): {},
+_MODE_SETTINGS: dict[tuple[str, str], Mapping[str, object]] = {
+    (site.slug, mode): settings
+    for site in game_sites()
+    for mode, settings in site.practice_settings.items()
 }
 
 
 def practice_modes(*, game: str) -> list[str]:
-    """The ways a game can be practised (Palm Strike also alone)."""
+    """The ways a game can be practised (some also alone)."""
     return [mode for slug, mode in _MODE_SETTINGS if slug == game]
 
 

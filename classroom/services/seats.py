@@ -30,7 +30,7 @@ from classroom.services.tables import (
     tables_drop_empty,
 )
 from classroom.services.tokens import token_new
-from games.core import game_get
+from games.registry import game_get
 
 NICKNAME_MAX = 20
 

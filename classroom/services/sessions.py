@@ -20,7 +20,8 @@ from classroom.services.live_tables import tables_roster_fix
 from classroom.services.retention import session_rows_delete
 from classroom.services.tables import tables_balance
 from classroom.standings import standings_for_tablets
-from games.core import SettingError, config_to_values, game_get
+from games.core import SettingError, config_to_values
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -6,7 +6,7 @@ import math
 from collections import defaultdict
 
 from classroom.models import GameSession, Seat, Table
-from games.core import game_get
+from games.registry import game_get
 
 
 def table_capacity(*, session: GameSession) -> int | None:

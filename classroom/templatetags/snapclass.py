@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from django import template
 
-from classroom.game_labels import colour_words, kind_label, level_label
+from classroom import game_labels
+from classroom.game_labels import colour_words, game_name, kind_label, level_label
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -26,6 +27,24 @@ def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
 def level_name(level: str) -> str:
     """``{{ trial.level|level_name }}``: a game level in the teacher's language."""
     return level_label(level)
+
+
+@register.simple_tag
+def colour_safe_note() -> str:
+    """``{% colour_safe_note %}``: beside results played on the colour-safe palette."""
+    return game_labels.colour_safe_note()
+
+
+@register.simple_tag
+def colour_safe_class_help() -> str:
+    """``{% colour_safe_class_help %}``: the class page's help on colour-safe students."""
+    return game_labels.colour_safe_class_help()
+
+
+@register.filter(name="game_name")
+def game_name_filter(game: str) -> str:
+    """``{{ assignment.game|game_name }}``: a game's name in the page's language."""
+    return game_name(game)
 
 
 @register.filter

@@ -34,7 +34,7 @@ from classroom.selectors.accommodations import (
     student_colour_safe_sessions,
 )
 from classroom.selectors.levels import level_track
-from games.core import game_get, game_registry
+from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -143,8 +143,9 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
 class ProgressLine:
     """One line of a student's progress: a value per session of the page (None where it has
     none). The sessions of games with one kind of trial make the whole-session line, all the
-    page ever showed for them; a game that mixes kinds (Riff Raff) gets a line per kind
-    instead, since a catch's accuracy and a placement's steadiness are different measures."""
+    page ever showed for them; a game that mixes kinds (``GameSite.mixed_kinds``) gets a line
+    per kind instead, since a catch's accuracy and a placement's steadiness are different
+    measures."""
 
     kind: str | None
     title: str
@@ -440,7 +441,7 @@ def class_progress_print(request: TeacherRequest, class_id: int) -> HttpResponse
 
 def _sort_figure(row: dict[str, Any], name: str) -> float | None:
     """A row's own figure, or for a student shown kind by kind, the first kind's that has one
-    (Riff Raff: the catches' RT and accuracy)."""
+    (e.g. the catches' RT and accuracy)."""
     figures = [row[name], *(kind[name] for kind in row["kinds"])]
     return next((figure for figure in figures if figure is not None), None)
 

@@ -11,14 +11,14 @@ from django.views.decorators.http import require_POST
 from classroom import live_fragments
 from classroom.colour_vision import seat_palette
 from classroom.device_cookies import device_cookie, device_id
-from classroom.game_labels import GAME_LABELS
+from classroom.gamesite import game_site
 from classroom.models import GameSession, Seat
 from classroom.rate_limits import join_code_guesses_exhausted, join_code_miss_count
 from classroom.seat_cookies import seat_cookie_get, seat_cookie_name
 from classroom.selectors.sessions import session_get_by_code
 from classroom.services.join_codes import join_code_normalize
 from classroom.services.seats import seat_resume
-from classroom.standings import standings_for_tablets
+from classroom.standings import standings_for_tablets, standings_rules
 from classroom.views.join import code_not_found_page
 
 if TYPE_CHECKING:
@@ -52,8 +52,12 @@ def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
         context = {
             "session": session,
             "seat": seat,
-            "labels": GAME_LABELS[session.game](seat=seat, settings=session.settings),
-            "standings": standings_for_tablets(session=session),
+            "labels": game_site(session.game).tablet_labels(seat=seat, settings=session.settings),
+            # The settings now, and the rule to apply them to the table's views.
+            "standings": {
+                **standings_for_tablets(session=session),
+                "rules": standings_rules(game=session.game),
+            },
             "palette": seat_palette(seat=seat),
         }
         return render(request, f"play/{session.game}.html", context)

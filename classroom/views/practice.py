@@ -1,5 +1,5 @@
 """A student practising alone on a tablet: sign in (badge or class code + name), pick a game
-or an assignment, play against patient bots (or Palm Strike alone), see how it went."""
+or an assignment, play against patient bots (or alone where the game allows it), see how it went."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from classroom.services import practice as practice_services
 from classroom.services import practice_access
 from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.services.seats import seat_join_student
-from games.core import game_registry
+from games.registry import game_registry
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse

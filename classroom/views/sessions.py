@@ -16,11 +16,12 @@ from classroom.forms.game_settings import GameSettingsForm, game_settings_form_c
 from classroom.forms.sessions import SessionForm
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.game_labels import watch_scene
+from classroom.gamesite import game_site_get
 from classroom.models import GameSession, Seat
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
 from classroom.standings import leaderboard_action
-from games.core import GameSpec, game_get, game_registry
+from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from django.http import QueryDict
 
     from classroom.views.http import TeacherRequest
+    from games.core import GameSpec
 
 SETTINGS_PREFIX = "settings"
 
@@ -98,12 +100,22 @@ def session_settings_fields(request: TeacherRequest) -> HttpResponse:
     )
 
 
+def _watch_context(session: GameSession) -> dict[str, Any]:
+    """What the page needs to draw its game's tables live (nothing for a game not drawn)."""
+    site = game_site_get(session.game)
+    template = site.watch_template if site is not None else ""
+    return {
+        "watch_scene": watch_scene(session.game),
+        "watch_assets": f"{template}#assets" if template else "",
+    }
+
+
 @login_required
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
     views = live_tables.registry.teacher_views()
     context = live_fragments.console_context(session=session, views=views)
-    context["watch_scene"] = watch_scene(session.game)
+    context.update(_watch_context(session))
     return render(request, "classroom/session_console.html", context)
 
 
@@ -113,7 +125,7 @@ def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     views = live_tables.registry.teacher_views()
     context = live_fragments.projector_context(session=session, views=views)
     context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
-    context["watch_scene"] = watch_scene(session.game)
+    context.update(_watch_context(session))
     return render(request, "classroom/projector.html", context)
 
 

@@ -22,7 +22,9 @@ not told apart. Bots produce no trials.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from games.commotion.cards import card_to_dict
@@ -48,6 +50,24 @@ Key: TypeAlias = "tuple[Source, Card]"
 def level(config: Config, seat: int) -> str:
     """The difficulty a seat played at, as analytics groups trials."""
     return f"refill_{config.refill_for(seat)}_turn_{config.stock_turn}"
+
+
+_LEVEL = re.compile(r"refill_(\d+)_turn_(\d+)")
+
+
+@dataclass(frozen=True)
+class Level:
+    """The settings a stored ``level`` names: the refill pile and the stock turn."""
+
+    refill: int
+    stock_turn: int
+
+
+def level_fields(level: str) -> Level | None:
+    """The settings ``level`` (as ``level`` wrote it) names, or None for another game's."""
+    if found := _LEVEL.fullmatch(level):
+        return Level(refill=int(found.group(1)), stock_turn=int(found.group(2)))
+    return None
 
 
 def humans(state: State) -> list[int]:

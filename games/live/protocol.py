@@ -62,7 +62,7 @@ class ClaimAction(_Action, tag="claim"):
     rtt_ms: RoundTripMs = 0
 
 
-# Commotion (a card goes from your tableau or waste top onto a centre pile, or opens one).
+# Centre piles (a card goes from your tableau or waste top onto a centre pile, or opens one).
 PileIndex = Annotated[int, msgspec.Meta(ge=-1, le=511)]
 PileSize = Annotated[int, msgspec.Meta(ge=-1, le=64)]
 
@@ -90,7 +90,7 @@ class ExtraAction(_Action, tag="extra"):
     pass
 
 
-# Riff Raff (secret card choice, captaincy, cargo drops, catching falling cargo).
+# The rocking ship (secret card choice, captaincy, cargo drops, catching falling cargo).
 CardNumber = Annotated[int, msgspec.Meta(ge=1, le=10)]
 SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=15)]
 PieceId = Annotated[int, msgspec.Meta(ge=0, le=9_999)]

@@ -17,6 +17,7 @@ Both carry ``level`` (``wave_<strength times 10>``), ``area``, ``piece``, ``shap
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from games.core import Trial
@@ -36,6 +37,16 @@ PLAUSIBLE_SLACK_MS = 150
 def level(config: Config) -> str:
     """The difficulty a trial was played at, as analytics groups trials."""
     return f"wave_{round(config.wave_strength * 10)}"
+
+
+_LEVEL = re.compile(r"wave_(\d{1,2})")
+
+
+def level_wave_strength(level: str) -> float | None:
+    """The wave strength ``level`` (as ``level`` wrote it) names, or None for another game's."""
+    if found := _LEVEL.fullmatch(level):
+        return int(found.group(1)) / 10
+    return None
 
 
 def _data(config: Config, piece: Piece, area: int, round_number: int) -> dict[str, Any]:

@@ -1,5 +1,5 @@
-// A shape for every game colour, so a colour never carries meaning alone: Commotion prints it
-// on its number cards, Riff Raff on each player's cargo (the same shape beside their name).
+// A shape for every game colour, so a colour never carries meaning alone: a game prints it
+// on its number cards, or on each player's cargo (the same shape beside their name).
 // One outline per shape, drawn both as SVG (cards) and on a canvas (the ship).
 (function () {
   "use strict";
@@ -23,7 +23,7 @@
     star: star(),
   };
 
-  // The game colours (Commotion's faces are four of them) and Riff Raff's seats.
+  // The game colours (card faces use four of them) and the players' seat colours.
   var BY_COLOUR = { red: "triangle", yellow: "star", blue: "square", green: "circle", purple: "diamond" };
   var BY_OWNER = ["circle", "triangle", "square", "diamond", "star"];
 

@@ -1,13 +1,13 @@
 // What a tablet may show of points, ranks and winners: the session's leaderboard and scoring
-// controls, applied to the table's current view. The same rule as classroom/standings.py
-// (keep the two alike). The page starts from the settings it was rendered with; the table
-// socket then tells it the current ones when it connects and whenever the teacher changes them.
+// controls, applied to the table's current view. The rule comes from the server with the page
+// (classroom/standings.py standings_rules: what each leaderboard choice shows); this only reads
+// it. The page starts from the settings it was rendered with; the table socket then tells it
+// the current ones when it connects and whenever the teacher changes them.
 (function () {
   "use strict";
 
-  var ROUND_BREAKS = ["round_over", "game_over"];
-
   function create(initial) {
+    var rules = initial.rules || {};
     var current = { leaderboard: initial.leaderboard || "always", scoring: initial.scoring !== false };
 
     return {
@@ -19,14 +19,14 @@
       // Others' points, the round's score table and the winners, for this view of the table.
       shown: function (view) {
         if (!current.scoring) return false;
-        var mode = current.leaderboard;
-        if (mode === "always") return true;
-        var ended = Boolean(view && view.ended);
-        if (mode === "end") return ended;
-        if (mode === "between_rounds") {
-          return ended || Boolean(view && view.paused) || Boolean(view && ROUND_BREAKS.indexOf(view.phase) >= 0);
-        }
-        return false;
+        var rule = rules[current.leaderboard];
+        if (!rule) return false;
+        return Boolean(
+          rule.always ||
+          (rule.ended && view && view.ended) ||
+          (rule.paused && view && view.paused) ||
+          (view && rule.phases.indexOf(view.phase) >= 0)
+        );
       },
     };
   }

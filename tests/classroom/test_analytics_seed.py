@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.utils import timezone
 
-from classroom.analytics_seed import demo_class_seed
+from classroom.gamesite.palm_strike_seed import demo_class_seed
 from classroom.models import GameSession, Seat, Trial
 from games.palm_strike.matching import LEVELS
 

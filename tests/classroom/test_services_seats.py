@@ -30,7 +30,7 @@ from classroom.services.sessions import (
     session_lock,
     session_start,
 )
-from games.core import game_get
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Callable

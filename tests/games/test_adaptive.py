@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.adaptive import Staircase
-from games.core import game_get
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.adaptive_table import AdaptiveConfig, AdaptiveEngine, SeatBand
-from games.core import Outcome, Trial, game_get
+from games.core import Outcome, Trial
 from games.fingerprint import state_fingerprint
+from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

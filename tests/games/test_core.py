@@ -17,14 +17,13 @@ from games.core import (
     config_from_values,
     config_settings,
     config_to_values,
-    game_get,
-    game_registry,
     log_replay,
     setting,
     validate_settings,
 )
 from games.fingerprint import state_fingerprint
 from games.palm_strike.config import Config as PalmStrikeConfig
+from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

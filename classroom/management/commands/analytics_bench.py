@@ -2,9 +2,10 @@
 
     python manage.py analytics_bench [--students 30] [--sessions 20] [--trials 200] [--repeat 5]
 
-Seeds a demo class (``classroom.analytics_seed``) into the *configured* database, then times
-the class overview and one student's progress page through Django's test client: server time
-only, no network or browser. The target is 300 ms or less per page on SQLite.
+Seeds a demo class (of the first game whose site has a ``demo_seed``) into the *configured*
+database, then times the class overview and one student's progress page through Django's
+test client: server time only, no network or browser. The target is 300 ms or less per page
+on SQLite.
 
 It writes a teacher, a class and (by default) 120,000 trials and leaves them there, so run it
 against a throwaway database: ``make bench-analytics`` points DATABASE_URL at a fresh SQLite
@@ -27,17 +28,26 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from classroom.analytics_seed import demo_class_seed
+from classroom.gamesite import game_sites
 from classroom.models import Trial
 from classroom.services.tokens import token_new
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
 
+    from classroom.gamesite.contract import DemoSeed
+
 # The settings' ALLOWED_HOSTS always list it unless overridden; the client's default
 # "testserver" would be refused outside the test runner.
 HOST = "127.0.0.1"
 PLAIN_STATIC_STORAGE = "django.contrib.staticfiles.storage.StaticFilesStorage"
+
+
+def _demo_seed() -> DemoSeed:
+    seed = next((site.demo_seed for site in game_sites() if site.demo_seed is not None), None)
+    if seed is None:
+        raise CommandError("No game has demo trials to seed.")
+    return seed
 
 
 def _positive(text: str) -> int:
@@ -65,7 +75,7 @@ class Command(BaseCommand):
         teacher = User.objects.create_user(username=f"bench-{token_new()[:12]}", password=None)
         began = time.perf_counter()
         try:
-            school_class = demo_class_seed(
+            school_class = _demo_seed()(
                 teacher=teacher,
                 students=options["students"],
                 sessions=options["sessions"],

@@ -1,0 +1,54 @@
+"""Commotion's site module: its level, kind and ladder names, practice and tiles."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from classroom.colour_vision import trial_accommodation
+from classroom.game_labels import kind_label, level_label
+from classroom.gamesite import game_site
+from classroom.models import Table
+from classroom.table_tiles import table_tile
+from games.commotion.config import Config
+from games.commotion.trials import level, level_fields
+
+SITE = game_site("commotion")
+
+
+def test_levels_have_names() -> None:
+    with translation.override("en"):
+        assert level_label("refill_9_turn_3") == "Refill 9, stock by 3"
+        assert SITE.level_name("intermediate") is None
+
+
+def test_the_engine_reads_back_the_level_it_wrote() -> None:
+    config = Config()
+    fields = level_fields(level(config, 0))
+    assert fields is not None
+    assert (fields.refill, fields.stock_turn) == (config.refill_for(0), config.stock_turn)
+    assert level_fields("refill_9") is None
+
+
+def test_kinds_have_names() -> None:
+    with translation.override("en"):
+        assert kind_label("commotion.play") == "Plays"
+
+
+def test_a_rung_is_named_by_its_refill_and_stock_turn() -> None:
+    with translation.override("en"):
+        assert SITE.step_label({"refill_size": 13, "stock_turn": 3}) == "Refill 13, stock by 3"
+
+
+def test_it_is_practised_with_bots_only() -> None:
+    assert list(SITE.practice_settings) == ["bots"]
+
+
+def test_its_tile_counts_the_refill_pile_and_shows_scores() -> None:
+    table = Table(number=1, roster=[{"name": "Ava", "seat_id": 1}])
+    view = {"game": "commotion", "players": [{"seat": 0, "refill": 5, "total": 12}]}
+    player = table_tile(table=table, view=view).players[0]
+    assert (player.card_count, player.score) == (5, 12)
+
+
+def test_colour_is_not_its_stimulus() -> None:
+    assert trial_accommodation(game="commotion", palette="okabe_ito") is None

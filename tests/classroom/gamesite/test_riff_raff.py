@@ -1,0 +1,60 @@
+"""Riff Raff's site module: its level, kind and ladder names, practice, tiles and ship."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from classroom.game_labels import kind_label, level_label, watch_scene
+from classroom.gamesite import game_site
+from classroom.models import Table
+from classroom.selectors.analytics import MIXED_KIND_GAMES
+from classroom.table_tiles import table_tile
+from games.riff_raff.config import Config
+from games.riff_raff.trials import level, level_wave_strength
+
+SITE = game_site("riff_raff")
+
+
+@pytest.mark.parametrize(
+    ("level_", "shown"), [("wave_6", "Wave 0.6"), ("wave_10", "Wave 1.0"), ("wave_0", "Wave 0.0")]
+)
+def test_levels_have_names(level_: str, shown: str) -> None:
+    with translation.override("en"):
+        assert level_label(level_) == shown
+
+
+def test_the_engine_reads_back_the_level_it_wrote() -> None:
+    assert level_wave_strength(level(Config(wave_strength=0.4))) == 0.4
+    assert level_wave_strength("wave_100") is None
+
+
+def test_kinds_have_names() -> None:
+    with translation.override("en"):
+        assert kind_label("riff_raff.catch") == "Catches"
+        assert kind_label("riff_raff.placement") == "Placements (stayed on board)"
+
+
+def test_a_rung_is_named_by_its_wave_and_window() -> None:
+    step = {"wave_strength": 0.6, "catch_window_s": 2.5}
+    with translation.override("en"):
+        assert SITE.step_label(step) == "Wave 0.6, 2.5 s to catch"
+
+
+def test_it_is_practised_with_bots_only() -> None:
+    assert list(SITE.practice_settings) == ["bots"]
+
+
+def test_its_tile_counts_the_cargo_left_and_draws_the_ship() -> None:
+    table = Table(number=1, roster=[{"name": "Ava", "seat_id": 1}])
+    view = {"game": "riff_raff", "players": [{"seat": 0, "pieces_left": 4}]}
+    tile = table_tile(table=table, view=view)
+    assert tile.players[0].card_count == 4
+    assert tile.partials["canvas"] == "gamesite/riff_raff/_tile.html#canvas"
+    scene = watch_scene("riff_raff")
+    assert scene is not None
+    assert set(scene) == {"geometry", "cargo"}
+
+
+def test_its_catches_and_placements_are_shown_kind_by_kind() -> None:
+    assert "riff_raff" in MIXED_KIND_GAMES
