@@ -61,6 +61,9 @@ PUBLIC = {
     # The installable web app: the same for everyone, and no data in either.
     "web_app_manifest",
     "service_worker",
+    # For the proxy and monitoring: alive / ready, naming no one.
+    "healthz",
+    "readyz",
 }
 # Confirmation pages: they only show what a POST elsewhere would do.
 GET_ONLY = {"session_delete_confirm"}

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.models import Seat
+from classroom.services.practice_access import practice_code_open
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_create
 
@@ -56,8 +57,15 @@ def test_joining_with_a_strange_student_id(class_session: GameSession, raw: str)
     assert not Seat.objects.exists()
 
 
+@pytest.fixture
+def practice_open(school_class: SchoolClass) -> SchoolClass:
+    # Sign-in by code works only while the teacher keeps the code open.
+    return practice_code_open(school_class=school_class)
+
+
 @pytest.mark.parametrize("raw", [*NOT_ASCII, "9" * 30])
-def test_practice_sign_in_with_a_strange_student_id(school_class: SchoolClass, raw: str) -> None:
+def test_practice_sign_in_with_a_strange_student_id(practice_open: SchoolClass, raw: str) -> None:
+    school_class = practice_open
     url = reverse("practice_sign_in_class", args=[school_class.practice_code])
     response = Client().post(url, {"student": raw})
     assert response.status_code == 400
@@ -65,7 +73,8 @@ def test_practice_sign_in_with_a_strange_student_id(school_class: SchoolClass, r
 
 
 @pytest.mark.parametrize("raw", [*NOT_ASCII, "9" * 30])
-def test_practice_start_with_a_strange_assignment(school_class: SchoolClass, raw: str) -> None:
+def test_practice_start_with_a_strange_assignment(practice_open: SchoolClass, raw: str) -> None:
+    school_class = practice_open
     tablet = Client()
     ava = school_class.students.get(display_name="Ava")
     url = reverse("practice_sign_in_class", args=[school_class.practice_code])

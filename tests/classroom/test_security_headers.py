@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from classroom.models import GameSession
 from classroom.seat_cookies import seat_cookie_name
+from classroom.services.practice_access import practice_code_open
 from classroom.services.seats import seat_join_student
 from classroom.services.sessions import session_create, session_start
 from tests.classroom.trial_rows import played_session, worked_example
@@ -191,6 +192,7 @@ def test_tablet_pages(school_class: SchoolClass, playing: dict[str, GameSession]
     tablet.cookies[seat_cookie_name(lobby.code)] = seat.token
     _assert_safe_page(tablet.get(reverse("play_lobby", args=[lobby.code])), "lobby")
     practice = Client()
+    practice_code_open(school_class=school_class)  # code sign-in works only while it is open
     sign_in = reverse("practice_sign_in_class", args=[school_class.practice_code])
     _assert_safe_page(practice.get(sign_in), sign_in)
     assert practice.post(sign_in, {"student": str(ava.pk)}).status_code == 302
