@@ -39,7 +39,6 @@ LOGIN_FAILURES_PER_ADDRESS = "20/m"
 LOGIN_FAILURES_PER_USERNAME = "100/h"
 JOIN_CODE_MISS_RATE = "12/m"  # per tablet: address + browser
 JOIN_CODE_MISS_RATE_PER_ADDRESS = "60/m"
-SIGNUP_RATE_PER_ADDRESS = "10/h"
 
 
 def _over(group: str, rate: str, value: str, *, increment: bool) -> bool:
@@ -132,7 +131,7 @@ def signup_attempt_allowed(request: HttpRequest) -> bool:
     """Count one sign-up attempt; False when this address has tried too often this hour."""
     return not _over(
         "signup-address",
-        SIGNUP_RATE_PER_ADDRESS,
+        f"{settings.SIGNUPS_PER_ADDRESS_PER_HOUR}/h",
         client_address_from_request(request),
         increment=True,
     )

@@ -193,6 +193,8 @@ SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
 # WebSockets one client address may hold open in one process (classroom.socket_limits); a
 # school's NAT can put a whole class and its teacher's pages behind one address.
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "60"))
+# Teacher sign-ups one client address may try in an hour (classroom.rate_limits).
+SIGNUPS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_ADDRESS_PER_HOUR", "10"))
 # A join code stops working this long after its session was created.
 SESSION_CODE_LIFETIME_HOURS = 14
 # Sessions over for more than this many days are deleted whole (seats, names, log, trials)

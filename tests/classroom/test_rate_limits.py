@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from django.urls import reverse
@@ -30,7 +31,7 @@ TABLET_MISSES = int(rate_limits.JOIN_CODE_MISS_RATE.split("/")[0])
 ADDRESS_MISSES = int(rate_limits.JOIN_CODE_MISS_RATE_PER_ADDRESS.split("/")[0])
 USER_ADDRESS_FAILURES = int(rate_limits.LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS.split("/")[0])
 ADDRESS_FAILURES = int(rate_limits.LOGIN_FAILURES_PER_ADDRESS.split("/")[0])
-SIGNUPS = int(rate_limits.SIGNUP_RATE_PER_ADDRESS.split("/")[0])
+SIGNUPS = settings.SIGNUPS_PER_ADDRESS_PER_HOUR
 BEHIND_THE_PROXY = override_settings(TRUSTED_PROXIES=["127.0.0.1"])
 
 

@@ -174,6 +174,7 @@ def _base_env(workdir: Path) -> dict[str, str]:
         "DJANGO_SETTINGS_MODULE": "classroom.settings",
         # Every simulated tablet connects from 127.0.0.1: no per-address socket cap here.
         "SOCKETS_PER_ADDRESS": "1000000",
+        "SIGNUPS_PER_ADDRESS_PER_HOUR": "100000",
         "PYTHONPATH": str(ROOT),
     }
 
