@@ -13,7 +13,7 @@ on every 16 ms tick and its replay, which copies only on the logged entries, wou
 ways. Replaying the same calls, on the other hand, is bit-exact. So clones share one world
 and its history; the clone that moves on takes the world with it, and an older state that
 is looked at again afterwards rebuilds its world by replaying its own (shorter) history:
-correct, but slow for a long game, so engines avoid it (see ``games.riff_raff.game.act``).
+correct, but slow for a long game, so engines avoid it (see ``games.riff_raff.rules.act``).
 
 Checkpoints: when a placement is over the engine records the world's own snapshot in the
 history (``ShipLine.checkpoint``; loading it changes nothing). A replay that finds other
@@ -279,7 +279,7 @@ class State:
     falling: list[Falling] = field(default_factory=list)
     # When each bot that has something to decide does it.
     bot_due: dict[int, int] = field(default_factory=dict)
-    # A placement ended at this game time: the ship's checkpoint is due (games.riff_raff.game).
+    # A placement ended at this game time: the ship's checkpoint is due (games.riff_raff.rules).
     checkpoint_ms: int | None = None
     winners: list[int] | None = None
     end_reason: EndReason | None = None

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from games.riff_raff.bots import BOT_LEVELS
 from games.riff_raff.config import Config
-from games.riff_raff.game import (
+from games.riff_raff.rules import (
     STEP_MS,
     act,
     next_deadline,
