@@ -28,16 +28,15 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from games.fingerprint import state_fingerprint
+from games.kernel import TableState
+from games.riff_raff.bots import BotSkill
+from games.riff_raff.config import Config
 from games.riff_raff.ship import Ship
 from games.rng import rng_copy
 
 if TYPE_CHECKING:
-    import random
     from collections.abc import Mapping
 
-    from games.riff_raff.bots import BotSkill
-    from games.riff_raff.config import Config
 
 Phase = Literal[
     "choosing",
@@ -243,13 +242,9 @@ def _apply(ship: Ship, call: ShipCall) -> None:
 
 
 @dataclass(eq=False)
-class State:
+class State(TableState[Config, BotSkill]):
     """Everything about one table."""
 
-    config: Config
-    seats: tuple[int, ...]
-    bots: dict[int, BotSkill]
-    rng: random.Random
     players: dict[int, Player]
     # Every piece of the game by id (never changes: pieces move between supplies and ship).
     cargo: dict[int, Piece]
@@ -319,14 +314,6 @@ class State:
         if seat is None or self.revealed is None:
             return None
         return self.revealed[seat]
-
-    def __eq__(self, other: object) -> bool:
-        # random.Random compares by identity, so compare digests of every field instead.
-        if not isinstance(other, State):
-            return NotImplemented
-        return state_fingerprint(self) == state_fingerprint(other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
 
 def _copy_player(player: Player) -> Player:
