@@ -81,12 +81,13 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import sys
 from typing import TYPE_CHECKING, Any
 
-from games.core import Event, Outcome, Trial, gettext_noop, log_replay, seats_check
+from games import kernel
+from games.core import Outcome, gettext_noop, seats_check
 from games.fingerprint import state_fingerprint
+from games.kernel import Changes, Refusal, act_preamble, refused
 from games.riff_raff import bots as botlib
 from games.riff_raff import trials as triallib
 from games.riff_raff.actions import (
@@ -106,6 +107,9 @@ from games.riff_raff.ship import AREAS, STEP_MS, WAVE_PERIOD_STEPS, ship_outline
 from games.riff_raff.state import Falling, Piece, Player, ShipLine, State
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from games.contract import LogEntry
     from games.riff_raff.bots import BotSkill
     from games.riff_raff.ship import DropZone
     from games.riff_raff.state import EndReason
@@ -133,24 +137,9 @@ ROLL_STEPS = WAVE_PERIOD_STEPS
 # A drop with no room at its spot tries this many spots across the zone per angle.
 SPOTS = 13
 
-LogEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
-
 # Timer kinds, in the order they run when due at the same moment.
 _CHECKPOINT, _STEP, _BOT_CATCH, _EXPIRE, _BOT = 0, 1, 2, 3, 4
 _TURN_PHASES = ("declaring", "placing", "settling", "catching")
-
-
-class _Refused(Exception):
-    """An input that is not allowed now; the message is shown to the player."""
-
-
-@dataclass
-class _Changes:
-    events: list[Event] = field(default_factory=list)
-    trials: list[Trial] = field(default_factory=list)
-
-    def event(self, kind: str, **data: Any) -> None:
-        self.events.append(Event(kind, data))
 
 
 # ============================================================================================
@@ -212,14 +201,14 @@ def setup(
 # Rounds: cards, captain, order
 
 
-def _choose(state: State, seat: int, card: int, at: int, ch: _Changes) -> None:
+def _choose(state: State, seat: int, card: int, at: int, ch: Changes) -> None:
     state.chosen[seat] = card
     ch.event("chosen", seat=seat)
     if len(state.chosen) == len(state.seats):
         _reveal(state, at, ch)
 
 
-def _reveal(state: State, at: int, ch: _Changes) -> None:
+def _reveal(state: State, at: int, ch: Changes) -> None:
     cards = dict(state.chosen)
     state.revealed = cards
     for seat, card in cards.items():
@@ -242,7 +231,7 @@ def _reveal(state: State, at: int, ch: _Changes) -> None:
     _set_captain(state, captain, "card", at, ch)
 
 
-def _set_captain(state: State, seat: int, how: str, at: int, ch: _Changes) -> None:
+def _set_captain(state: State, seat: int, how: str, at: int, ch: Changes) -> None:
     state.captain = seat
     state.tied = []
     ch.event("captain", seat=seat, by=how)
@@ -251,7 +240,7 @@ def _set_captain(state: State, seat: int, how: str, at: int, ch: _Changes) -> No
     _settle_order(state, at, ch)
 
 
-def _settle_order(state: State, at: int, ch: _Changes) -> None:
+def _settle_order(state: State, at: int, ch: Changes) -> None:
     assert state.revealed is not None
     try:
         order = placing_order(state.revealed, state.order_choice)
@@ -267,7 +256,7 @@ def _settle_order(state: State, at: int, ch: _Changes) -> None:
     _start_turn(state, at, ch)
 
 
-def _end_round(state: State, at: int, ch: _Changes) -> None:
+def _end_round(state: State, at: int, ch: Changes) -> None:
     ch.event("round_over", round=state.round)
     if state.round >= state.rounds_total:
         left = {seat: len(state.players[seat].supply) for seat in state.seats}
@@ -290,7 +279,7 @@ def _end_round(state: State, at: int, ch: _Changes) -> None:
     ch.event("round", round=state.round)
 
 
-def _game_over(state: State, winners: list[int], reason: EndReason, ch: _Changes) -> None:
+def _game_over(state: State, winners: list[int], reason: EndReason, ch: Changes) -> None:
     state.phase = "game_over"
     state.winners = winners
     state.end_reason = reason
@@ -308,7 +297,7 @@ def _game_over(state: State, winners: list[int], reason: EndReason, ch: _Changes
 # Turns: declaring, dropping, settling, catching
 
 
-def _start_turn(state: State, at: int, ch: _Changes) -> None:
+def _start_turn(state: State, at: int, ch: Changes) -> None:
     seat = state.order[state.turn]
     assert state.revealed is not None
     area = state.revealed[seat]
@@ -324,7 +313,7 @@ def _start_turn(state: State, at: int, ch: _Changes) -> None:
         _end_turn(state, at, ch)
 
 
-def _end_turn(state: State, at: int, ch: _Changes) -> None:
+def _end_turn(state: State, at: int, ch: Changes) -> None:
     seat = state.active
     assert seat is not None
     if state.phase == "catching":
@@ -344,7 +333,7 @@ def _end_turn(state: State, at: int, ch: _Changes) -> None:
         _end_round(state, at, ch)
 
 
-def _declare(state: State, seat: int, pieces: int, ch: _Changes) -> None:
+def _declare(state: State, seat: int, pieces: int, ch: Changes) -> None:
     state.declared = pieces
     state.to_place = pieces
     state.phase = "placing"
@@ -384,7 +373,7 @@ def _release(
 
 
 def _drop(
-    state: State, seat: int, piece: Piece, x: float, angle: float, at: int, ch: _Changes
+    state: State, seat: int, piece: Piece, x: float, angle: float, at: int, ch: Changes
 ) -> None:
     area = state.area_of_turn()
     assert area is not None
@@ -420,7 +409,7 @@ def _drop(
     )
 
 
-def _placement_trial(state: State, seat: int, piece: Piece, stayed: bool, ch: _Changes) -> None:
+def _placement_trial(state: State, seat: int, piece: Piece, stayed: bool, ch: Changes) -> None:
     if seat in state.bots:
         return
     area = state.area_of_turn()
@@ -432,7 +421,7 @@ def _placement_trial(state: State, seat: int, piece: Piece, stayed: bool, ch: _C
     )
 
 
-def _physics_step(state: State, at: int, ch: _Changes) -> None:
+def _physics_step(state: State, at: int, ch: Changes) -> None:
     state.sim_ms = at
     for piece_id in state.ship.step():
         _fell(state, piece_id, at, ch)
@@ -441,7 +430,7 @@ def _physics_step(state: State, at: int, ch: _Changes) -> None:
         _came_to_rest(state, at, ch)
 
 
-def _fell(state: State, piece_id: int, at: int, ch: _Changes) -> None:
+def _fell(state: State, piece_id: int, at: int, ch: Changes) -> None:
     seat = state.active
     assert seat is not None
     piece = state.cargo[piece_id]
@@ -461,7 +450,7 @@ def _fell(state: State, piece_id: int, at: int, ch: _Changes) -> None:
         state.current = None
 
 
-def _came_to_rest(state: State, at: int, ch: _Changes) -> None:
+def _came_to_rest(state: State, at: int, ch: Changes) -> None:
     seat = state.active
     assert seat is not None
     if state.phase == "settling":
@@ -486,13 +475,13 @@ def _take_falling(state: State, piece_id: int) -> Falling:
     return state.falling.pop(index)
 
 
-def _after_falling(state: State, at: int, ch: _Changes) -> None:
+def _after_falling(state: State, at: int, ch: Changes) -> None:
     if state.phase == "catching" and not state.physics and not state.falling:
         _end_turn(state, at, ch)
 
 
 def _catch(
-    state: State, piece_id: int, at: int, ch: _Changes, *, rt_ms: int = 0, rtt_ms: int = 0
+    state: State, piece_id: int, at: int, ch: Changes, *, rt_ms: int = 0, rtt_ms: int = 0
 ) -> None:
     seat = state.active
     area = state.area_of_turn()
@@ -517,7 +506,7 @@ def _catch(
     _after_falling(state, at, ch)
 
 
-def _lose(state: State, piece_id: int, at: int, ch: _Changes) -> None:
+def _lose(state: State, piece_id: int, at: int, ch: Changes) -> None:
     """The catch window closed: the piece goes to the active seat's supply."""
     seat = state.active
     area = state.area_of_turn()
@@ -617,7 +606,7 @@ def _check(state: State, seat: int, action: Action, now_ms: int) -> str | None:
     return None
 
 
-def _apply(state: State, seat: int, action: Action, now_ms: int, ch: _Changes) -> None:
+def _apply(state: State, seat: int, action: Action, now_ms: int, ch: Changes) -> None:
     """Carry out an allowed action (``_check`` said None)."""
     if isinstance(action, ChooseCard):
         _choose(state, seat, action.card, now_ms, ch)
@@ -689,7 +678,7 @@ def _bot_action(state: State, seat: int) -> Action:
     return Drop(player.supply[0].id, x, angle)
 
 
-def _bot_decides(state: State, seat: int, at: int, ch: _Changes) -> None:
+def _bot_decides(state: State, seat: int, at: int, ch: Changes) -> None:
     del state.bot_due[seat]
     action = _bot_action(state, seat)
     refusal = _check(state, seat, action, at)
@@ -737,7 +726,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _run_timer(state: State, timer: tuple[int, int, int], ch: _Changes) -> None:
+def _run_timer(state: State, timer: tuple[int, int, int], ch: Changes) -> None:
     at, kind, key = timer
     if kind == _STEP:
         _physics_step(state, at, ch)
@@ -751,7 +740,7 @@ def _run_timer(state: State, timer: tuple[int, int, int], ch: _Changes) -> None:
 
 
 def _advance(
-    state: State, now_ms: int, ch: _Changes, *, stop_at_checkpoint: bool = False
+    state: State, now_ms: int, ch: Changes, *, stop_at_checkpoint: bool = False
 ) -> dict[str, Any] | None:
     """Run every timer due at or before ``now_ms``, each at its own time, in time order
     (or up to and including a checkpoint, which is returned)."""
@@ -781,7 +770,7 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
     if timer is None or timer[0] > now_ms:
         return Outcome(state=state, logged=False)
     work = state.clone()
-    ch = _Changes()
+    ch = Changes()
     checkpoint = _advance(work, now_ms, ch, stop_at_checkpoint=True)
     return Outcome(
         state=work,
@@ -804,24 +793,20 @@ def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outc
     from moving the shared ship world on (see games.riff_raff.state): no timer can make an
     allowed input refused, because every phase that waits for a player waits for them.
     """
-    if state.phase == "game_over":
-        return Outcome(state=state, rejected=gettext_noop("The game is over."))
-    parsed = parse_action(action)
-    if isinstance(parsed, str):
-        return Outcome(state=state, rejected=parsed)
-    if seat not in state.players:
-        return Outcome(state=state, rejected=gettext_noop("You do not have a seat at this table."))
-    if seat in state.bots:
-        return Outcome(state=state, rejected=gettext_noop("That seat is played by the computer."))
+    parsed: Action | Refusal = act_preamble(
+        state, seat, action, parse=parse_action, over=state.phase == "game_over"
+    )
+    if isinstance(parsed, Refusal):
+        return refused(state, parsed)
     refusal = _check(state, seat, parsed, now_ms)
     if refusal is not None:
-        return Outcome(state=state, rejected=refusal)
+        return refused(state, Refusal(refusal))
     work = state.clone()
-    ch = _Changes()
+    ch = Changes()
     _advance(work, now_ms, ch)
     refusal = _check(work, seat, parsed, now_ms)
     if refusal is not None:  # pragma: no cover - see the docstring
-        return Outcome(state=state, rejected=refusal)
+        return refused(state, Refusal(refusal))
     _apply(work, seat, parsed, now_ms, ch)
     _wake_bots(work, now_ms)
     return Outcome(state=work, events=tuple(ch.events), trials=tuple(ch.trials))
@@ -928,14 +913,8 @@ def replay(
     """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
     logged ``("tick", None, payload, now_ms)`` entries, applied in order; a tick's logged
     checkpoint is restored after it."""
-    return log_replay(
-        setup(config, seats, seed, bots),
-        log,
-        act=act,
-        tick=tick,
-        restore=restore,
-        takeover=takeover,
-    )
+    state: State = kernel.replay(sys.modules[__name__], config, seats, seed, bots, log)
+    return state
 
 
 def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]:
@@ -949,7 +928,7 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
     if seat not in state.players or seat in state.bots or state.phase == "game_over":
         return Outcome(state=state)
     work = state.clone()
-    ch = _Changes()
+    ch = Changes()
     _advance(work, now_ms, ch)
     work.bots[seat] = _table_skill(
         work.config, botlib.BOT_LEVELS.get(level, botlib.BOT_LEVELS["steady"])
@@ -973,7 +952,4 @@ def retune(state: State, step: Mapping[str, Any]) -> State | None:
     """The state with new settings (an adaptive ladder's rung). The catch window applies to
     the next piece that falls; the sea keeps the strength it started the game with, since
     the ship's motion is replayed from its history (the next game starts at the new one)."""
-    kept = {**step, "wave_strength": state.config.wave_strength}
-    twin = state.clone()
-    twin.config = dataclasses.replace(state.config, **kept)
-    return twin
+    return kernel.retune(state, {**step, "wave_strength": state.config.wave_strength})
