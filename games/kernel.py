@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from games.contract import Event, Outcome, Restorable, Trial
+from games.contract import Event, Outcome, Trial
 from games.fingerprint import state_fingerprint
 from games.rng import rng_copy
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 ConfigT = TypeVar("ConfigT")
 BotT = TypeVar("BotT")
 StateT = TypeVar("StateT")
+StateT_co = TypeVar("StateT_co", covariant=True)
 TableT = TypeVar("TableT", bound="TableState[Any, Any]")
 ParsedT = TypeVar("ParsedT")
 
@@ -164,26 +165,47 @@ def log_replay(
     return state
 
 
-def replay(
-    engine: Any,
-    config: Any,
-    seats: Sequence[int],
-    seed: int,
-    bots: Mapping[int, Any] | None,
-    log: Sequence[LogEntry],
-) -> Any:
-    """The state after ``engine.setup`` and every log entry: every game's ``replay``.
+class Replay(Protocol[StateT_co]):
+    """A game's ``replay``: the state after ``setup`` and every log entry, in order."""
 
-    ``engine`` is the game's rules module (``sys.modules[__name__]``), typed ``Any`` here
-    because a module cannot name its own type; the spec's ``Engine`` type checks it."""
-    return log_replay(
-        engine.setup(config, seats, seed, bots),
-        log,
-        act=engine.act,
-        tick=engine.tick,
-        restore=engine.restore if isinstance(engine, Restorable) else None,
-        takeover=engine.takeover,
-    )
+    def __call__(
+        self,
+        config: Any,
+        seats: Sequence[int],
+        seed: int,
+        bots: Mapping[int, Any] | None,
+        log: Sequence[LogEntry],
+    ) -> StateT_co: ...
+
+
+def replayer(
+    *,
+    setup: Callable[[Any, Sequence[int], int, Mapping[int, Any] | None], StateT],
+    act: Callable[[StateT, int, Mapping[str, Any], int], Outcome[StateT]],
+    tick: Callable[[StateT, int], Outcome[StateT]],
+    takeover: Callable[[StateT, int, str, int], Outcome[StateT]],
+    restore: Callable[[StateT, Mapping[str, Any]], StateT] | None = None,
+) -> Replay[StateT]:
+    """Every game's ``replay``, made from its rules: rebuild a table from its seed and its
+    log (see :func:`log_replay`); a tick's logged checkpoint goes to ``restore``."""
+
+    def replay(
+        config: Any,
+        seats: Sequence[int],
+        seed: int,
+        bots: Mapping[int, Any] | None,
+        log: Sequence[LogEntry],
+    ) -> StateT:
+        return log_replay(
+            setup(config, seats, seed, bots),
+            log,
+            act=act,
+            tick=tick,
+            restore=restore,
+            takeover=takeover,
+        )
+
+    return replay
 
 
 def retune(state: TableT, step: Mapping[str, Any]) -> TableT:

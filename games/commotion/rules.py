@@ -52,7 +52,6 @@ from a row opened a pile), ``play`` {seat, source, card, pile, cards, closed}, `
 from __future__ import annotations
 
 import random
-import sys
 from typing import TYPE_CHECKING, Any
 
 from games import kernel
@@ -95,7 +94,6 @@ if TYPE_CHECKING:
     from games.commotion.cards import Card
     from games.commotion.config import Config
     from games.commotion.state import EndReason, Source
-    from games.contract import LogEntry
 
 __all__ = [
     "COUNTDOWN_MS",
@@ -572,17 +570,7 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
 # Replay
 
 
-def replay(
-    config: Config,
-    seats: Sequence[int],
-    seed: int,
-    bots: Mapping[int, BotSkill] | None,
-    log: Sequence[LogEntry],
-) -> State:
-    """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
-    ``("tick", None, None, now_ms)`` entries, applied in order."""
-    state: State = kernel.replay(sys.modules[__name__], config, seats, seed, bots, log)
-    return state
+replay = kernel.replayer(setup=setup, act=act, tick=tick, takeover=takeover)
 
 
 def retune(state: State, step: Mapping[str, Any]) -> State | None:

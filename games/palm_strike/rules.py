@@ -46,7 +46,6 @@ outcome, slappers}, ``turn`` {seat}, ``round_over`` {round, winners}, ``round_st
 from __future__ import annotations
 
 import random
-import sys
 from typing import TYPE_CHECKING, Any
 
 from games import kernel
@@ -78,7 +77,6 @@ from games.palm_strike.view import view
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from games.contract import LogEntry
     from games.palm_strike.bots import BotSkill
     from games.palm_strike.config import Config
 
@@ -892,17 +890,7 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
 # Replay
 
 
-def replay(
-    config: Config,
-    seats: Sequence[int],
-    seed: int,
-    bots: Mapping[int, BotSkill] | None,
-    log: Sequence[LogEntry],
-) -> State:
-    """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
-    ``("tick", None, None, now_ms)`` entries, applied in order."""
-    state: State = kernel.replay(sys.modules[__name__], config, seats, seed, bots, log)
-    return state
+replay = kernel.replayer(setup=setup, act=act, tick=tick, takeover=takeover)
 
 
 def retune(state: State, step: Mapping[str, Any]) -> State | None:

@@ -81,7 +81,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import sys
 from typing import TYPE_CHECKING, Any
 
 from games import kernel
@@ -109,7 +108,6 @@ from games.riff_raff.state import Falling, Piece, Player, ShipLine, State
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from games.contract import LogEntry
     from games.riff_raff.bots import BotSkill
     from games.riff_raff.ship import DropZone
     from games.riff_raff.state import EndReason
@@ -903,20 +901,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 # Replay
 
 
-def replay(
-    config: Config,
-    seats: Sequence[int],
-    seed: int,
-    bots: Mapping[int, BotSkill] | None,
-    log: Sequence[LogEntry],
-) -> State:
-    """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
-    logged ``("tick", None, payload, now_ms)`` entries, applied in order; a tick's logged
-    checkpoint is restored after it."""
-    state: State = kernel.replay(sys.modules[__name__], config, seats, seed, bots, log)
-    return state
-
-
 def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]:
     """From ``now_ms`` a bot of ``level`` plays ``seat`` (its child left the class mid-game).
 
@@ -953,3 +937,7 @@ def retune(state: State, step: Mapping[str, Any]) -> State | None:
     the next piece that falls; the sea keeps the strength it started the game with, since
     the ship's motion is replayed from its history (the next game starts at the new one)."""
     return kernel.retune(state, {**step, "wave_strength": state.config.wave_strength})
+
+
+# Rebuild a table from its seed and its log; a tick's logged checkpoint is restored after it.
+replay = kernel.replayer(setup=setup, act=act, tick=tick, takeover=takeover, restore=restore)
