@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from games.adaptive import Staircase
-from games.core import Outcome, SettingError, Trial, log_replay
+from games.contract import Framed, Outcome, Restorable, Trial
+from games.core import SettingError
+from games.kernel import log_replay
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from games.core import ReplayEntry
+    from games.contract import GameEngine, LogEntry
 
 
 @dataclass(frozen=True)
@@ -77,15 +79,15 @@ def ladder_config(config: Any, step: Mapping[str, Any]) -> Any:
 class AdaptiveEngine:
     """``engine`` (a game's rules module) played on ``ladder`` (easiest rung first)."""
 
-    def __init__(self, engine: Any, ladder: Sequence[Mapping[str, Any]]) -> None:
+    def __init__(self, engine: GameEngine[Any], ladder: Sequence[Mapping[str, Any]]) -> None:
         if not ladder:
             raise ValueError("an adaptive table needs a ladder")
         self.engine = engine
         self.ladder = tuple(ladder)
         self._retune: Callable[[Any, Mapping[str, Any]], Any] = engine.retune
-        frame = getattr(engine, "frame", None)
-        if frame is not None:
-            # Engines with moving parts stream frames; the host looks for ``frame``.
+        if isinstance(engine, Framed):
+            # Engines with moving parts stream frames; the host asks for ``Framed``.
+            frame = engine.frame
             self.frame: Callable[[AdaptiveState], dict[str, Any]] = lambda state: frame(state.game)
 
     # -- the engine contract ---------------------------------------------------------------
@@ -128,10 +130,9 @@ class AdaptiveEngine:
         return view
 
     def restore(self, state: AdaptiveState, checkpoint: Mapping[str, Any]) -> AdaptiveState:
-        restore = getattr(self.engine, "restore", None)
-        if restore is None:
+        if not isinstance(self.engine, Restorable):
             return state
-        return dataclasses.replace(state, game=restore(state.game, checkpoint))
+        return dataclasses.replace(state, game=self.engine.restore(state.game, checkpoint))
 
     def takeover(
         self, state: AdaptiveState, seat: int, level: str, now_ms: int
@@ -150,7 +151,7 @@ class AdaptiveEngine:
         seats: Sequence[int],
         seed: int,
         bots: Mapping[int, Any],
-        log: Sequence[ReplayEntry],
+        log: Sequence[LogEntry],
     ) -> AdaptiveState:
         return log_replay(
             self.setup(config, seats, seed, bots),

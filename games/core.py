@@ -11,20 +11,57 @@ labels; the site builds its settings form from it and engines validate with it.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 import typing
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, TypeVar
+
+# The engine contract and kernel, re-exported for the callers that import them from here.
+from games.contract import (
+    Engine,
+    Event,
+    Framed,
+    GameEngine,
+    LogEntry,
+    Outcome,
+    ReplayEntry,
+    Restorable,
+    Retunable,
+    TakesOver,
+    Trial,
+)
+from games.kernel import gettext_noop, log_replay
 
 if typing.TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
-
-def gettext_noop(message: str) -> str:
-    """Mark a label for translation without importing Django (xgettext finds the call)."""
-    return message
+__all__ = [
+    "ConfigT",
+    "Engine",
+    "Event",
+    "Framed",
+    "GameEngine",
+    "GameSpec",
+    "LogEntry",
+    "Outcome",
+    "ReplayEntry",
+    "Restorable",
+    "Retunable",
+    "SeatOption",
+    "SettingError",
+    "SettingInfo",
+    "SettingSpec",
+    "TakesOver",
+    "Trial",
+    "config_from_values",
+    "config_settings",
+    "config_to_values",
+    "gettext_noop",
+    "log_replay",
+    "seats_check",
+    "setting",
+    "validate_settings",
+]
 
 
 # --------------------------------------------------------------------------------------------
@@ -168,64 +205,7 @@ def config_to_values(config: Any) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------
-# The engine contract
-
-StateT = TypeVar("StateT")
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened, for animation and the teacher's feed."""
-
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Trial:
-    """One scored response opportunity of one seat, for analytics.
-
-    ``data`` is the game's own record of it. These keys, where a game has them, become
-    columns the analytics aggregate: ``level``, ``target`` (a response was called for),
-    ``responded``, ``rt_ms``, ``plausible``, ``correct`` and ``congruent`` (Stroop games).
-    """
-
-    seat: int
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Outcome(Generic[StateT]):
-    """The result of one input or timer: the next state, or a readable rejection.
-
-    A rejected outcome carries the *unchanged* state, so callers never need to special-case it.
-    """
-
-    state: StateT
-    events: tuple[Event, ...] = ()
-    trials: tuple[Trial, ...] = ()
-    rejected: str | None = None
-    # False for a timer that only moved things along a deterministic path (physics steps on a
-    # fixed grid): the host streams it but does not log it, since replaying the next logged
-    # entry recomputes it exactly.
-    logged: bool = True
-    # Engine data (JSON-ready) the host stores with a logged *tick*, as its payload
-    # ``{"checkpoint": ...}``, so replay restores it instead of recomputing it (physics body
-    # positions, so a restart never rests on float replay alone). Only ticks carry one: an
-    # act's log entry is the player's input as sent.
-    checkpoint: Mapping[str, Any] | None = None
-
-    @property
-    def accepted(self) -> bool:
-        return self.rejected is None
-
-
-# One log entry as engines replay it: ("act", seat, action, now_ms) or ("tick", None, payload,
-# now_ms), the payload None or {"checkpoint": ...} (see ``Outcome.checkpoint``), or
-# ("bot", seat, {"bot": level}, now_ms): from then on the computer plays that seat (its child
-# was taken off the class list mid-game; see ``Engine.takeover``).
-ReplayEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
+# Setup checks
 
 
 def seats_check(
@@ -249,75 +229,6 @@ def seats_check(
         raise SettingError("bots", "Every bot must have a seat.")
     if not all(isinstance(skill, skill_type) for skill in bots.values()):
         raise SettingError("bots", "Every bot needs a skill.")
-
-
-def log_replay(
-    state: StateT,
-    log: Sequence[ReplayEntry],
-    *,
-    act: Callable[[StateT, int, Mapping[str, Any], int], Outcome[StateT]],
-    tick: Callable[[StateT, int], Outcome[StateT]],
-    restore: Callable[[StateT, Mapping[str, Any]], StateT] | None = None,
-    takeover: Callable[[StateT, int, str, int], Outcome[StateT]] | None = None,
-) -> StateT:
-    """Apply a table's log to ``state`` (just set up): every engine's ``replay``.
-
-    Entries are ``("act", seat, action, now_ms)`` and ``("tick", None, payload, now_ms)``; a
-    refused input in the log is refused again and changes nothing. A tick's stored
-    ``{"checkpoint": ...}`` goes to ``restore`` with the state after that tick (engines
-    without checkpoints pass no ``restore``, and their ticks have no payload). A ``("bot",
-    seat, {"bot": level}, now_ms)`` entry goes to ``takeover``.
-    """
-    for kind, seat, action, now_ms in log:
-        if kind == "tick":
-            state = tick(state, now_ms).state
-            checkpoint = action.get("checkpoint") if action is not None else None
-            if checkpoint is not None and restore is not None:
-                state = restore(state, checkpoint)
-        elif kind == "act" and seat is not None and action is not None:
-            state = act(state, seat, action, now_ms).state
-        elif kind == "bot" and seat is not None and action is not None and takeover is not None:
-            state = takeover(state, seat, str(action.get("bot", "")), now_ms).state
-        else:
-            raise ValueError(f"not a log entry: {(kind, seat, action, now_ms)!r}")
-    return state
-
-
-class Engine(Protocol[StateT]):
-    """What every game module exposes (and what a table host drives)."""
-
-    def setup(
-        self, config: Any, seats: Sequence[int], seed: int, bots: Mapping[int, Any] | None = None
-    ) -> StateT: ...
-
-    def act(
-        self, state: StateT, seat: int, action: Mapping[str, Any], now_ms: int
-    ) -> Outcome[StateT]: ...
-
-    def tick(self, state: StateT, now_ms: int) -> Outcome[StateT]: ...
-
-    def next_deadline(self, state: StateT) -> int | None:
-        """The earliest game time at which ``tick`` will have something to do."""
-        ...
-
-    def view(self, state: StateT, seat: int | None) -> dict[str, Any]: ...
-
-    def takeover(self, state: StateT, seat: int, level: str, now_ms: int) -> Outcome[StateT]:
-        """From ``now_ms`` on, a bot of ``level`` plays ``seat`` (its player left for good):
-        timers due by then run first, then the seat plays as if it had been a bot all along
-        from that moment. Taking a bot's seat over again changes nothing."""
-        ...
-
-    def replay(
-        self,
-        config: Any,
-        seats: Sequence[int],
-        seed: int,
-        bots: Mapping[int, Any],
-        log: Sequence[ReplayEntry],
-    ) -> StateT:
-        """The state after ``setup`` and every log entry, in order."""
-        ...
 
 
 # --------------------------------------------------------------------------------------------
@@ -356,8 +267,9 @@ class GameSpec:
     min_players: int
     max_players: int
     default_players: int
-    # Dotted path of the module with setup/act/tick/view/next_deadline/replay.
-    engine_path: str
+    # The game's rules module (setup/act/tick/view/next_deadline/replay/takeover/retune),
+    # typed so that mypy checks every game against the contract.
+    rules: GameEngine[Any]
     # A bot of the named skill level ("steady" …), as the engine's ``bots`` argument wants it.
     make_bot: Callable[[str], Any]
     single_table: Callable[[Any], bool] = lambda _config: False
@@ -379,5 +291,11 @@ class GameSpec:
     def default_config(self) -> Any:
         return self.config_cls()
 
-    def engine(self) -> Any:
-        return importlib.import_module(self.engine_path)
+    def engine(self) -> GameEngine[Any]:
+        return self.rules
+
+    @property
+    def engine_path(self) -> str:
+        """The dotted name of the rules module."""
+        name: str = getattr(self.rules, "__name__", type(self.rules).__name__)
+        return name

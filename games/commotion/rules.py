@@ -51,11 +51,10 @@ from a row opened a pile), ``play`` {seat, source, card, pile, cards, closed}, `
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from games import kernel
 from games.commotion import bots as botlib
 from games.commotion import scoring
 from games.commotion import trials as triallib
@@ -84,10 +83,13 @@ from games.commotion.table import (
     turn_stock,
 )
 from games.commotion.view import view
-from games.core import Event, Outcome, Trial, gettext_noop, log_replay, seats_check
+from games.core import Event, Outcome, Trial, gettext_noop, seats_check
 from games.fingerprint import state_fingerprint
+from games.kernel import GAME_OVER, Refusal, act_preamble, refused
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from games.commotion.bots import BotSkill
     from games.commotion.cards import Card
     from games.commotion.config import Config
@@ -118,19 +120,6 @@ STALL_RECYCLES = 2
 MAX_ROUNDS = 40
 
 TOO_LATE = gettext_noop("Too late! Someone played there first.")
-
-LogEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
-
-
-class _Refused(Exception):
-    """An input that is not allowed now; the message is shown to the player. A refused play
-    of a real card that does not fit carries its false-alarm trial."""
-
-    def __init__(self, message: str, trial: Trial | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.trial = trial
-
 
 Changes = tuple[list[Event], list[Trial]]
 
@@ -309,33 +298,33 @@ def _do_play(
     pile_size: int = -1,
     rt_ms: int = 0,
     rtt_ms: int = 0,
-) -> Changes:
+) -> Changes | Refusal:
     player = state.players[seat]
     if source == "tableau":
         if index >= len(player.tableau):
-            raise _Refused(gettext_noop("There is no card at that place in your row."))
+            return Refusal(gettext_noop("There is no card at that place in your row."))
         card = player.tableau[index]
     else:
         if not player.waste:
-            raise _Refused(gettext_noop("Your waste pile is empty."))
+            return Refusal(gettext_noop("Your waste pile is empty."))
         card = player.waste[-1]
     key = (source, card)
     if pile == -1:
         if not card.is_start:
-            raise _Refused(
+            return Refusal(
                 gettext_noop("Only a START card can begin a new pile."),
                 triallib.false_alarm(state, seat, key, rt_ms),
             )
     elif pile >= len(state.centre):
-        raise _Refused(gettext_noop("There is no such pile."))
+        return Refusal(gettext_noop("There is no such pile."))
     else:
         target = state.centre[pile]
         if not can_play(card, target):
             # The race: it fitted the pile as the tablet showed it, and someone got there
             # first. Not the player's mistake, so no false alarm.
             if 0 <= pile_size < len(target) and can_play(card, target[:pile_size]):
-                raise _Refused(TOO_LATE)
-            raise _Refused(
+                return Refusal(TOO_LATE)
+            return Refusal(
                 _misfit_reason(card, target), triallib.false_alarm(state, seat, key, rt_ms)
             )
     trials: list[Trial] = []
@@ -371,10 +360,10 @@ def _do_play(
     return events + more_events, trials + more_trials
 
 
-def _do_turn(state: State, seat: int, now_ms: int) -> Changes:
+def _do_turn(state: State, seat: int, now_ms: int) -> Changes | Refusal:
     player = state.players[seat]
     if not can_turn(player):
-        raise _Refused(gettext_noop("Your stock and waste are both empty."))
+        return Refusal(gettext_noop("Your stock and waste are both empty."))
     turned, recycled = turn_stock(player, state.config.stock_turn)
     if recycled:
         player.quiet_recycles += 1
@@ -385,18 +374,18 @@ def _do_turn(state: State, seat: int, now_ms: int) -> Changes:
     return events + more_events, trials
 
 
-def _do_extra(state: State, seat: int, now_ms: int) -> Changes:
+def _do_extra(state: State, seat: int, now_ms: int) -> Changes | Refusal:
     player = state.players[seat]
     if not can_extra(state, seat):
         if state.phase != "playing":
-            raise _Refused(gettext_noop("Wait for GO!"))
+            return Refusal(gettext_noop("Wait for GO!"))
         if not player.refill:
-            raise _Refused(gettext_noop("Your refill pile is empty."))
+            return Refusal(gettext_noop("Your refill pile is empty."))
         if len(player.tableau) > TABLEAU_SIZE:
-            raise _Refused(gettext_noop("You already have an extra card."))
+            return Refusal(gettext_noop("You already have an extra card."))
         if len(player.tableau) < TABLEAU_SIZE:
-            raise _Refused(gettext_noop("An extra card needs a full row of five."))
-        raise _Refused(gettext_noop("Someone can still play a card from their row."))
+            return Refusal(gettext_noop("An extra card needs a full row of five."))
+        return Refusal(gettext_noop("Someone can still play a card from their row."))
     assert table_stuck(state)
     card = draw_extra(state, seat)
     events = [Event("extra", {"seat": seat, "card": card_to_dict(card)})]
@@ -406,12 +395,12 @@ def _do_extra(state: State, seat: int, now_ms: int) -> Changes:
     return events + more_events, trials
 
 
-def _do_out(state: State, seat: int, now_ms: int) -> Changes:
+def _do_out(state: State, seat: int, now_ms: int) -> Changes | Refusal:
     player = state.players[seat]
     if not can_out(state, seat):
         if player.refill:
-            raise _Refused(gettext_noop("You can call OUT once your refill pile is empty."))
-        raise _Refused(gettext_noop("Play your extra card first: OUT needs five cards or fewer."))
+            return Refusal(gettext_noop("You can call OUT once your refill pile is empty."))
+        return Refusal(gettext_noop("Play your extra card first: OUT needs five cards or fewer."))
     events, trials = _end_round(state, now_ms, seat, "out")
     return [Event("out", {"seat": seat}), *events], trials
 
@@ -434,13 +423,18 @@ def _bot_move(state: State, seat: int, now_ms: int) -> Changes:
         state.bot_due[seat] = None  # asleep until something changes
         return [], []
     _schedule_bot(state, seat, now_ms)
+    result: Changes | Refusal
     if move.kind == "out":
-        return _do_out(state, seat, now_ms)
-    if move.kind == "extra":
-        return _do_extra(state, seat, now_ms)
-    if move.kind == "turn":
-        return _do_turn(state, seat, now_ms)
-    return _do_play(state, seat, move.source, move.card, move.pile, now_ms)
+        result = _do_out(state, seat, now_ms)
+    elif move.kind == "extra":
+        result = _do_extra(state, seat, now_ms)
+    elif move.kind == "turn":
+        result = _do_turn(state, seat, now_ms)
+    else:
+        result = _do_play(state, seat, move.source, move.card, move.pile, now_ms)
+    # Bots choose among legal moves only (botlib.BotOptions), so none is ever refused.
+    assert not isinstance(result, Refusal), result.message
+    return result
 
 
 def _next_timer(state: State) -> tuple[int, int] | None:
@@ -505,13 +499,14 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
 # Player inputs
 
 
-def _check_phase(state: State) -> None:
+def _check_phase(state: State) -> Refusal | None:
     if state.phase == "countdown":
-        raise _Refused(gettext_noop("Wait for GO!"))
+        return Refusal(gettext_noop("Wait for GO!"))
     if state.phase == "round_over":
-        raise _Refused(gettext_noop("The round is over."))
+        return Refusal(gettext_noop("The round is over."))
     if state.phase == "game_over":
-        raise _Refused(gettext_noop("The game is over."))
+        return Refusal(GAME_OVER)
+    return None
 
 
 def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[State]:
@@ -521,21 +516,15 @@ def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outc
     the right moment. A refused input returns ``state`` itself and a sentence to show; a
     refused play of a card that does not fit also carries its false-alarm trial.
     """
-    if state.phase == "game_over":
-        return Outcome(state=state, rejected=gettext_noop("The game is over."))
-    parsed = parse_action(action)
-    if isinstance(parsed, str):
-        return Outcome(state=state, rejected=parsed)
-    if seat not in state.seats:
-        return Outcome(state=state, rejected=gettext_noop("You do not have a seat at this table."))
-    if seat in state.bots:
-        return Outcome(state=state, rejected=gettext_noop("That seat is played by the computer."))
+    parsed = act_preamble(state, seat, action, parse=parse_action, over=state.phase == "game_over")
+    if isinstance(parsed, Refusal):
+        return refused(state, parsed)
     work = state.clone()
     events, trials, _count = _advance(work, now_ms)
-    try:
-        _check_phase(work)
+    result: Changes | Refusal | None = _check_phase(work)
+    if result is None:
         if isinstance(parsed, PlayAction):
-            changes = _do_play(
+            result = _do_play(
                 work,
                 seat,
                 parsed.source,
@@ -547,16 +536,16 @@ def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outc
                 rtt_ms=parsed.rtt_ms,
             )
         elif isinstance(parsed, TurnAction):
-            changes = _do_turn(work, seat, now_ms)
+            result = _do_turn(work, seat, now_ms)
         elif isinstance(parsed, ExtraAction):
-            changes = _do_extra(work, seat, now_ms)
+            result = _do_extra(work, seat, now_ms)
         else:
             assert isinstance(parsed, OutAction)
-            changes = _do_out(work, seat, now_ms)
-    except _Refused as refusal:
-        found = (refusal.trial,) if refusal.trial is not None else ()
-        return Outcome(state=state, rejected=refusal.message, trials=found)
-    return Outcome(state=work, events=tuple(events + changes[0]), trials=tuple(trials + changes[1]))
+            result = _do_out(work, seat, now_ms)
+    if isinstance(result, Refusal):
+        return refused(state, result)
+    assert result is not None
+    return Outcome(state=work, events=tuple(events + result[0]), trials=tuple(trials + result[1]))
 
 
 def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]:
@@ -581,21 +570,10 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
 # Replay
 
 
-def replay(
-    config: Config,
-    seats: Sequence[int],
-    seed: int,
-    bots: Mapping[int, BotSkill] | None,
-    log: Sequence[LogEntry],
-) -> State:
-    """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
-    ``("tick", None, None, now_ms)`` entries, applied in order."""
-    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick, takeover=takeover)
+replay = kernel.replayer(setup=setup, act=act, tick=tick, takeover=takeover)
 
 
 def retune(state: State, step: Mapping[str, Any]) -> State | None:
     """The state with new settings (an adaptive ladder's rung): the stock turn applies from
     the next turn, the refill size from the next deal. Raises SettingError if invalid."""
-    twin = state.clone()
-    twin.config = dataclasses.replace(state.config, **step)
-    return twin
+    return kernel.retune(state, step)

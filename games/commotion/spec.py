@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.commotion import rules
 from games.commotion.config import MAX_REFILL, MIN_REFILL, Config
 from games.core import GameSpec, SeatOption, gettext_noop
 
@@ -53,7 +54,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=6,
     default_players=4,
-    engine_path="games.commotion.rules",
+    rules=rules,
     make_bot=_make_bot,
     bots_fill_table=True,
     seat_options=(

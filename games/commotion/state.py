@@ -15,15 +15,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from games.fingerprint import state_fingerprint
+from games.commotion.bots import BotSkill
+from games.commotion.config import Config
+from games.kernel import TableState
 from games.rng import rng_copy
 
 if TYPE_CHECKING:
-    import random
-
-    from games.commotion.bots import BotSkill
     from games.commotion.cards import Card
-    from games.commotion.config import Config
 
 Phase = Literal["countdown", "playing", "round_over", "game_over"]
 Source = Literal["tableau", "waste"]
@@ -54,13 +52,9 @@ class Opportunity:
 
 
 @dataclass(eq=False)
-class State:
+class State(TableState[Config, BotSkill]):
     """Everything about one table."""
 
-    config: Config
-    seats: tuple[int, ...]
-    bots: dict[int, BotSkill]
-    rng: random.Random
     players: dict[int, Player]
     phase: Phase = "countdown"
     round: int = 1
@@ -99,14 +93,6 @@ class State:
 
     def player(self, seat: int) -> Player:
         return self.players[seat]
-
-    def __eq__(self, other: object) -> bool:
-        # random.Random compares by identity, so compare digests of every field instead.
-        if not isinstance(other, State):
-            return NotImplemented
-        return state_fingerprint(self) == state_fingerprint(other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
 
 def _copy_player(player: Player) -> Player:

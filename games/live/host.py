@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
+from games.contract import Framed
 from games.core import gettext_noop
 from games.live.protocol import (
     Ack,
@@ -31,7 +32,7 @@ from games.live.protocol import (
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-    from games.core import Engine, Outcome, ReplayEntry, Trial
+    from games.contract import Engine, Outcome, ReplayEntry, Trial
 
 logger = logging.getLogger(__name__)
 
@@ -661,9 +662,9 @@ class TableHost:
             return  # a frame went out moments ago; the last one before rest always goes
         self._last_motion_ms = began
         # Only engines with moving parts (physics) have frames, and only they stream.
-        frame_of: Callable[[Any], dict[str, Any]] | None = getattr(self.engine, "frame", None)
-        if frame_of is None:
+        if not isinstance(self.engine, Framed):
             return
+        frame_of = self.engine.frame
         frame = MotionFrame(
             version=self.version,
             frame=frame_of(self.state),

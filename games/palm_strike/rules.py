@@ -45,15 +45,16 @@ outcome, slappers}, ``turn`` {seat}, ``round_over`` {round, winners}, ``round_st
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games.core import Event, Outcome, Trial, gettext_noop, log_replay, seats_check
+from games import kernel
+from games.core import Event, Outcome, Trial, gettext_noop, seats_check
 from games.fingerprint import state_fingerprint
+from games.kernel import GAME_OVER, Refusal, act_preamble, refused
 from games.palm_strike import bots as botlib
 from games.palm_strike.actions import (
+    Action,
     ChooseAction,
     ClaimAction,
     FlipAction,
@@ -74,6 +75,8 @@ from games.palm_strike.table import judge, next_seat
 from games.palm_strike.view import view
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from games.palm_strike.bots import BotSkill
     from games.palm_strike.config import Config
 
@@ -112,13 +115,6 @@ TEAM_TARGET = 5
 
 MIN_SEATS, MAX_SEATS = 2, 8
 MIN_TEAM_SEATS, MAX_TEAM_SEATS = 1, 40
-
-LogEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
-
-
-class _Refused(Exception):
-    """An input that is not allowed now; the message is shown to the player."""
-
 
 # ============================================================================================
 # Setup
@@ -774,61 +770,67 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
 # Player inputs
 
 
-def _check_flip_open(state: State, number: int, now_ms: int) -> Flip:
+def _check_flip_open(state: State, number: int, now_ms: int) -> Flip | Refusal:
     flip = state.current
     if number > state.flips:
-        raise _Refused(gettext_noop("That card has not been flipped yet."))
+        return Refusal(gettext_noop("That card has not been flipped yet."))
     if flip is None:
-        raise _Refused(gettext_noop("Too late: that card has already closed."))
+        return Refusal(gettext_noop("Too late: that card has already closed."))
     if number != flip.number or not flip.open or now_ms >= flip.closes_ms:
-        raise _Refused(gettext_noop("Too late: that card has already closed."))
+        return Refusal(gettext_noop("Too late: that card has already closed."))
     return flip
 
 
-def _act_flip(state: State, seat: int, now_ms: int) -> list[Event]:
+def _act_flip(state: State, seat: int, now_ms: int) -> list[Event] | Refusal:
     if state.config.flip_pacing == "auto":
-        raise _Refused(gettext_noop("Cards flip by themselves in this game."))
+        return Refusal(gettext_noop("Cards flip by themselves in this game."))
     if state.next_round_ms is not None:
-        raise _Refused(gettext_noop("Wait for the next round to be dealt."))
+        return Refusal(gettext_noop("Wait for the next round to be dealt."))
     if state.current is not None and state.current.open:
-        raise _Refused(gettext_noop("Wait until this card has closed."))
+        return Refusal(gettext_noop("Wait until this card has closed."))
     if state.choice is not None:
-        raise _Refused(gettext_noop("Wait: a player is choosing a card."))
+        return Refusal(gettext_noop("Wait: a player is choosing a card."))
     if seat != state.active_seat:
-        raise _Refused(gettext_noop("It is not your turn to flip."))
+        return Refusal(gettext_noop("It is not your turn to flip."))
     return _flip(state, now_ms, seat)
 
 
-def _act_slap(state: State, seat: int, action: SlapAction, now_ms: int) -> list[Event]:
+def _act_slap(state: State, seat: int, action: SlapAction, now_ms: int) -> list[Event] | Refusal:
     if state.config.team_mode:
-        raise _Refused(
+        return Refusal(
             gettext_noop("In team mode, tap the card and then a matching card in the centre.")
         )
     flip = _check_flip_open(state, action.flip, now_ms)
+    if isinstance(flip, Refusal):
+        return flip
     if any(response.seat == seat for response in flip.responses):
-        raise _Refused(gettext_noop("You already slapped this card."))
+        return Refusal(gettext_noop("You already slapped this card."))
     return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms)
 
 
-def _act_claim(state: State, seat: int, action: ClaimAction, now_ms: int) -> list[Event]:
+def _act_claim(state: State, seat: int, action: ClaimAction, now_ms: int) -> list[Event] | Refusal:
     if not state.config.team_mode:
-        raise _Refused(gettext_noop("Claiming centre cards is only for team mode."))
+        return Refusal(gettext_noop("Claiming centre cards is only for team mode."))
     flip = _check_flip_open(state, action.flip, now_ms)
+    if isinstance(flip, Refusal):
+        return flip
     if any(response.seat == seat for response in flip.responses):
-        raise _Refused(gettext_noop("You already tapped this card."))
+        return Refusal(gettext_noop("You already tapped this card."))
     # Tablets number the centre cards they see, empty places left out (team end A).
     places = [place for place, card in enumerate(state.centre) if card is not None]
     if action.card >= len(places):
-        raise _Refused(gettext_noop("There is no such card in the centre."))
+        return Refusal(gettext_noop("There is no such card in the centre."))
     return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, places[action.card])
 
 
-def _act_choose(state: State, seat: int, action: ChooseAction, now_ms: int) -> list[Event]:
+def _act_choose(
+    state: State, seat: int, action: ChooseAction, now_ms: int
+) -> list[Event] | Refusal:
     choice = state.choice
     if choice is None or choice.seat != seat:
-        raise _Refused(gettext_noop("You have no card to choose right now."))
+        return Refusal(gettext_noop("You have no card to choose right now."))
     if action.card >= len(state.hands[seat]):
-        raise _Refused(gettext_noop("You do not have that card."))
+        return Refusal(gettext_noop("You do not have that card."))
     return _apply_choice(state, action.card, now_ms, by_default=False)
 
 
@@ -838,31 +840,27 @@ def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outc
     Any timer already due at ``now_ms`` runs first (on the copy), so the input is judged at
     the right moment. A refused input returns ``state`` itself and a sentence to show.
     """
-    if state.game_over:
-        return Outcome(state=state, rejected=gettext_noop("The game is over."))
-    parsed = parse_action(action)
-    if isinstance(parsed, str):
-        return Outcome(state=state, rejected=parsed)
-    if seat not in state.seats:
-        return Outcome(state=state, rejected=gettext_noop("You do not have a seat at this table."))
-    if seat in state.bots:
-        return Outcome(state=state, rejected=gettext_noop("That seat is played by the computer."))
+    parsed: Action | Refusal = act_preamble(
+        state, seat, action, parse=parse_action, over=state.game_over
+    )
+    if isinstance(parsed, Refusal):
+        return refused(state, parsed)
     work = state.clone()
     events, trials, _count = _advance(work, now_ms)
-    try:
-        if work.game_over:
-            raise _Refused(gettext_noop("The game is over."))
-        if isinstance(parsed, FlipAction):
-            events += _act_flip(work, seat, now_ms)
-        elif isinstance(parsed, SlapAction):
-            events += _act_slap(work, seat, parsed, now_ms)
-        elif isinstance(parsed, ClaimAction):
-            events += _act_claim(work, seat, parsed, now_ms)
-        else:
-            events += _act_choose(work, seat, parsed, now_ms)
-    except _Refused as refusal:
-        return Outcome(state=state, rejected=str(refusal))
-    return Outcome(state=work, events=tuple(events), trials=tuple(trials))
+    result: list[Event] | Refusal
+    if work.game_over:
+        result = Refusal(GAME_OVER)
+    elif isinstance(parsed, FlipAction):
+        result = _act_flip(work, seat, now_ms)
+    elif isinstance(parsed, SlapAction):
+        result = _act_slap(work, seat, parsed, now_ms)
+    elif isinstance(parsed, ClaimAction):
+        result = _act_claim(work, seat, parsed, now_ms)
+    else:
+        result = _act_choose(work, seat, parsed, now_ms)
+    if isinstance(result, Refusal):
+        return refused(state, result)
+    return Outcome(state=work, events=tuple(events + result), trials=tuple(trials))
 
 
 def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]:
@@ -892,16 +890,7 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
 # Replay
 
 
-def replay(
-    config: Config,
-    seats: Sequence[int],
-    seed: int,
-    bots: Mapping[int, BotSkill] | None,
-    log: Sequence[LogEntry],
-) -> State:
-    """Rebuild a table from its seed and its log of ``("act", seat, action, now_ms)`` and
-    ``("tick", None, None, now_ms)`` entries, applied in order."""
-    return log_replay(setup(config, seats, seed, bots), log, act=act, tick=tick, takeover=takeover)
+replay = kernel.replayer(setup=setup, act=act, tick=tick, takeover=takeover)
 
 
 def retune(state: State, step: Mapping[str, Any]) -> State | None:
@@ -910,6 +899,4 @@ def retune(state: State, step: Mapping[str, Any]) -> State | None:
     it. Raises SettingError if the settings are invalid together."""
     if (state.current is not None and state.current.open) or state.choice is not None:
         return None
-    twin = state.clone()
-    twin.config = dataclasses.replace(state.config, **step)
-    return twin
+    return kernel.retune(state, step)

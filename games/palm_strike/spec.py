@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import GameSpec, gettext_noop
+from games.palm_strike import rules
 from games.palm_strike.config import Config
 
 
@@ -35,7 +36,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=8,
     default_players=4,
-    engine_path="games.palm_strike.rules",
+    rules=rules,
     make_bot=_make_bot,
     single_table=_single_table,
     ladder=LADDER,

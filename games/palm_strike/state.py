@@ -7,19 +7,15 @@ input returns the very object it was given).
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from games.fingerprint import state_fingerprint
-from games.rng import rng_copy
+from games.kernel import TableState
+from games.palm_strike.bots import BotSkill
+from games.palm_strike.config import Config
 
 if TYPE_CHECKING:
-    import random
-
-    from games.palm_strike.bots import BotSkill
     from games.palm_strike.cards import Card
-    from games.palm_strike.config import Config
 
 RaceOutcome = Literal["own", "other", "both", "false", "claim", "false_claim"]
 Reason = Literal["give", "return"]
@@ -87,13 +83,9 @@ class Choice:
 
 
 @dataclass(eq=False)
-class State:
+class State(TableState[Config, BotSkill]):
     """Everything about one table. Deck lists are top-first; hands keep the order dealt."""
 
-    config: Config
-    seats: tuple[int, ...]
-    bots: dict[int, BotSkill]
-    rng: random.Random
     # The deck dealt in front of players (white; orange in deck swap), top first.
     player_deck: list[Card]
     # The deck that is flipped (orange; white in deck swap), top first, and its discard pile.
@@ -121,16 +113,3 @@ class State:
     round_winners: list[int] = field(default_factory=list)
     game_over: bool = False
     winners: list[int] = field(default_factory=list)
-
-    def clone(self) -> State:
-        """A deep, independent copy (cards are immutable and shared; the generator is not)."""
-        # The generator is copied by hand first: deepcopy would seed a new one from the OS.
-        return copy.deepcopy(self, {id(self.rng): rng_copy(self.rng)})
-
-    def __eq__(self, other: object) -> bool:
-        # random.Random compares by identity, so compare digests of every field instead.
-        if not isinstance(other, State):
-            return NotImplemented
-        return state_fingerprint(self) == state_fingerprint(other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable

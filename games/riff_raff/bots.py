@@ -2,7 +2,7 @@
 
 A bot thinks for a while (``think_ms``, jittered) before each decision it owes the table:
 its secret card, a tie for captain (as last captain), the order of tied seats (as
-captain), a declaration, a drop. The engine (:mod:`games.riff_raff.game`) keeps each bot's
+captain), a declaration, a drop. The engine (:mod:`games.riff_raff.rules`) keeps each bot's
 decision time in the state and applies what the functions here pick when ``tick`` reaches
 it. Catching is planned the moment a piece leaves the ship: with probability
 ``catch_chance`` the bot taps it after a reaction time around ``catch_rt_ms`` (too late if

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import GameSpec, gettext_noop
+from games.riff_raff import rules
 from games.riff_raff.config import Config
 
 
@@ -29,7 +30,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=4,
     default_players=3,
-    engine_path="games.riff_raff.game",
+    rules=rules,
     make_bot=_make_bot,
     bots_fill_table=True,
     ladder=LADDER,

@@ -13,7 +13,7 @@ on every 16 ms tick and its replay, which copies only on the logged entries, wou
 ways. Replaying the same calls, on the other hand, is bit-exact. So clones share one world
 and its history; the clone that moves on takes the world with it, and an older state that
 is looked at again afterwards rebuilds its world by replaying its own (shorter) history:
-correct, but slow for a long game, so engines avoid it (see ``games.riff_raff.game.act``).
+correct, but slow for a long game, so engines avoid it (see ``games.riff_raff.rules.act``).
 
 Checkpoints: when a placement is over the engine records the world's own snapshot in the
 history (``ShipLine.checkpoint``; loading it changes nothing). A replay that finds other
@@ -28,16 +28,15 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from games.fingerprint import state_fingerprint
+from games.kernel import TableState
+from games.riff_raff.bots import BotSkill
+from games.riff_raff.config import Config
 from games.riff_raff.ship import Ship
 from games.rng import rng_copy
 
 if TYPE_CHECKING:
-    import random
     from collections.abc import Mapping
 
-    from games.riff_raff.bots import BotSkill
-    from games.riff_raff.config import Config
 
 Phase = Literal[
     "choosing",
@@ -243,13 +242,9 @@ def _apply(ship: Ship, call: ShipCall) -> None:
 
 
 @dataclass(eq=False)
-class State:
+class State(TableState[Config, BotSkill]):
     """Everything about one table."""
 
-    config: Config
-    seats: tuple[int, ...]
-    bots: dict[int, BotSkill]
-    rng: random.Random
     players: dict[int, Player]
     # Every piece of the game by id (never changes: pieces move between supplies and ship).
     cargo: dict[int, Piece]
@@ -279,7 +274,7 @@ class State:
     falling: list[Falling] = field(default_factory=list)
     # When each bot that has something to decide does it.
     bot_due: dict[int, int] = field(default_factory=dict)
-    # A placement ended at this game time: the ship's checkpoint is due (games.riff_raff.game).
+    # A placement ended at this game time: the ship's checkpoint is due (games.riff_raff.rules).
     checkpoint_ms: int | None = None
     winners: list[int] | None = None
     end_reason: EndReason | None = None
@@ -319,14 +314,6 @@ class State:
         if seat is None or self.revealed is None:
             return None
         return self.revealed[seat]
-
-    def __eq__(self, other: object) -> bool:
-        # random.Random compares by identity, so compare digests of every field instead.
-        if not isinstance(other, State):
-            return NotImplemented
-        return state_fingerprint(self) == state_fingerprint(other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
 
 def _copy_player(player: Player) -> Player:

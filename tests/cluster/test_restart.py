@@ -104,7 +104,7 @@ from classroom.models import Table
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_create, session_start
 from classroom.table_engines import table_engine
-from games.core import game_get
+from games.registry import game_get
 teacher = User.objects.create_user(username="timers-teacher", password="timers-password-123")
 session = session_create(teacher=teacher, game="commotion", school_class=None,
     players_per_table=4, settings={"refill_size": 5, "stock_turn": 1, "bot_speed": "quick"})

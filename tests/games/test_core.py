@@ -22,6 +22,7 @@ from games.core import (
     validate_settings,
 )
 from games.fingerprint import state_fingerprint
+from games.palm_strike import rules as palm_strike_rules
 from games.palm_strike.config import Config as PalmStrikeConfig
 from games.registry import game_get, game_registry
 
@@ -317,7 +318,7 @@ def test_default_single_table_is_false() -> None:
         min_players=1,
         max_players=2,
         default_players=2,
-        engine_path="games.palm_strike.rules",
+        rules=palm_strike_rules,
         make_bot=lambda level: level,
     )
     assert spec.single_table(spec.default_config()) is False

@@ -58,7 +58,7 @@ GAMES = {
         {"kind": "turn"},
     ),
     "riff_raff": Game(
-        "games.riff_raff.game",
+        "games.riff_raff.rules",
         RiffConfig(pieces_per_player=4),
         lambda state: state.phase == "game_over",
         {"kind": "choose_card", "card": 1},

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.live import host as host_module  # noqa: E402
 from games.live.host import TableHost, TableSetup, wall_ms  # noqa: E402
-from games.riff_raff import game  # noqa: E402
+from games.riff_raff import rules as game  # noqa: E402
 from games.riff_raff.bots import BOT_LEVELS  # noqa: E402
 from games.riff_raff.config import Config  # noqa: E402
 from tests.load.bench_server import bench_server  # noqa: E402

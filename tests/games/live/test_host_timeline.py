@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from games.core import game_get
 from games.live.host import TableHost, TableSetup
+from games.registry import game_get
 from tests.games.live.virtual_time import run_virtual
 
 if TYPE_CHECKING:

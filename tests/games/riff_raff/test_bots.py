@@ -24,9 +24,9 @@ from games.riff_raff.bots import (
     think_delay,
 )
 from games.riff_raff.config import Config
-from games.riff_raff.game import act, next_deadline, setup, state_fingerprint, tick, view
+from games.riff_raff.rules import act, next_deadline, setup, state_fingerprint, tick, view
 from games.riff_raff.ship import AREAS
-from tests.games.riff_raff.test_game import (
+from tests.games.riff_raff.test_rules import (
     CALM,
     YARD_END,
     accepted,

@@ -107,7 +107,7 @@ def test_spec() -> None:
     assert SPEC.config_cls is Config
     assert (SPEC.min_players, SPEC.max_players, SPEC.default_players) == (2, 4, 3)
     assert SPEC.bots_fill_table is True  # bots take every empty seat (RULES.md: 2-4 players)
-    assert SPEC.engine_path == "games.riff_raff.game"
+    assert SPEC.engine_path == "games.riff_raff.rules"
     engine = SPEC.engine()
     for name in ("setup", "act", "tick", "next_deadline", "view", "replay", "frame"):
         assert callable(getattr(engine, name))

@@ -1,35 +1,28 @@
-"""Properties over random Riff Raff games: every piece is in exactly one place, inputs are
-never changed, refusals change nothing, nobody sees another seat's pick before the reveal,
-trials are well formed, the log (logged entries only) replays to the same state, and
-bots-only games end however often the host ticks.
+"""Properties of Riff Raff over random tables: bots-only games end however often the host
+ticks. Random play by a class (pieces conserved, picks kept secret, refusals change nothing,
+the log replays) is the contract test's, tests/games/test_contract.py, with this game's
+checks in play.py.
 
 Physics is slow, so tables are small (4 pieces each) and example counts modest."""
 
 from __future__ import annotations
 
-import json
-import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.riff_raff.bots import BOT_LEVELS
-from games.riff_raff.config import Config
-from games.riff_raff.game import (
+from games.riff_raff.rules import (
     STEP_MS,
-    act,
     next_deadline,
-    replay,
     setup,
     state_fingerprint,
     tick,
-    view,
 )
+from tests.games.riff_raff.play import Table, tables
 
 if TYPE_CHECKING:
-    from games.core import Outcome
-    from games.riff_raff.bots import BotSkill
     from games.riff_raff.state import State
 
 BASE = settings(
@@ -38,195 +31,6 @@ BASE = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-
-Table = tuple[Config, list[int], int, dict[int, "BotSkill"]]
-
-JUNK: list[Any] = [
-    None,
-    {"kind": "dance"},
-    {"kind": "drop", "x": "left"},
-    {"kind": "catch", "piece": True},
-    {"kind": "order", "seats": []},
-    {"kind": "declare", "pieces": 5},
-]
-
-
-@st.composite
-def tables(draw: st.DrawFn) -> Table:
-    seats = draw(st.lists(st.integers(0, 15), min_size=2, max_size=4, unique=True))
-    bot_seats = draw(st.sets(st.sampled_from(seats)))
-    config = Config(
-        wave_strength=draw(st.sampled_from([0.0, 0.3, 0.8])),
-        catch_window_s=draw(st.sampled_from([1.0, 2.5])),
-        pieces_per_player=4,
-        piece_shapes=draw(st.sampled_from(["mixed", "boxes"])),
-        bot_skill=draw(st.sampled_from(["gentle", "steady", "quick"])),
-    )
-    seed = draw(st.integers(0, 2**32))
-    return config, seats, seed, dict.fromkeys(bot_seats, BOT_LEVELS["steady"])
-
-
-def _sensible(rnd: random.Random, seen: dict[str, Any], seat: int) -> dict[str, Any] | None:
-    """What a player who follows their view might do now (None: nothing to do)."""
-    phase = seen["phase"]
-    if phase == "choosing" and not seen["chosen"][str(seat)]:
-        return {"kind": "choose_card", "card": rnd.choice(seen["cards_left"])}
-    if phase == "captain_tie" and seen["tie_chooser"] == seat:
-        return {"kind": "pick_captain", "seat": rnd.choice(seen["tied"])}
-    if phase == "order_tie" and seen["captain"] == seat:
-        tied = list(seen["tied"])
-        rnd.shuffle(tied)
-        return {"kind": "order", "seats": tied[: rnd.randint(1, len(tied))]}
-    if seen["active"] != seat:
-        return None
-    if phase == "declaring":
-        return {"kind": "declare", "pieces": rnd.choice([1, 2])}
-    if phase == "placing":
-        zone = seen["drop_zone"]
-        x = rnd.choice([zone["x_min"], zone["x_max"], rnd.uniform(zone["x_min"], zone["x_max"])])
-        mine = next(p for p in seen["players"] if p["seat"] == seat)
-        piece = rnd.choice(mine["supply"])["id"]
-        return {"kind": "drop", "piece": piece, "x": x, "angle": rnd.uniform(-0.5, 0.5)}
-    if phase == "catching" and seen["catchable"]:
-        piece = rnd.choice(seen["catchable"])["piece"]
-        return {"kind": "catch", "piece": piece, "rt_ms": rnd.randint(0, 1500), "rtt_ms": 30}
-    return None
-
-
-def _blind(rnd: random.Random) -> Any:
-    """An input at the wrong moment, from the wrong seat, or unreadable, on purpose."""
-    return rnd.choice(
-        [
-            {"kind": "choose_card", "card": rnd.randint(1, 10)},
-            {"kind": "pick_captain", "seat": rnd.randint(0, 15)},
-            {"kind": "order", "seats": [rnd.randint(0, 15)]},
-            {"kind": "declare", "pieces": rnd.choice([1, 2])},
-            {"kind": "drop", "piece": rnd.randint(0, 70), "x": rnd.uniform(-70, 70)},
-            {"kind": "catch", "piece": rnd.randint(0, 70), "rt_ms": rnd.randint(0, 900)},
-            rnd.choice(JUNK),
-        ]
-    )
-
-
-def _next_input(
-    rnd: random.Random, state: State, humans: list[int]
-) -> tuple[int, str, int | None, Any]:
-    """(time passing, "act" / "tick" / "deadline", seat, action)."""
-    dt = rnd.choice([0, STEP_MS, STEP_MS, 40, 300, 1500])
-    roll = rnd.random()
-    if not humans or roll < 0.2:
-        return dt, "deadline", None, None
-    if roll < 0.3:
-        return dt, "tick", None, None
-    seat = rnd.choice(humans) if rnd.random() < 0.97 else 99
-    if seat in state.players and rnd.random() < 0.85:
-        action = _sensible(rnd, view(state, seat), seat)
-        if action is not None:
-            return dt, "act", seat, action
-    return dt, "act", seat, _blind(rnd)
-
-
-def _check_pieces(state: State, caught: set[int]) -> None:
-    """Every piece is in exactly one place: a supply, the ship (or falling), or caught."""
-    supplies = [p.id for player in state.players.values() for p in player.supply]
-    on_ship = state.ship.world().pieces()
-    places = supplies + on_ship + sorted(caught)
-    assert sorted(places) == sorted(state.cargo)
-    falling = {f.piece.id for f in state.falling}
-    assert falling <= set(on_ship)
-    for piece_id in on_ship:
-        assert state.ship.world().owner_of(piece_id) == state.cargo[piece_id].owner
-
-
-def _check_secrets(state: State) -> None:
-    """While seats are still picking, no view changes with another seat's pick."""
-    for viewer in (None, *state.seats):
-        seen = view(state, viewer)
-        json.dumps(seen)
-        if state.phase != "choosing":
-            continue
-        assert seen["revealed"] is None
-        assert seen["your_card"] == (state.chosen.get(viewer) if viewer is not None else None)
-        for other, card in state.chosen.items():
-            if other == viewer:
-                continue
-            swapped = state.clone()
-            spare = [c for c in swapped.players[other].cards if c != card]
-            swapped.chosen[other] = spare[0]
-            assert view(swapped, viewer) == seen
-
-
-def _check_trials(outcome: Outcome[State], state: State, bots: dict[int, BotSkill]) -> None:
-    for trial in outcome.trials:
-        data = trial.data
-        assert trial.seat in state.seats
-        assert trial.seat not in bots
-        assert data["bot"] is False
-        assert data["congruent"] is None
-        assert data["level"] == f"wave_{round(state.config.wave_strength * 10)}"
-        assert 1 <= data["area"] <= 10
-        if trial.kind == "riff_raff.placement":
-            assert data["target"] is None
-            assert data["responded"] is True
-            assert data["rt_ms"] is None
-        else:
-            assert trial.kind == "riff_raff.catch"
-            assert data["target"] is True
-            assert data["correct"] is data["responded"]
-            if not data["responded"]:
-                assert data["rt_ms"] is None
-                assert data["plausible"] is True
-
-
-@settings(BASE, max_examples=20)
-@given(table=tables(), driver=st.integers(0, 2**32), length=st.integers(20, 300))
-def test_random_games_keep_the_rules(table: Table, driver: int, length: int) -> None:
-    config, seats, seed, bots = table
-    humans = [seat for seat in seats if seat not in bots]
-    rnd = random.Random(driver)
-    state = setup(config, seats, seed, bots)
-    log: list[tuple[str, int | None, Any, int]] = []
-    caught: set[int] = set()
-    now = 0
-    for _ in range(length):
-        if state.phase == "game_over":
-            break
-        dt, what, seat, action = _next_input(rnd, state, humans)
-        now += dt
-        before = state_fingerprint(state)
-        if what == "act":
-            assert seat is not None
-            outcome = act(state, seat, action, now)
-            if outcome.rejected is None:
-                log.append(("act", seat, action, now))
-            else:
-                assert outcome.state is state
-                assert outcome.events == ()
-                assert outcome.trials == ()
-        else:
-            if what == "deadline":
-                deadline = next_deadline(state)
-                now = max(now, deadline if deadline is not None else now)
-            outcome = tick(state, now)
-            assert outcome.rejected is None
-            if outcome.logged:
-                log.append(("tick", None, None, now))
-            else:
-                assert outcome.events == ()
-                assert outcome.trials == ()
-        # The input state is never changed, accepted or not.
-        assert state_fingerprint(state) == before
-        _check_trials(outcome, outcome.state, bots)
-        caught |= {e.data["piece"] for e in outcome.events if e.kind == "caught"}
-        state = outcome.state
-        _check_pieces(state, caught)
-        _check_secrets(state)
-    # The live table may be a few unlogged steps ahead of its log: bring both to ``now``.
-    rebuilt = tick(replay(config, seats, seed, bots, log), now).state
-    live = tick(state, now).state
-    assert state_fingerprint(rebuilt) == state_fingerprint(live)
-    assert view(rebuilt, None) == view(live, None)
-
 
 # Far more than any bots-only game with 4 pieces each needs.
 MAX_TICKS = 20_000

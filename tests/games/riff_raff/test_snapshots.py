@@ -14,7 +14,7 @@ import pytest
 from games.core import log_replay
 from games.riff_raff.bots import BOT_LEVELS
 from games.riff_raff.config import Config
-from games.riff_raff.game import (
+from games.riff_raff.rules import (
     STEP_MS,
     act,
     next_deadline,
