@@ -1,8 +1,8 @@
 """WebSocket consumers: authenticate, validate frames, forward, relay. Nothing else.
 
-Lobby state lives in the database. When it changes, ``classroom.live_updates`` tells the
+Lobby state lives in the database. When it changes, ``classroom.live.notify`` tells the
 session's group; each socket then renders its own page's fragment (see
-``classroom.live_fragments``) and sends it for htmx to swap in.
+``classroom.live.fragments``) and sends it for htmx to swap in.
 """
 
 from __future__ import annotations
@@ -24,20 +24,20 @@ if TYPE_CHECKING:
 
     from django.utils.functional import _StrOrPromise as StrOrPromise
 
-from classroom import live_fragments, live_tables
-from classroom.languages import language_from_scope
-from classroom.live_updates import seat_group, session_group, standings_group, teachers_group
+from classroom.live import fragments, hosting
+from classroom.live.notify import seat_group, session_group, standings_group, teachers_group
+from classroom.live.standings import TabletStandings, standings_for_tablets
 from classroom.models import GameSession, Seat, Table
-from classroom.outages import OutageCalmSocket
-from classroom.process import heartbeat_ensure
-from classroom.rate_limits import (
+from classroom.people.languages import language_from_scope
+from classroom.people.seat_cookies import seat_cookie_name
+from classroom.selectors.practice_access import practice_seat_problem
+from classroom.server.outages import OutageCalmSocket
+from classroom.server.process import heartbeat_ensure
+from classroom.services.presence import seat_connection_close, seat_connection_open
+from classroom.web.rate_limits import (
     join_code_guesses_exhausted_for_scope,
     join_code_miss_count_for_scope,
 )
-from classroom.seat_cookies import seat_cookie_name
-from classroom.selectors.practice_access import practice_seat_problem
-from classroom.services.presence import seat_connection_close, seat_connection_open
-from classroom.standings import TabletStandings, standings_for_tablets
 from games.live.flood import Cooldown, TokenBucket
 from games.live.heartbeat import SilenceWatchdog
 from games.live.host import TableHost, wall_ms
@@ -69,7 +69,7 @@ class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     _dirty = False
     _bucket: TokenBucket | None = None
     _closed_here = False
-    # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.outages).
+    # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.server.outages).
     try_again_code = None
     _watchdog: SilenceWatchdog | None = None
 
@@ -168,7 +168,7 @@ class _TeacherConsumer(_LobbyConsumer):
     def gather(self) -> None:
         # Game state lives in the table hosts: those in this event loop, and the latest view
         # each host in another process sent with its change.
-        self.views = {**self.remote_views, **live_tables.registry.teacher_views()}
+        self.views = {**self.remote_views, **hosting.registry.teacher_views()}
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         for table_id, view in event.get("views", {}).items():
@@ -192,15 +192,13 @@ class _TeacherConsumer(_LobbyConsumer):
 
 class ConsoleConsumer(_TeacherConsumer):
     def render(self) -> tuple[str, int | None]:
-        html = live_fragments.console_fragment_render(session_id=self.session_id, views=self.views)
+        html = fragments.console_fragment_render(session_id=self.session_id, views=self.views)
         return html, None
 
 
 class ProjectorConsumer(_TeacherConsumer):
     def render(self) -> tuple[str, int | None]:
-        html = live_fragments.projector_fragment_render(
-            session_id=self.session_id, views=self.views
-        )
+        html = fragments.projector_fragment_render(session_id=self.session_id, views=self.views)
         return html, None
 
 
@@ -218,10 +216,10 @@ class SeatConsumer(_LobbyConsumer):
             # Unknown code, unknown token, or too many of those: all told alike, so the socket
             # says nothing about which codes exist.
             with translation.override(language_from_scope(self.scope)):
-                notice = live_fragments.seat_fragment_render(session_id=0, token="")
+                notice = fragments.seat_fragment_render(session_id=0, token="")
             await self.accept()
             await self.send(text_data=notice.html)
-            await self.close(code=live_fragments.CLOSE_NO_SEAT)
+            await self.close(code=fragments.CLOSE_NO_SEAT)
             return
         await self.join_session(session_id)
 
@@ -250,7 +248,7 @@ class SeatConsumer(_LobbyConsumer):
         await super()._silent()
 
     def render(self) -> tuple[str, int | None]:
-        fragment = live_fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
+        fragment = fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
         return fragment.html, fragment.close_code
 
 
@@ -326,7 +324,7 @@ class _SocketListener:
 class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     """A tablet at a playing table: JSON frames to and from the table host."""
 
-    host: live_tables.TableHandle | None = None
+    host: hosting.TableHandle | None = None
     listener: _SocketListener | None = None
     seat_id: int | None = None
     # The group telling this page what it may show of points and ranks, if it asked.
@@ -362,11 +360,11 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
         await self.accept()
         self.watchdog = _heartbeat_for(self.scope, self._silent)
         if found is None:
-            await self._refuse("no_seat", NO_SEAT, live_fragments.CLOSE_NO_SEAT)
+            await self._refuse("no_seat", NO_SEAT, fragments.CLOSE_NO_SEAT)
             return
         self.seat_id = found.seat_id
         heartbeat_ensure()
-        host = await live_tables.table_handle(found.table_id)
+        host = await hosting.table_handle(found.table_id)
         if host is None:
             await self._refuse("not_playing", NOT_PLAYING, CLOSE_NOT_PLAYING)
             return
@@ -407,7 +405,7 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
             self.host.forget_on_stop(self._host_stopped)
             self.host.leave(self.listener)
             if isinstance(self.host, TableHost):
-                live_tables.registry.listener_left(self.host)
+                hosting.registry.listener_left(self.host)
         if self.standings_group is not None:
             await self.channel_layer.group_discard(self.standings_group, self.channel_name)
         if self.seat_id is not None:
@@ -458,7 +456,7 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
             await self.listener.deliver(event["frame"])
 
     async def session_standings(self, event: dict[str, Any]) -> None:
-        """The teacher changed the leaderboard or scoring control (classroom.standings)."""
+        """The teacher changed the leaderboard or scoring control (classroom.live.standings)."""
         if self.closed_here:
             return
         frame = StandingsFrame(
@@ -502,7 +500,7 @@ class TableWatchConsumer(TableConsumer):
         if not owns:
             await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
             return
-        host = await live_tables.table_watch_handle(table_id)
+        host = await hosting.table_watch_handle(table_id)
         if host is None:
             await self._refuse("not_playing", WATCH_NOT_PLAYING, CLOSE_NOT_PLAYING)
             return
