@@ -119,7 +119,7 @@ async def test_an_input_stored_after_a_database_outage_is_pending_then_acknowled
     ("patch", "error"),
     [
         ("table_handle", RedisConnectionError("Error 111 connecting to 127.0.0.1:6379")),
-        ("_playing_seat", OperationalError("connection to server failed")),
+        ("seat_playing_find", OperationalError("connection to server failed")),
     ],
     ids=["redis-down", "postgresql-down"],
 )
@@ -132,7 +132,7 @@ async def test_a_tablet_connecting_during_an_outage_is_asked_to_try_again_calmly
 ) -> None:
     session, seats = playing
 
-    def down(*_args: Any) -> Any:
+    def down(*_args: Any, **_kwargs: Any) -> Any:
         raise error
 
     async def down_async(*_args: Any) -> Any:
@@ -141,7 +141,7 @@ async def test_a_tablet_connecting_during_an_outage_is_asked_to_try_again_calmly
     if patch == "table_handle":
         monkeypatch.setattr(hosting, "table_handle", down_async)
     else:
-        monkeypatch.setattr(consumers, "_playing_seat", down)
+        monkeypatch.setattr(consumers, "seat_playing_find", down)
     caplog.set_level(logging.WARNING)
     for _attempt in range(3):  # a tablet reconnecting again and again during the outage
         socket = _socket(session.code, seats[0].token)
