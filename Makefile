@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
-# Daphne's timeouts (as classroom/daphne_limits.py DAPHNE_TIMEOUT_ARGS): a request must arrive
+# Daphne's timeouts (as classroom/server/daphne_limits.py DAPHNE_TIMEOUT_ARGS): a request must arrive
 # and be answered within 30 s each, a WebSocket handshake within 20 s, a silent socket goes.
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
@@ -32,13 +32,13 @@ run: setup
 		--websocket-max-message-size $(WS_MAX_BYTES) --websocket-max-frame-size $(WS_MAX_BYTES) \
 		$(DAPHNE_TIMEOUTS) classroom.asgi:application
 
-# Several processes behind HAProxy (the production layout, classroom/haproxy.cfg): needs
+# Several processes behind HAProxy (the production layout, classroom/server/haproxy.cfg): needs
 # PostgreSQL, Redis and HAProxy (Debian's package), which every Snapclass machine has.
 PROCESSES ?= 2
 CLUSTER_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/snapclass
 CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0
 cluster: setup
-	DATABASE_URL=$(CLUSTER_DATABASE_URL) $(BIN)/python -m classroom.database_create
+	DATABASE_URL=$(CLUSTER_DATABASE_URL) $(BIN)/python -m classroom.server.database_create
 	DATABASE_URL=$(CLUSTER_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	DATABASE_URL=$(CLUSTER_DATABASE_URL) REDIS_URL=$(CLUSTER_REDIS_URL) \

@@ -15,7 +15,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from classroom.routing import websocket_urlpatterns  # noqa: E402
-from classroom.socket_limits import SocketCap  # noqa: E402
+from classroom.server.socket_limits import SocketCap  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -27,12 +27,12 @@ application = ProtocolTypeRouter(
     }
 )
 
-from classroom.access_log import access_log_redact_install  # noqa: E402
-from classroom.gc_tuning import gc_tune  # noqa: E402
+from classroom.server.gc_tuning import gc_tune  # noqa: E402
+from classroom.web.access_log import access_log_redact_install  # noqa: E402
 
 gc_tune()
 
-from classroom.daphne_limits import request_deadline_install  # noqa: E402
+from classroom.server.daphne_limits import request_deadline_install  # noqa: E402
 
 # Under Daphne: --http-timeout then also bounds a request that arrives slowly.
 request_deadline_install()

@@ -1,15 +1,15 @@
 """WebSocket consumers: authenticate, validate frames, forward, relay. Nothing else.
 
-Lobby state lives in the database. When it changes, ``classroom.live_updates`` tells the
+Lobby state lives in the database. When it changes, ``classroom.live.notify`` tells the
 session's group; each socket then renders its own page's fragment (see
-``classroom.live_fragments``) and sends it for htmx to swap in.
+``classroom.live.fragments``) and sends it for htmx to swap in.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 import msgspec
@@ -24,25 +24,31 @@ if TYPE_CHECKING:
 
     from django.utils.functional import _StrOrPromise as StrOrPromise
 
-from classroom import live_fragments, live_tables
-from classroom.languages import language_from_scope
-from classroom.live_updates import seat_group, session_group, standings_group, teachers_group
-from classroom.models import GameSession, Seat, Table
-from classroom.outages import OutageCalmSocket
-from classroom.process import heartbeat_ensure
-from classroom.rate_limits import (
+from classroom.live import fragments, hosting
+from classroom.live.notify import seat_group, session_group, standings_group, teachers_group
+from classroom.people.languages import language_from_scope
+from classroom.people.seat_cookies import seat_cookie_name
+from classroom.selectors.sockets import (
+    seat_find_by_token,
+    seat_get,
+    seat_playing_find,
+    seat_token_valid,
+    session_owned_by,
+    table_owned_by,
+)
+from classroom.server.outages import OutageCalmSocket
+from classroom.server.process import heartbeat_ensure
+from classroom.services.presence import seat_connection_close, seat_connection_open
+from classroom.web.rate_limits import (
     join_code_guesses_exhausted_for_scope,
     join_code_miss_count_for_scope,
 )
-from classroom.seat_cookies import seat_cookie_name
-from classroom.selectors.practice_access import practice_seat_problem
-from classroom.services.presence import seat_connection_close, seat_connection_open
-from classroom.standings import TabletStandings, standings_for_tablets
 from games.live.flood import Cooldown, TokenBucket
 from games.live.heartbeat import SilenceWatchdog
 from games.live.host import TableHost, wall_ms
 from games.live.protocol import (
     Act,
+    ClientFrame,
     ErrorFrame,
     Ping,
     Pong,
@@ -59,7 +65,53 @@ logger = logging.getLogger(__name__)
 CLOSE_FORBIDDEN = 4403
 
 
-class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
+class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
+    """What every socket here does alike with an incoming frame: the heartbeat hears it, the
+    flood limit meters it, garbage is answered with an error and a ping with a pong."""
+
+    # Set once this side has closed the socket. Until the browser answers the close (and the
+    # disconnect arrives) frames may still come in: none of them is read or answered.
+    closed_here = False
+    watchdog: SilenceWatchdog | None = None
+    bucket: TokenBucket | None = None
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        self.closed_here = True
+        await super().close(code=code, reason=reason)
+
+    async def frame_take(
+        self, text_data: str | None, bytes_data: bytes | None
+    ) -> ClientFrame | None:
+        """The frame for this socket to act on, or None when it was answered here."""
+        if self.closed_here:
+            return None  # e.g. a flood closed with 4008: tokens refilled since must not reopen it
+        if self.watchdog is not None:
+            self.watchdog.heard()
+        if self.bucket is None:
+            self.bucket = TokenBucket()
+        if not self.bucket.take(wall_ms()):
+            if self.bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
+                await self.flooded()
+                return None
+            frame = ErrorFrame(code="slow_down", message="Too many messages. Slow down a little.")
+            await self.send(text_data=server_frame_encode(frame))
+            return None
+        try:
+            decoded = client_frame_decode(text_data if text_data is not None else bytes_data)
+        except ProtocolError as error:
+            await self.send(text_data=server_frame_encode(error.frame()))
+            return None
+        if isinstance(decoded, Ping):
+            await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
+            return None
+        return decoded
+
+    async def flooded(self) -> None:
+        """Sustained flooding: the socket is closed (a tablet's is also kept out a while)."""
+        await self.close(code=CLOSE_POLICY)
+
+
+class _LobbyConsumer(_Socket):
     """Joins the session's group and keeps one page fragment fresh."""
 
     session_id: int
@@ -67,11 +119,8 @@ class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     views: dict[int, dict[str, Any]]
     _push_task: asyncio.Task[None] | None = None
     _dirty = False
-    _bucket: TokenBucket | None = None
-    _closed_here = False
-    # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.outages).
+    # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.server.outages).
     try_again_code = None
-    _watchdog: SilenceWatchdog | None = None
 
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]
@@ -83,7 +132,7 @@ class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
         for group in self.group_names(session_id):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        self._watchdog = _heartbeat_for(self.scope, self._silent)
+        self.watchdog = _heartbeat_for(self.scope, self._silent)
         await self.lobby_changed({})
 
     async def refuse(self, code: int) -> None:
@@ -98,36 +147,15 @@ class _LobbyConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(group, self.channel_name)
         if self._push_task is not None:
             self._push_task.cancel()
-        if self._watchdog is not None:
-            self._watchdog.stop()
+        if self.watchdog is not None:
+            self.watchdog.stop()
 
     async def _silent(self) -> None:
-        self._closed_here = True
         await self.close(code=CLOSE_SILENT)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self._closed_here:
-            return
-        if self._watchdog is not None:
-            self._watchdog.heard()
         # These pages only ping; a socket that floods is slowed, then closed like a tablet's.
-        if self._bucket is None:
-            self._bucket = TokenBucket()
-        if not self._bucket.take(wall_ms()):
-            if self._bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
-                self._closed_here = True
-                await self.close(code=CLOSE_POLICY)
-                return
-            frame = ErrorFrame(code="slow_down", message="Too many messages. Slow down a little.")
-            await self.send(text_data=server_frame_encode(frame))
-            return
-        try:
-            decoded = client_frame_decode(text_data if text_data is not None else bytes_data)
-        except ProtocolError as error:
-            await self.send(text_data=server_frame_encode(error.frame()))
-            return
-        if isinstance(decoded, Ping):
-            await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
+        await self.frame_take(text_data, bytes_data)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         # Coalesce bursts (a whole class joining): at most one render in flight, one queued.
@@ -168,7 +196,7 @@ class _TeacherConsumer(_LobbyConsumer):
     def gather(self) -> None:
         # Game state lives in the table hosts: those in this event loop, and the latest view
         # each host in another process sent with its change.
-        self.views = {**self.remote_views, **live_tables.registry.teacher_views()}
+        self.views = {**self.remote_views, **hosting.registry.teacher_views()}
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         for table_id, view in event.get("views", {}).items():
@@ -184,23 +212,18 @@ class _TeacherConsumer(_LobbyConsumer):
         await self.join_session(session_id)
 
     def _owns_session(self, session_id: int) -> bool:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            return False
-        return GameSession.objects.filter(pk=session_id, teacher=user).exists()
+        return session_owned_by(session_id=session_id, user=self.scope.get("user"))
 
 
 class ConsoleConsumer(_TeacherConsumer):
     def render(self) -> tuple[str, int | None]:
-        html = live_fragments.console_fragment_render(session_id=self.session_id, views=self.views)
+        html = fragments.console_fragment_render(session_id=self.session_id, views=self.views)
         return html, None
 
 
 class ProjectorConsumer(_TeacherConsumer):
     def render(self) -> tuple[str, int | None]:
-        html = live_fragments.projector_fragment_render(
-            session_id=self.session_id, views=self.views
-        )
+        html = fragments.projector_fragment_render(session_id=self.session_id, views=self.views)
         return html, None
 
 
@@ -218,10 +241,10 @@ class SeatConsumer(_LobbyConsumer):
             # Unknown code, unknown token, or too many of those: all told alike, so the socket
             # says nothing about which codes exist.
             with translation.override(language_from_scope(self.scope)):
-                notice = live_fragments.seat_fragment_render(session_id=0, token="")
+                notice = fragments.seat_fragment_render(session_id=0, token="")
             await self.accept()
             await self.send(text_data=notice.html)
-            await self.close(code=live_fragments.CLOSE_NO_SEAT)
+            await self.close(code=fragments.CLOSE_NO_SEAT)
             return
         await self.join_session(session_id)
 
@@ -229,16 +252,15 @@ class SeatConsumer(_LobbyConsumer):
         # A code and token with no seat behind them are a miss, limited as on /join.
         if join_code_guesses_exhausted_for_scope(self.scope):
             return None, None
-        session = GameSession.objects.filter(code=code).first()
-        seat = session.seats.filter(token=self.token).first() if session and self.token else None
-        if session is None or seat is None:
+        seat = seat_find_by_token(code=code, token=self.token)
+        if seat is None:
             join_code_miss_count_for_scope(self.scope)
             return None, None
         if seat.is_kicked:
             # Still accepted, to be told why and closed.
-            return session.pk, None
+            return seat.session_id, None
         seat_connection_open(seat=seat, channel_name=self.channel_name)
-        return session.pk, seat.pk
+        return seat.session_id, seat.pk
 
     async def disconnect(self, code: int) -> None:
         if self.seat_id is not None:
@@ -250,7 +272,7 @@ class SeatConsumer(_LobbyConsumer):
         await super()._silent()
 
     def render(self) -> tuple[str, int | None]:
-        fragment = live_fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
+        fragment = fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
         return fragment.html, fragment.close_code
 
 
@@ -323,10 +345,10 @@ class _SocketListener:
         return server_frame_encode(error)
 
 
-class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
+class TableConsumer(_Socket):
     """A tablet at a playing table: JSON frames to and from the table host."""
 
-    host: live_tables.TableHandle | None = None
+    host: hosting.TableHandle | None = None
     listener: _SocketListener | None = None
     seat_id: int | None = None
     # The group telling this page what it may show of points and ranks, if it asked.
@@ -334,10 +356,6 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
     token = ""
     # This socket's number among the seat's sockets (``seat_connection_open``), once it has one.
     opened_as: int | None = None
-    # Set once this side has closed the socket. Until the tablet answers the close (and the
-    # disconnect arrives) frames may still come in: none of them is read or answered.
-    closed_here = False
-    watchdog: SilenceWatchdog | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections (a thread hop) before every handler.
@@ -358,15 +376,15 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=CLOSE_POLICY)
             return
-        found = await database_sync_to_async(_playing_seat)(code, token)
+        found = await database_sync_to_async(seat_playing_find)(code=code, token=token)
         await self.accept()
         self.watchdog = _heartbeat_for(self.scope, self._silent)
         if found is None:
-            await self._refuse("no_seat", NO_SEAT, live_fragments.CLOSE_NO_SEAT)
+            await self._refuse("no_seat", NO_SEAT, fragments.CLOSE_NO_SEAT)
             return
         self.seat_id = found.seat_id
         heartbeat_ensure()
-        host = await live_tables.table_handle(found.table_id)
+        host = await hosting.table_handle(found.table_id)
         if host is None:
             await self._refuse("not_playing", NOT_PLAYING, CLOSE_NOT_PLAYING)
             return
@@ -407,41 +425,23 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
             self.host.forget_on_stop(self._host_stopped)
             self.host.leave(self.listener)
             if isinstance(self.host, TableHost):
-                live_tables.registry.listener_left(self.host)
+                hosting.registry.listener_left(self.host)
         if self.standings_group is not None:
             await self.channel_layer.group_discard(self.standings_group, self.channel_name)
         if self.seat_id is not None:
             await self.channel_layer.group_discard(seat_group(self.seat_id), self.channel_name)
             await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
 
-    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
-        self.closed_here = True
-        await super().close(code=code, reason=reason)
+    async def flooded(self) -> None:
+        if self.token:
+            FLOOD_COOLDOWN.start(self.token, wall_ms())
+        await super().flooded()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.closed_here:
-            return  # e.g. a flood closed with 4008: tokens refilled since must not reopen it
-        if self.watchdog is not None:
-            self.watchdog.heard()
-        if not self.bucket.take(wall_ms()):
-            if self.bucket.strikes >= FLOOD_STRIKES_TO_CLOSE:
-                if self.token:
-                    FLOOD_COOLDOWN.start(self.token, wall_ms())
-                await self.close(code=CLOSE_POLICY)
-                return
-            frame = ErrorFrame(code="slow_down", message="Too many messages. Slow down a little.")
-            await self.send(text_data=server_frame_encode(frame))
+        decoded = await self.frame_take(text_data, bytes_data)
+        if decoded is None or self.host is None or self.listener is None:
             return
-        try:
-            decoded = client_frame_decode(text_data if text_data is not None else bytes_data)
-        except ProtocolError as error:
-            await self.send(text_data=server_frame_encode(error.frame()))
-            return
-        if isinstance(decoded, Ping):
-            await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
-        elif self.host is None or self.listener is None:
-            return
-        elif isinstance(decoded, Sync):
+        if isinstance(decoded, Sync):
             self.host.resync(self.listener)
         elif isinstance(decoded, Act):
             self.host.submit(
@@ -458,7 +458,7 @@ class TableConsumer(OutageCalmSocket, AsyncWebsocketConsumer):
             await self.listener.deliver(event["frame"])
 
     async def session_standings(self, event: dict[str, Any]) -> None:
-        """The teacher changed the leaderboard or scoring control (classroom.standings)."""
+        """The teacher changed the leaderboard or scoring control (classroom.live.standings)."""
         if self.closed_here:
             return
         frame = StandingsFrame(
@@ -496,13 +496,15 @@ class TableWatchConsumer(TableConsumer):
         kwargs = self.scope["url_route"]["kwargs"]
         session_id, table_id = int(kwargs["session_id"]), int(kwargs["table_id"])
         self.bucket = TokenBucket()
-        owns = await database_sync_to_async(_teacher_owns_table)(self.scope, session_id, table_id)
+        owns = await database_sync_to_async(table_owned_by)(
+            session_id=session_id, table_id=table_id, user=self.scope.get("user")
+        )
         await self.accept()
         self.watchdog = _heartbeat_for(self.scope, self._silent)
         if not owns:
             await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
             return
-        host = await live_tables.table_watch_handle(table_id)
+        host = await hosting.table_watch_handle(table_id)
         if host is None:
             await self._refuse("not_playing", WATCH_NOT_PLAYING, CLOSE_NOT_PLAYING)
             return
@@ -514,21 +516,6 @@ class TableWatchConsumer(TableConsumer):
     def _host_stopped(self) -> None:
         # Even a finished game: the page looks again and finds the next host, or waits.
         self._closing = asyncio.ensure_future(self.close(code=CLOSE_SERVICE_RESTART))
-
-
-def _teacher_owns_table(scope: dict[str, Any], session_id: int, table_id: int) -> bool:
-    user = scope.get("user")
-    if user is None or not user.is_authenticated:
-        return False
-    return Table.objects.filter(pk=table_id, session_id=session_id, session__teacher=user).exists()
-
-
-class PlayingSeat(NamedTuple):
-    seat_id: int
-    table_id: int
-    seat_index: int  # the engine's
-    session_id: int
-    standings: TabletStandings
 
 
 def _wants_standings(scope: dict[str, Any]) -> bool:
@@ -555,24 +542,6 @@ def _query(scope: dict[str, Any]) -> dict[str, list[str]]:
     return parse_qs(scope.get("query_string", b"").decode("latin-1"))
 
 
-def _playing_seat(code: str, token: str) -> PlayingSeat | None:
-    """The seat of a token at a playing table, or None."""
-    seat = (
-        Seat.objects.select_related("session", "table")
-        .filter(session__code=code, token=token, kicked_at__isnull=True)
-        .first()
-        if token
-        else None
-    )
-    if seat is None or seat.table is None or practice_seat_problem(seat=seat):
-        return None
-    for index, entry in enumerate(seat.table.roster):
-        if entry.get("seat_id") == seat.pk:
-            standings = standings_for_tablets(session=seat.session)
-            return PlayingSeat(seat.pk, seat.table.pk, index, seat.session_id, standings)
-    return None
-
-
 async def _presence_gone(seat_id: int | None, channel_name: str) -> None:
     # A silent tablet is gone now: the console says so at once, not after the closing
     # handshake that a dead link never answers (Daphne waits a second for it). The disconnect
@@ -582,11 +551,10 @@ async def _presence_gone(seat_id: int | None, channel_name: str) -> None:
 
 
 def _seat_connected(seat_id: int, channel_name: str) -> int:
-    seat = Seat.objects.get(pk=seat_id)
-    return seat_connection_open(seat=seat, channel_name=channel_name)
+    return seat_connection_open(seat=seat_get(seat_id=seat_id), channel_name=channel_name)
 
 
 def _seat_still_valid(seat_id: int, scope: dict[str, Any]) -> bool:
     code = scope["url_route"]["kwargs"]["code"]
     token = scope.get("cookies", {}).get(seat_cookie_name(code), "")
-    return Seat.objects.filter(pk=seat_id, token=token, kicked_at__isnull=True).exists()
+    return seat_token_valid(seat_id=seat_id, token=token)

@@ -310,7 +310,7 @@ class Seat(models.Model):
 
 
 class SeatDevice(models.Model):
-    """A tablet (its device cookie, ``classroom.device_cookies``) that held a seat.
+    """A tablet (its device cookie, ``classroom.people.device_cookies``) that held a seat.
 
     When the teacher removes the seat, its tablets are kept out of the session with it (no
     new nickname, no classmate's name) until the teacher lets the seat back in.

@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
-from classroom.client_address import trusted_proxies_parse
+from classroom.web.client_address import trusted_proxies_parse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -42,7 +42,7 @@ ALLOWED_HOSTS = [
     if host.strip()
 ]
 # Reverse proxies whose X-Forwarded-For header is believed (comma-separated IPs or networks);
-# nobody by default, so a client cannot pick its own address (classroom/client_address.py).
+# nobody by default, so a client cannot pick its own address (classroom/web/client_address.py).
 TRUSTED_PROXIES = trusted_proxies_parse(os.environ.get("TRUSTED_PROXIES", ""))
 CSRF_TRUSTED_ORIGINS = [
     origin.strip()
@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # After WhiteNoise: static files keep their long cache, every page gets no-store.
-    "classroom.no_store.NoStoreMiddleware",
+    "classroom.web.no_store.NoStoreMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -127,7 +127,7 @@ LEASE_PREFIX = os.environ.get("SNAPCLASS_LEASE_PREFIX", "snapclass")
 # keys, so less Redis work per frame); the default stays the list-based RedisChannelLayer.
 # `make bench-capacity` measures both.
 _CHANNEL_BACKENDS = {
-    "core": "classroom.channel_layer.SteadyRedisChannelLayer",  # waits through outages
+    "core": "classroom.server.channel_layer.SteadyRedisChannelLayer",  # waits through outages
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 if REDIS_URL:
@@ -190,10 +190,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Seat tokens live in a cookie for this long; a school day with room to spare.
 SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
-# WebSockets one client address may hold open in one process (classroom.socket_limits); a
+# WebSockets one client address may hold open in one process (classroom.server.socket_limits); a
 # school's NAT can put a whole class and its teacher's pages behind one address.
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "60"))
-# Teacher sign-ups one client address may try in an hour (classroom.rate_limits).
+# Teacher sign-ups one client address may try in an hour (classroom.web.rate_limits).
 SIGNUPS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_ADDRESS_PER_HOUR", "10"))
 # A join code stops working this long after its session was created.
 SESSION_CODE_LIFETIME_HOURS = 14
@@ -239,8 +239,8 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # Badge URLs (/b/<token>/) are written with the token redacted (classroom/access_log.py).
-    "filters": {"badge_tokens": {"()": "classroom.access_log.BadgeTokenFilter"}},
+    # Badge URLs (/b/<token>/) are written with the token redacted (classroom/web/access_log.py).
+    "filters": {"badge_tokens": {"()": "classroom.web.access_log.BadgeTokenFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {
         "django.request": {"filters": ["badge_tokens"]},

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 
-from classroom.live_tables import log_writer
+from classroom.live.hosting import log_writer
 from classroom.services.classes import class_create
 from classroom.services.sessions import session_create
 

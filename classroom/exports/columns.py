@@ -93,7 +93,7 @@ TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
     Column(_("Level"), lambda row: row.level, 13),
     Column(_("Practice"), lambda row: row.session_kind == "practice", 9),
     Column(_("Adaptive level"), _adaptive_level, 9),
-    # "colour_safe": played on the colour-vision-safe palette (classroom.colour_vision).
+    # "colour_safe": played on the colour-vision-safe palette (classroom.people.colour_vision).
     Column(_("Accommodation"), _data("accommodation"), 13),
     Column(_("Flip"), _data("flip"), 7),
     Column(_("Public card word"), lambda row: _public(row, "word"), 11),

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
-from classroom.ladder_labels import rung_choices
+from classroom.gamesite.ladder_labels import rung_choices
 from classroom.models import Assignment, Student
 from games.registry import game_registry
 

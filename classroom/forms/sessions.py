@@ -9,7 +9,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
-from classroom.game_labels import language_help, palette_help
+from classroom.gamesite.labels import language_help, palette_help
 from classroom.models import GameSession, SchoolClass
 from games.registry import game_registry
 

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
-from classroom.game_labels import colour_words
 from classroom.gamesite._shared import seat_names
 from classroom.gamesite.contract import PRACTICE_SOLO, PRACTICE_WITH_BOTS, GameSite
+from classroom.gamesite.labels import colour_words
 from games.palm_strike.matching import LEVELS
 from games.palm_strike.spec import SPEC
 

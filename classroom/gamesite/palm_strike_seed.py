@@ -38,7 +38,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
-from classroom.names import name_key
+from classroom.people.names import name_key
 from classroom.services.classes import STUDENTS_PER_CLASS_MAX, class_create
 from classroom.services.join_codes import join_code_generate
 from classroom.services.tokens import token_new

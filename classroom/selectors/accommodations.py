@@ -1,4 +1,4 @@
-"""Which results were played with an accommodation (see ``classroom.colour_vision``).
+"""Which results were played with an accommodation (see ``classroom.people.colour_vision``).
 
 Reports mark them: in a game where a colour is the stimulus, a reaction time on
 colour-vision-safe colours answers a different stimulus than one on the standard colours.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from classroom.colour_vision import COLOUR_SAFE_ACCOMMODATION
 from classroom.models import Trial
+from classroom.people.colour_vision import COLOUR_SAFE_ACCOMMODATION
 
 if TYPE_CHECKING:
     from classroom.models import GameSession, Student

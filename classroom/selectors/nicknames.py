@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from classroom.nickname_filter import nickname_is_blocked
-from classroom.nickname_generator import nickname_generate
+from classroom.people.nickname_filter import nickname_is_blocked
+from classroom.people.nickname_generator import nickname_generate
 from classroom.selectors.preferences import teacher_blocked_words
 
 if TYPE_CHECKING:

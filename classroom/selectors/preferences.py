@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from classroom.models import TeacherPreferences
-from classroom.nickname_filter import blocked_words_parse
+from classroom.people.nickname_filter import blocked_words_parse
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -18,7 +18,7 @@ def preferences_get(*, teacher: User) -> TeacherPreferences:
 
 
 def teacher_blocked_words(*, teacher_id: int) -> list[str]:
-    """The teacher's own nickname blocklist, folded (see ``classroom.nickname_filter``)."""
+    """The teacher's own nickname blocklist, folded (see ``classroom.people.nickname_filter``)."""
     text = (
         TeacherPreferences.objects.filter(teacher_id=teacher_id)
         .values_list("nickname_blocklist", flat=True)

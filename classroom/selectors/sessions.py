@@ -11,7 +11,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from classroom.models import GameSession, Seat, SeatConnection, SeatDevice, Table
-from classroom.process import processes_alive
+from classroom.server.process import processes_alive
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -12,10 +12,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from classroom.live_tables import table_seat_to_bot
-from classroom.live_updates import lobby_changed, seat_revoked
+from classroom.live.hosting import table_seat_to_bot
+from classroom.live.notify import lobby_changed, seat_revoked
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
-from classroom.names import display_name_clean, name_key
+from classroom.people.names import display_name_clean, name_key
 from classroom.services.live_tables import BOT_LEVEL, BOT_NAMES
 from classroom.services.practice_access import badge_sign_ins_end
 from classroom.services.tables import tables_balance

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from classroom.colour_vision import palette_for_player, trial_accommodation
+from classroom.live.row_insert import RowInserter
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
-from classroom.row_insert import RowInserter
+from classroom.people.colour_vision import palette_for_player, trial_accommodation
 from classroom.selectors.levels import student_rung
 from games.live.host import StoreFenced
 from games.registry import game_get
@@ -120,7 +120,8 @@ def table_record(*, table: Table, epoch: int = 0) -> TableRecord:
     session = table.session
     accommodations: dict[int, str] = {}
     for index, seat_id in seat_ids.items():
-        # Decided as the play page decides its palette (classroom.colour_vision.seat_palette).
+        # Decided as the play page decides its palette
+        # (classroom.people.colour_vision.seat_palette).
         palette = palette_for_player(
             session_palette=session.palette, colour_safe=seats.get(seat_id, (None, False))[1]
         )

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom.live_updates import lobby_changed, seat_revoked
+from classroom.live.notify import lobby_changed, seat_revoked
 from classroom.models import GameSession, PracticeSignIn, SchoolClass, Seat
 from classroom.selectors.practice_access import (
     practice_code_closed_message,

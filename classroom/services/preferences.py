@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from classroom.models import TeacherPreferences
-from classroom.nickname_filter import MAX_WORD_LENGTH, MAX_WORDS, nickname_fold
+from classroom.people.nickname_filter import MAX_WORD_LENGTH, MAX_WORDS, nickname_fold
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

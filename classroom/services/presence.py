@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from classroom.live_updates import lobby_changed
+from classroom.live.notify import lobby_changed
 from classroom.models import Seat, SeatConnection
-from classroom.process import PROCESS_ID
+from classroom.server.process import PROCESS_ID
 
 
 @transaction.atomic

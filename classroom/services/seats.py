@@ -9,10 +9,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom.live_updates import lobby_changed, seat_revoked
+from classroom.live.notify import lobby_changed, seat_revoked
 from classroom.models import GameSession, Seat, SeatDevice, Student, Table
-from classroom.names import display_name_clean, name_key
-from classroom.nickname_filter import nickname_is_blocked
+from classroom.people.names import display_name_clean, name_key
+from classroom.people.nickname_filter import nickname_is_blocked
 from classroom.selectors.classes import student_get_by_token
 from classroom.selectors.practice_access import practice_seat_problem
 from classroom.selectors.preferences import teacher_blocked_words

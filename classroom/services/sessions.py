@@ -12,14 +12,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom.live_tables import tables_control
-from classroom.live_updates import lobby_changed, standings_changed
+from classroom.live.hosting import tables_control
+from classroom.live.notify import lobby_changed, standings_changed
+from classroom.live.standings import standings_for_tablets
 from classroom.models import GameSession, SchoolClass, Table
 from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import tables_roster_fix
 from classroom.services.retention import session_rows_delete
 from classroom.services.tables import tables_balance
-from classroom.standings import standings_for_tablets
 from games.core import SettingError, config_to_values
 from games.registry import game_get
 
@@ -179,7 +179,7 @@ def session_controls_update(
 
     None leaves a control as it is. Every open page follows at once: the console and the
     projector re-render, and the tablets are told (they decide per view; see
-    ``classroom.standings``).
+    ``classroom.live.standings``).
     """
     _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
     changed = []

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from django import template
 
-from classroom import game_labels
-from classroom.game_labels import colour_words, game_name, kind_label, level_label
+from classroom.gamesite import labels
+from classroom.gamesite.labels import colour_words, game_name, kind_label, level_label
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -32,13 +32,13 @@ def level_name(level: str) -> str:
 @register.simple_tag
 def colour_safe_note() -> str:
     """``{% colour_safe_note %}``: beside results played on the colour-safe palette."""
-    return game_labels.colour_safe_note()
+    return labels.colour_safe_note()
 
 
 @register.simple_tag
 def colour_safe_class_help() -> str:
     """``{% colour_safe_class_help %}``: the class page's help on colour-safe students."""
-    return game_labels.colour_safe_class_help()
+    return labels.colour_safe_class_help()
 
 
 @register.filter(name="game_name")

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from classroom.forms.accounts import SignupForm
-from classroom.rate_limits import (
+from classroom.web.rate_limits import (
     login_attempt_allowed,
     login_failure_count,
     signup_attempt_allowed,

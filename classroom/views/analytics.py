@@ -24,9 +24,9 @@ from classroom.analytics.progress import (
     trend,
 )
 from classroom.forms.whole_numbers import whole_number_parse
-from classroom.game_labels import kind_label, level_label
-from classroom.ladder_labels import rung_label
-from classroom.live_fragments import game_name
+from classroom.gamesite.labels import kind_label, level_label
+from classroom.gamesite.ladder_labels import rung_label
+from classroom.live.fragments import game_name
 from classroom.models import GameSession, SchoolClass, Seat, Student
 from classroom.selectors import analytics as selectors
 from classroom.selectors.accommodations import (

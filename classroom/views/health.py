@@ -20,7 +20,7 @@ from django.db import connection
 from django.http import HttpResponse
 from django.views.decorators.cache import never_cache
 
-from classroom import live_tables
+from classroom.live import hosting
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from django.http import HttpRequest
 
 # Each part gets this long; all are asked at once, so the answer is back before HAProxy's
-# 1 s check timeout (classroom/haproxy.cfg) even when a part hangs.
+# 1 s check timeout (classroom/server/haproxy.cfg) even when a part hangs.
 PART_WITHIN_S = 0.8
 
 # Its own thread (and database connection): the check neither waits behind page rendering
@@ -69,7 +69,7 @@ async def channel_layer_ready() -> None:
 
 
 async def log_writer_ready() -> None:
-    await live_tables.log_writer.ping()
+    await hosting.log_writer.ping()
 
 
 READY_PARTS: dict[str, Callable[[], Awaitable[None]]] = {

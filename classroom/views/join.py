@@ -10,14 +10,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from classroom.device_cookies import device_cookie, device_id
 from classroom.forms.join import JoinCodeForm, NicknameForm
 from classroom.forms.whole_numbers import whole_number_parse
-from classroom.rate_limits import (
-    join_code_guesses_exhausted,
-    join_code_miss_count,
-)
-from classroom.seat_cookies import seat_cookie_get, seat_cookie_set
+from classroom.people.device_cookies import device_cookie, device_id
+from classroom.people.seat_cookies import seat_cookie_get, seat_cookie_set
 from classroom.selectors.classes import student_get_by_token
 from classroom.selectors.nicknames import nickname_suggest
 from classroom.selectors.sessions import (
@@ -30,6 +26,10 @@ from classroom.selectors.sessions import (
 from classroom.services import seats as seat_services
 from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.views.practice import badge_practice
+from classroom.web.rate_limits import (
+    join_code_guesses_exhausted,
+    join_code_miss_count,
+)
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse

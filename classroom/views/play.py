@@ -8,18 +8,18 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from classroom import live_fragments
-from classroom.colour_vision import seat_palette
-from classroom.device_cookies import device_cookie, device_id
 from classroom.gamesite import game_site
+from classroom.live import fragments
+from classroom.live.standings import standings_for_tablets, standings_rules
 from classroom.models import GameSession, Seat
-from classroom.rate_limits import join_code_guesses_exhausted, join_code_miss_count
-from classroom.seat_cookies import seat_cookie_get, seat_cookie_name
+from classroom.people.colour_vision import seat_palette
+from classroom.people.device_cookies import device_cookie, device_id
+from classroom.people.seat_cookies import seat_cookie_get, seat_cookie_name
 from classroom.selectors.sessions import session_get_by_code
 from classroom.services.join_codes import join_code_normalize
 from classroom.services.seats import seat_resume
-from classroom.standings import standings_for_tablets, standings_rules
 from classroom.views.join import code_not_found_page
+from classroom.web.rate_limits import join_code_guesses_exhausted, join_code_miss_count
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -61,7 +61,7 @@ def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
             "palette": seat_palette(seat=seat),
         }
         return render(request, f"play/{session.game}.html", context)
-    return render(request, "play/lobby.html", live_fragments.lobby_context(seat=seat))
+    return render(request, "play/lobby.html", fragments.lobby_context(seat=seat))
 
 
 def _plays_at_its_table(seat: Seat) -> bool:

@@ -12,18 +12,17 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from classroom.device_cookies import device_cookie, device_id
 from classroom.forms.join import JoinCodeForm
 from classroom.forms.whole_numbers import whole_number_parse
-from classroom.ladder_labels import rung_label
+from classroom.gamesite.ladder_labels import rung_label
 from classroom.models import Assignment, GameSession, PracticeSignIn, SchoolClass
-from classroom.practice_cookies import (
+from classroom.people.device_cookies import device_cookie, device_id
+from classroom.people.practice_cookies import (
     practice_sign_in_forget,
     practice_sign_in_get,
     practice_sign_in_set,
 )
-from classroom.rate_limits import join_code_guesses_exhausted, join_code_miss_count
-from classroom.seat_cookies import seat_cookie_get, seat_cookie_set
+from classroom.people.seat_cookies import seat_cookie_get, seat_cookie_set
 from classroom.selectors import analytics as analytics_selectors
 from classroom.selectors.levels import level_track, student_rung
 from classroom.selectors.practice import practice_sessions, student_assignments
@@ -40,6 +39,7 @@ from classroom.services import practice as practice_services
 from classroom.services import practice_access
 from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.services.seats import seat_join_student
+from classroom.web.rate_limits import join_code_guesses_exhausted, join_code_miss_count
 from games.registry import game_registry
 
 if TYPE_CHECKING:

@@ -11,16 +11,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from classroom import live_fragments, live_tables
 from classroom.forms.game_settings import GameSettingsForm, game_settings_form_class
 from classroom.forms.sessions import SessionForm
 from classroom.forms.whole_numbers import whole_number_parse
-from classroom.game_labels import watch_scene
 from classroom.gamesite import game_site_get
+from classroom.gamesite.labels import watch_scene
+from classroom.live import fragments, hosting
+from classroom.live.standings import leaderboard_action
 from classroom.models import GameSession, Seat
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
-from classroom.standings import leaderboard_action
 from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
@@ -113,8 +113,8 @@ def _watch_context(session: GameSession) -> dict[str, Any]:
 @login_required
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    views = live_tables.registry.teacher_views()
-    context = live_fragments.console_context(session=session, views=views)
+    views = hosting.registry.teacher_views()
+    context = fragments.console_context(session=session, views=views)
     context.update(_watch_context(session))
     return render(request, "classroom/session_console.html", context)
 
@@ -122,8 +122,8 @@ def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
 @login_required
 def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    views = live_tables.registry.teacher_views()
-    context = live_fragments.projector_context(session=session, views=views)
+    views = hosting.registry.teacher_views()
+    context = fragments.projector_context(session=session, views=views)
     context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
     context.update(_watch_context(session))
     return render(request, "classroom/projector.html", context)
@@ -170,7 +170,7 @@ def _console_after_action(
 ) -> HttpResponse:
     if request.htmx:
         session.refresh_from_db()
-        context = live_fragments.console_context(session=session)
+        context = fragments.console_context(session=session)
         context["action_error"] = " ".join(error.messages) if error else ""
         return render(request, "classroom/session_console.html#live", context)
     if error:

@@ -11,7 +11,7 @@ from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
-from classroom.web_app import cache_name, precache_urls, web_app_manifest
+from classroom.web.app_manifest import cache_name, precache_urls, web_app_manifest
 
 if TYPE_CHECKING:
     from django.http import HttpRequest

@@ -48,8 +48,8 @@ PLAYERS_ONLY = gettext_noop("Only players can play.")
 NOT_SAVED = gettext_noop("That tap could not be saved, so it did not count. Please try again.")
 
 # The host's heartbeat: its loop stamps ``alive_ms`` at least this often, and the lease keeper
-# renews a table's lease only while the stamp is fresh (classroom.table_leases), so a host that
-# hangs or starves loses its table to another process instead of freezing it.
+# renews a table's lease only while the stamp is fresh (classroom.server.lease_keeper), so a
+# host that hangs or starves loses its table to another process instead of freezing it.
 ALIVE_EVERY_MS = 500
 # An input the store could not take (the database is down) is tried again, waiting these
 # delays in turn (the last repeats), for up to STORE_RETRY_FOR_MS; the tablet is told it is

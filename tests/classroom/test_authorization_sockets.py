@@ -18,11 +18,11 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from classroom import live_tables
 from classroom.asgi import application
+from classroom.live import hosting
 from classroom.models import ActionLogEntry, Seat
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.routing import websocket_urlpatterns
-from classroom.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest, seat_kick
 from classroom.services.sessions import session_create, session_start
 
@@ -109,7 +109,7 @@ async def world(teacher: User, other_teacher: User) -> AsyncIterator[World]:
         )
 
     yield await sync_to_async(prepare)()
-    await live_tables.registry.stop_all()
+    await hosting.registry.stop_all()
 
 
 def _path(route: str, world: World) -> str:

@@ -9,7 +9,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from classroom import live_fragments
+from classroom.live import fragments
 from classroom.models import GameSession, Student
 from classroom.selectors.celebration import first_name, session_highlights
 from classroom.services.classes import class_create
@@ -85,7 +85,7 @@ def test_a_session_without_answers_still_celebrates(
 
 
 def _projector(session: GameSession) -> str:
-    context = live_fragments.projector_context(session=session)
+    context = fragments.projector_context(session=session)
     return render_to_string("classroom/projector.html#live", context)
 
 

@@ -14,12 +14,12 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
-from classroom import live_fragments
 from classroom.asgi import application
-from classroom.languages import language_from_scope
-from classroom.live_fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
+from classroom.live import fragments
+from classroom.live.fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
 from classroom.models import Seat, SeatConnection
-from classroom.seat_cookies import seat_cookie_name
+from classroom.people.languages import language_from_scope
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
 from games.live.protocol import MAX_FRAME_BYTES
 
@@ -577,13 +577,13 @@ async def test_seat_lobby_is_rendered_in_the_tablets_language(
     extra_headers: list[tuple[bytes, bytes]],
 ) -> None:
     languages: list[str | None] = []
-    render = live_fragments.seat_fragment_render
+    render = fragments.seat_fragment_render
 
-    def spy(**kwargs: Any) -> live_fragments.SeatFragment:
+    def spy(**kwargs: Any) -> fragments.SeatFragment:
         languages.append(translation.get_language())
         return render(**kwargs)
 
-    monkeypatch.setattr(live_fragments, "seat_fragment_render", spy)
+    monkeypatch.setattr(fragments, "seat_fragment_render", spy)
     english = "Get ready! Your teacher will start the game."
     with translation.override("zh-hant"):
         chinese = gettext(english)

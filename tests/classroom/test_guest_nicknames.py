@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from classroom.models import Seat
-from classroom.names import name_key
-from classroom.nickname_generator import ADJECTIVES, ANIMALS
+from classroom.people.names import name_key
+from classroom.people.nickname_generator import ADJECTIVES, ANIMALS
 from classroom.services.preferences import preferences_update
 from classroom.services.seats import seat_join_guest
 

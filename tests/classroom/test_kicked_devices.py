@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from classroom.device_cookies import DEVICE_COOKIE
 from classroom.models import Seat, SeatDevice
-from classroom.seat_cookies import seat_cookie_name
+from classroom.people.device_cookies import DEVICE_COOKIE
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import (
     seat_join_guest,
     seat_join_student,

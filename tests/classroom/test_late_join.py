@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from classroom.seat_cookies import seat_cookie_name
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_resume
 from classroom.services.sessions import session_controls_update, session_start
 

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from classroom.models import TeacherPreferences
-from classroom.nickname_filter import MAX_WORD_LENGTH
+from classroom.people.nickname_filter import MAX_WORD_LENGTH
 from classroom.selectors.preferences import preferences_get, teacher_blocked_words
 from classroom.services.preferences import nickname_blocklist_clean, preferences_update
 

@@ -10,10 +10,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from classroom import live_tables
 from classroom.asgi import application
+from classroom.live import hosting
 from classroom.models import Seat, SeatConnection
-from classroom.seat_cookies import seat_cookie_name
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
 
@@ -80,7 +80,7 @@ async def playing(
         return session, [Seat.objects.get(pk=s.pk) for s in seats]
 
     yield await sync_to_async(prepare)()
-    await live_tables.registry.stop_all()
+    await hosting.registry.stop_all()
 
 
 async def test_a_second_socket_on_a_seat_replaces_the_first(

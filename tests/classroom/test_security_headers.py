@@ -19,7 +19,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from classroom.models import GameSession
-from classroom.seat_cookies import seat_cookie_name
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.practice_access import practice_code_open
 from classroom.services.seats import seat_join_student
 from classroom.services.sessions import session_create, session_start

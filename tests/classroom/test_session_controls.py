@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from classroom import live_fragments, live_updates
 from classroom.forms.sessions import SessionForm
+from classroom.live import fragments, notify
 from classroom.models import GameSession
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import (
@@ -178,16 +178,16 @@ def test_controls_change_and_tell_the_tablets_after_commit(
 ) -> None:
     sent: list[tuple[str, str, dict[str, Any] | None]] = []
     monkeypatch.setattr(
-        live_updates, "_send", lambda group, kind, data=None: sent.append((group, kind, data))
+        notify, "_send", lambda group, kind, data=None: sent.append((group, kind, data))
     )
     with django_capture_on_commit_callbacks(execute=True):
         session_controls_update(session=guest_session, leaderboard="between_rounds", scoring=False)
     guest_session.refresh_from_db()
     assert guest_session.leaderboard == "between_rounds"
     assert not guest_session.scoring
-    group = live_updates.standings_group(guest_session.pk)
+    group = notify.standings_group(guest_session.pk)
     assert (group, "session.standings", {"leaderboard": "between_rounds", "scoring": False}) in sent
-    assert (live_updates.session_group(guest_session.pk), "lobby.changed", None) in sent
+    assert (notify.session_group(guest_session.pk), "lobby.changed", None) in sent
 
 
 def test_late_join_alone_does_not_bother_the_tablets(
@@ -196,7 +196,7 @@ def test_late_join_alone_does_not_bother_the_tablets(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     sent: list[str] = []
-    monkeypatch.setattr(live_updates, "_send", lambda group, kind, data=None: sent.append(kind))
+    monkeypatch.setattr(notify, "_send", lambda group, kind, data=None: sent.append(kind))
     with django_capture_on_commit_callbacks(execute=True):
         session_controls_update(session=guest_session, late_join=False)
     guest_session.refresh_from_db()
@@ -301,12 +301,12 @@ def _playing_table(
 
 
 def _projector(session: GameSession, views: dict[int, Any]) -> str:
-    context = live_fragments.projector_context(session=session, views=views)
+    context = fragments.projector_context(session=session, views=views)
     return render_to_string("classroom/projector.html#live", context)
 
 
 def _console(session: GameSession, views: dict[int, Any]) -> str:
-    context = live_fragments.console_context(session=session, views=views)
+    context = fragments.console_context(session=session, views=views)
     return render_to_string("classroom/session_console.html#live", context)
 
 

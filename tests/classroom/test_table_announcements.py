@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pytest
 from channels.layers import get_channel_layer
 
-from classroom import live_tables
-from classroom.live_updates import teachers_group
+from classroom.live import hosting
+from classroom.live.notify import teachers_group
 
 
 @dataclass
@@ -26,22 +26,22 @@ async def test_changes_within_an_interval_become_one_message() -> None:
     channel = await layer.new_channel()
     await layer.group_add(teachers_group(7), channel)
     for table_id in (3, 1, 3, 2):
-        live_tables._announce_change(7, FakeHost(table_id))  # type: ignore[arg-type]
-    live_tables._announce_change(8, FakeHost(9))  # type: ignore[arg-type]
+        hosting._announce_change(7, FakeHost(table_id))  # type: ignore[arg-type]
+    hosting._announce_change(8, FakeHost(9))  # type: ignore[arg-type]
     message = await asyncio.wait_for(layer.receive(channel), timeout=2)
     assert message == {"type": "table.changed", "table_ids": [1, 2, 3]}
     with pytest.raises(asyncio.TimeoutError):
-        await asyncio.wait_for(layer.receive(channel), timeout=live_tables.ANNOUNCE_INTERVAL_S * 2)
+        await asyncio.wait_for(layer.receive(channel), timeout=hosting.ANNOUNCE_INTERVAL_S * 2)
 
 
 async def test_in_a_cluster_the_views_travel_with_the_message(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(live_tables, "clustered", lambda: True)
+    monkeypatch.setattr(hosting, "clustered", lambda: True)
     layer = get_channel_layer()
     assert layer is not None
     channel = await layer.new_channel()
     await layer.group_add(teachers_group(5), channel)
-    live_tables._announce_change(5, FakeHost(4))  # type: ignore[arg-type]
+    hosting._announce_change(5, FakeHost(4))  # type: ignore[arg-type]
     message = await asyncio.wait_for(layer.receive(channel), timeout=2)
     assert message["views"] == {"4": {"table": 4}}

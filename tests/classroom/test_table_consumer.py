@@ -11,10 +11,10 @@ from channels.testing import WebsocketCommunicator
 from django.db import connection
 from django.urls import reverse
 
-from classroom import live_tables
 from classroom.asgi import application
+from classroom.live import hosting
 from classroom.models import ActionLogEntry, Seat
-from classroom.seat_cookies import seat_cookie_name
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.classes import class_create, student_remove, student_token_rotate
 from classroom.services.seats import (
     seat_join_badge,
@@ -93,7 +93,7 @@ async def playing(
         return session, [Seat.objects.select_related("table").get(pk=s.pk) for s in seats]
 
     yield await sync_to_async(prepare)()
-    await live_tables.registry.stop_all()
+    await hosting.registry.stop_all()
 
 
 async def test_a_seated_tablet_gets_its_own_view(playing: tuple[GameSession, list[Seat]]) -> None:
@@ -397,7 +397,7 @@ async def test_a_student_taken_off_the_class_list_mid_game_leaves_the_table_play
         # Paused, the table writes nothing more: what is stored can be compared with it.
         await sync_to_async(session_pause)(session=session)
         await _frame(ben_tablet, "state", where=lambda frame: frame["view"]["paused"], tries=80)
-        host = live_tables.registry.running(zofia_seat.table_id or 0)
+        host = hosting.registry.running(zofia_seat.table_id or 0)
         assert host is not None
         kinds = await sync_to_async(list)(
             ActionLogEntry.objects.filter(table_id=zofia_seat.table_id).values_list(
@@ -408,7 +408,7 @@ async def test_a_student_taken_off_the_class_list_mid_game_leaves_the_table_play
         assert len(kinds) == host.version  # every entry stored: no write failed
         await ben_tablet.disconnect()
     finally:
-        await live_tables.registry.stop_all()
+        await hosting.registry.stop_all()
 
     def pages() -> list[str]:
         client.force_login(teacher)

@@ -10,9 +10,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from classroom import live_tables
 from classroom.asgi import application
-from classroom.seat_cookies import seat_cookie_name
+from classroom.live import hosting
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_controls_update, session_start
 
@@ -53,7 +53,7 @@ async def playing(
         return session, seats[0]
 
     yield await sync_to_async(prepare)()
-    await live_tables.registry.stop_all()
+    await hosting.registry.stop_all()
 
 
 async def test_a_page_that_asks_hears_the_settings_first_and_every_change(

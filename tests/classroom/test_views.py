@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Student
-from classroom.process import PROCESS_ID
-from classroom.seat_cookies import seat_cookie_name
+from classroom.people.seat_cookies import seat_cookie_name
+from classroom.server.process import PROCESS_ID
 from classroom.services.classes import class_create
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
 from classroom.services.sessions import session_create, session_end, session_start

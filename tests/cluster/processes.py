@@ -25,7 +25,7 @@ from typing import Any
 
 import psycopg
 
-from classroom.daphne_limits import DAPHNE_TIMEOUT_ARGS
+from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,8 +73,8 @@ class Site:
         return port
 
     def proxy_start(self, *, affinity: bool = True) -> int:
-        """HAProxy (classroom/haproxy.cfg) in front of the processes running now; its port."""
-        from classroom.haproxy import haproxy_config, haproxy_start
+        """HAProxy (classroom/server/haproxy.cfg) in front of the running processes; its port."""
+        from classroom.server.haproxy import haproxy_config, haproxy_start
 
         self.proxy_port = free_port()
         config = self.workdir / "haproxy.cfg"

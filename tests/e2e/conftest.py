@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
-from classroom.daphne_limits import DAPHNE_TIMEOUT_ARGS
+from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

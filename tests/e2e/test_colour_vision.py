@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.classroom.test_colour_vision import _standard_colours
+from tests.classroom.people.test_colour_vision import _standard_colours
 from tests.e2e.conftest import PROJECTOR, screenshot
 from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
 from tests.e2e.test_riff_raff import _turn

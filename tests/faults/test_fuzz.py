@@ -27,10 +27,11 @@ from django.test import Client
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from classroom import consumers, live_tables
+from classroom import consumers
 from classroom.asgi import application
+from classroom.live import hosting
 from classroom.models import ActionLogEntry, Seat
-from classroom.seat_cookies import seat_cookie_name
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
 from games.live.host import TableHost
@@ -258,7 +259,7 @@ async def _arena(session: GameSession, teacher_cookies: dict[str, str]) -> Arena
                 and frame["view"]["phase"] == "waiting_flip"
             ),
         )
-    host = live_tables.registry.running(seats[0].table_id or 0)
+    host = hosting.registry.running(seats[0].table_id or 0)
     assert isinstance(host, TableHost)
     assert host.engine.view(host.state, first)["active_seat"] != first
     lobby = _socket(f"/ws/play/{session.code}/", {cookie: seats[first].token})
@@ -325,7 +326,7 @@ def still_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[asyncio.AbstractEve
     channel_layers.backends.clear()
     loop = asyncio.new_event_loop()
     yield loop
-    loop.run_until_complete(live_tables.registry.stop_all())
+    loop.run_until_complete(hosting.registry.stop_all())
     pending = asyncio.all_tasks(loop)
     for task in pending:
         task.cancel()

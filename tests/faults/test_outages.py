@@ -19,10 +19,12 @@ from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from classroom import consumers, live_tables, outages
+from classroom import consumers
 from classroom.asgi import application
+from classroom.live import hosting
 from classroom.models import ActionLogEntry, Seat
-from classroom.seat_cookies import seat_cookie_name
+from classroom.people.seat_cookies import seat_cookie_name
+from classroom.server import outages
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
 from games.live import host as host_module
@@ -66,7 +68,7 @@ async def playing(
         return session, [Seat.objects.get(pk=seat.pk) for seat in seats]
 
     yield await sync_to_async(prepare)()
-    await live_tables.registry.stop_all()
+    await hosting.registry.stop_all()
 
 
 @pytest.fixture(autouse=True)
@@ -86,7 +88,7 @@ async def test_an_input_stored_after_a_database_outage_is_pending_then_acknowled
         views.append((await _frames_until(socket, "state"))[-1]["view"])
     flipper = sockets[views[0]["active_seat"]]
 
-    real_append = live_tables.action_log_append_many
+    real_append = hosting.action_log_append_many
     refused: list[int] = []
 
     def database_down_for_a_while(**kwargs: Any) -> None:
@@ -95,7 +97,7 @@ async def test_an_input_stored_after_a_database_outage_is_pending_then_acknowled
             raise OperationalError("server closed the connection unexpectedly")
         real_append(**kwargs)
 
-    monkeypatch.setattr(live_tables, "action_log_append_many", database_down_for_a_while)
+    monkeypatch.setattr(hosting, "action_log_append_many", database_down_for_a_while)
     monkeypatch.setattr(host_module, "STORE_RETRY_DELAYS_S", (0.01,))
     await flipper.send_to(
         text_data=json.dumps({"type": "act", "seq": 1, "action": {"kind": "flip"}, "cid": "p:1"})
@@ -117,7 +119,7 @@ async def test_an_input_stored_after_a_database_outage_is_pending_then_acknowled
     ("patch", "error"),
     [
         ("table_handle", RedisConnectionError("Error 111 connecting to 127.0.0.1:6379")),
-        ("_playing_seat", OperationalError("connection to server failed")),
+        ("seat_playing_find", OperationalError("connection to server failed")),
     ],
     ids=["redis-down", "postgresql-down"],
 )
@@ -130,16 +132,16 @@ async def test_a_tablet_connecting_during_an_outage_is_asked_to_try_again_calmly
 ) -> None:
     session, seats = playing
 
-    def down(*_args: Any) -> Any:
+    def down(*_args: Any, **_kwargs: Any) -> Any:
         raise error
 
     async def down_async(*_args: Any) -> Any:
         raise error
 
     if patch == "table_handle":
-        monkeypatch.setattr(live_tables, "table_handle", down_async)
+        monkeypatch.setattr(hosting, "table_handle", down_async)
     else:
-        monkeypatch.setattr(consumers, "_playing_seat", down)
+        monkeypatch.setattr(consumers, "seat_playing_find", down)
     caplog.set_level(logging.WARNING)
     for _attempt in range(3):  # a tablet reconnecting again and again during the outage
         socket = _socket(session.code, seats[0].token)

@@ -9,9 +9,10 @@ p99 passes the limit twice in a row (one noisy window on a shared machine is not
 at ``--max-students``. Modes:
 
 * ``embedded``: one process, SQLite, the in-memory channel layer (the default install);
-* ``cluster``: two processes on PostgreSQL and Redis behind HAProxy (``classroom/haproxy.cfg``,
-  the README's production layout), which sends a session's sockets to one process by a hash
-  of its join code, so tables rarely need Redis for their frames;
+* ``cluster``: two processes on PostgreSQL and Redis behind HAProxy
+  (``classroom/server/haproxy.cfg``, the README's production layout), which sends a session's
+  sockets to one process by a hash of its join code, so tables rarely need Redis for their
+  frames;
 * ``cluster-spread``: the same, but HAProxy without session affinity (round robin for the
   table sockets too), so the tables fan out across processes through Redis (the worst case);
 * ``layers``: the spread cluster at fixed loads (``--layer-students``), once with
@@ -392,7 +393,7 @@ class _Timings:
 
     def wrap_writer(self) -> None:
         """Time every group commit of the live tables' log writer (its own thread)."""
-        live_tables = sys.modules.get("classroom.live_tables")
+        live_tables = sys.modules.get("classroom.live.hosting")
         if live_tables is None or getattr(live_tables, "_bench_timed", False):
             return
         write = live_tables._write_in_thread
@@ -639,7 +640,7 @@ class Server:
         """Connections open to each process now: HAProxy's count (scur) of each server."""
         if not self.proxy_port:
             return []
-        from classroom.haproxy import haproxy_stats
+        from classroom.server.haproxy import haproxy_stats
 
         stats = haproxy_stats(self.site.proxy_stats)
         rows = {row["svname"]: row for row in stats if row["pxname"] == "tables"}

@@ -1,7 +1,7 @@
 """``manage.py cluster [--processes N] [--host H] [--port P]``: a local cluster, for a demo.
 
 Starts N Daphne processes on the ports after P and HAProxy on P in front of them, configured
-as the README's production layout (``classroom/haproxy.cfg``: a session's sockets on one
+as the README's production layout (``classroom/server/haproxy.cfg``: a session's sockets on one
 process, the rest round robin, health checks on /readyz, the client's address passed on).
 Needs the shared services of a cluster in the environment: DATABASE_URL (PostgreSQL) and
 REDIS_URL. Kill a process (kill -9) while a class plays to watch its tables move to another.
@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from classroom.daphne_limits import DAPHNE_TIMEOUT_ARGS
-from classroom.haproxy import haproxy_config, haproxy_start, health_host_from
+from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
+from classroom.server.haproxy import haproxy_config, haproxy_start, health_host_from
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING
 
 from django.utils import translation
 
-from classroom.colour_vision import trial_accommodation
-from classroom.game_labels import game_name, kind_label, level_label
 from classroom.gamesite import game_site
-from classroom.ladder_labels import rung_label
-from classroom.table_tiles import table_tile
+from classroom.gamesite.labels import game_name, kind_label, level_label
+from classroom.gamesite.ladder_labels import rung_label
+from classroom.live.tiles import table_tile
+from classroom.people.colour_vision import trial_accommodation
 
 if TYPE_CHECKING:
     from classroom.models import Table

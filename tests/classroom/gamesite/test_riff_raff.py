@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from classroom.game_labels import kind_label, level_label, watch_scene
 from classroom.gamesite import game_site
+from classroom.gamesite.labels import kind_label, level_label, watch_scene
+from classroom.live.tiles import table_tile
 from classroom.models import Table
 from classroom.selectors.analytics import MIXED_KIND_GAMES
-from classroom.table_tiles import table_tile
 from games.riff_raff.config import Config
 from games.riff_raff.trials import level, level_wave_strength
 

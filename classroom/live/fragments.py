@@ -1,0 +1,179 @@
+"""The live parts of the console, projector and student lobby, rendered for one page.
+
+Views render the same partials inside the full page; sockets render them again whenever the
+session's lobby changes, and htmx swaps them in by id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from classroom.analytics import charts
+from classroom.live.standings import leaderboard_action, standings_shown
+from classroom.live.tiles import TableTile, table_tile
+from classroom.models import GameSession, Seat
+from classroom.selectors.analytics import session_dashboard
+from classroom.selectors.celebration import session_highlights
+from classroom.selectors.sessions import session_roster, table_mates
+from games.registry import game_get
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+# WebSocket close codes a tablet should not retry (htmx reconnects only on 1006/1011-1013).
+CLOSE_NO_SEAT = 4401
+CLOSE_REMOVED = 4403
+
+
+def game_name(session: GameSession) -> str:
+    spec = game_get(session.game)
+    return _(spec.name) if spec else session.game
+
+
+def _tiles(
+    session: GameSession, views: Mapping[int, dict[str, Any]] | None
+) -> dict[int, TableTile]:
+    if session.status == GameSession.Status.LOBBY:
+        return {}
+    tiles = {}
+    for table in session.tables.all():
+        if not table.roster:
+            continue
+        tile = table_tile(table=table, view=(views or {}).get(table.pk))
+        shown = standings_shown(session=session, phase=tile.phase, paused=tile.paused)
+        tiles[table.pk] = replace(tile, standings=shown)
+    return tiles
+
+
+def dashboard_context(*, session: GameSession) -> dict[str, Any]:
+    """The console's live skills: a tile per student and the class's RT distribution."""
+    if session.status == GameSession.Status.LOBBY:
+        return {"dashboard": None, "rt_chart": None}
+    dashboard = session_dashboard(session=session)
+    bins = charts.rt_bins(dashboard.class_rts)
+    chart = (
+        charts.histogram(title=_("Correct reaction times of the class (ms)"), bins=bins)
+        if bins
+        else None
+    )
+    return {"dashboard": dashboard, "rt_chart": chart, "rt_bins": bins}
+
+
+def console_context(
+    *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    roster = session_roster(session=session)
+    return {
+        "session": session,
+        "roster": roster,
+        "game_name": game_name(session),
+        "table_numbers": [entry.table.number for entry in roster.tables],
+        "tiles": _tiles(session, views),
+        "seat_options": spec.seat_options if (spec := game_get(session.game)) else (),
+        "leaderboard_choices": [
+            (leaderboard_action(value), value, label)
+            for value, label in GameSession.Leaderboard.choices
+        ],
+        **dashboard_context(session=session),
+    }
+
+
+# The celebration's confetti, spread by fixed steps (every render of it looks the same).
+CONFETTI = [
+    {
+        "left": (piece * 37) % 100,
+        "top": (piece * 29) % 14,
+        "delay": f"{(piece * 13) % 20 / 10:.1f}",
+        "fall": f"{3 + (piece % 5) * 0.6:.1f}",
+        "turn": (piece * 47) % 360,
+        "colour": piece % 6,
+    }
+    for piece in range(48)
+]
+
+
+def projector_context(
+    *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    roster = session_roster(session=session)
+    context = {
+        "session": session,
+        "roster": roster,
+        "game_name": game_name(session),
+        "tiles": _tiles(session, views),
+    }
+    if session.status == GameSession.Status.ENDED:
+        # Names only where the class may see who did best (never without scoring).
+        names = standings_shown(session=session)
+        context["highlights"] = session_highlights(session=session, names=names)
+        context["confetti"] = CONFETTI
+    return context
+
+
+def lobby_context(*, seat: Seat) -> dict[str, Any]:
+    session = seat.session
+    plays = (
+        session.status != GameSession.Status.LOBBY
+        and seat.table is not None
+        and any(entry.get("seat_id") == seat.pk for entry in seat.table.roster)
+    )
+    return {
+        "session": session,
+        "seat": seat,
+        "mates": [mate for mate in table_mates(seat=seat) if mate.pk != seat.pk],
+        "game_name": game_name(session),
+        "plays": plays and session.status != GameSession.Status.ENDED,
+    }
+
+
+def console_fragment_render(
+    *, session_id: int, views: Mapping[int, dict[str, Any]] | None = None
+) -> str:
+    session = GameSession.objects.select_related("school_class").get(pk=session_id)
+    context = console_context(session=session, views=views)
+    # Two swaps in one message: htmx's ws extension places each element by its id.
+    return render_to_string("classroom/session_console.html#live", context) + render_to_string(
+        "classroom/session_console.html#dashboard", context
+    )
+
+
+def projector_fragment_render(
+    *, session_id: int, views: Mapping[int, dict[str, Any]] | None = None
+) -> str:
+    session = GameSession.objects.select_related("school_class").get(pk=session_id)
+    context = projector_context(session=session, views=views)
+    return render_to_string("classroom/projector.html#live", context)
+
+
+@dataclass(frozen=True)
+class SeatFragment:
+    html: str
+    close_code: int | None = None
+
+
+def _seat_notice(message: str, close_code: int) -> SeatFragment:
+    html = render_to_string("play/lobby.html#notice", {"message": message})
+    return SeatFragment(html=html, close_code=close_code)
+
+
+def seat_fragment_render(*, session_id: int, token: str) -> SeatFragment:
+    """The lobby for the seat this token holds, or a calm notice and a close code."""
+    seat = (
+        Seat.objects.select_related("session", "table")
+        .filter(session_id=session_id, token=token)
+        .first()
+        if token
+        else None
+    )
+    if seat is None:
+        # Never seated here, or the seat was taken over by a badge on another tablet.
+        return _seat_notice(
+            _("This tablet is not in the session any more. Please join again."), CLOSE_NO_SEAT
+        )
+    if seat.is_kicked:
+        return _seat_notice(_("Your teacher removed you from this session."), CLOSE_REMOVED)
+    return SeatFragment(html=render_to_string("play/lobby.html#live", lobby_context(seat=seat)))

@@ -1,0 +1,1 @@
+"""Who is at the tablet: names, nicknames, cookies, language, colour vision."""

@@ -1,0 +1,70 @@
+"""What the WebSocket consumers read: whose session or table a page may watch, which seat a
+tablet's token opens. Writes (presence rows) stay in ``classroom.services.presence``."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from django.contrib.auth.models import User
+
+from classroom.live.standings import TabletStandings, standings_for_tablets
+from classroom.models import GameSession, Seat, Table
+from classroom.selectors.practice_access import practice_seat_problem
+
+
+class PlayingSeat(NamedTuple):
+    seat_id: int
+    table_id: int
+    seat_index: int  # the engine's
+    session_id: int
+    standings: TabletStandings
+
+
+def session_owned_by(*, session_id: int, user: object) -> bool:
+    """Whether ``user`` (a socket scope's user, perhaps anonymous) is the session's teacher."""
+    # The scope's user is an AnonymousUser when nobody is signed in.
+    if not isinstance(user, User) or not user.is_authenticated:
+        return False
+    return GameSession.objects.filter(pk=session_id, teacher=user).exists()
+
+
+def table_owned_by(*, session_id: int, table_id: int, user: object) -> bool:
+    """Whether ``user`` is the teacher of the session this table belongs to."""
+    # The scope's user is an AnonymousUser when nobody is signed in.
+    if not isinstance(user, User) or not user.is_authenticated:
+        return False
+    return Table.objects.filter(pk=table_id, session_id=session_id, session__teacher=user).exists()
+
+
+def seat_find_by_token(*, code: str, token: str) -> Seat | None:
+    """The seat a token holds in the session with this join code, kicked or not, or None."""
+    if not token:
+        return None
+    return Seat.objects.select_related("session").filter(session__code=code, token=token).first()
+
+
+def seat_playing_find(*, code: str, token: str) -> PlayingSeat | None:
+    """The seat of a token at a playing table, or None."""
+    seat = (
+        Seat.objects.select_related("session", "table")
+        .filter(session__code=code, token=token, kicked_at__isnull=True)
+        .first()
+        if token
+        else None
+    )
+    if seat is None or seat.table is None or practice_seat_problem(seat=seat):
+        return None
+    for index, entry in enumerate(seat.table.roster):
+        if entry.get("seat_id") == seat.pk:
+            standings = standings_for_tablets(session=seat.session)
+            return PlayingSeat(seat.pk, seat.table.pk, index, seat.session_id, standings)
+    return None
+
+
+def seat_get(*, seat_id: int) -> Seat:
+    return Seat.objects.get(pk=seat_id)
+
+
+def seat_token_valid(*, seat_id: int, token: str) -> bool:
+    """Whether the seat is still this token's: not kicked, the token not replaced."""
+    return Seat.objects.filter(pk=seat_id, token=token, kicked_at__isnull=True).exists()

@@ -1,0 +1,1 @@
+"""Running many processes: router, leases, proxy configuration, process tuning, limits."""

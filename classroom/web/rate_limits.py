@@ -1,0 +1,137 @@
+"""Rate limits against guessing: login passwords, join and practice codes, sign-ups.
+
+Counted in the default cache with django-ratelimit (fixed windows). Only misses count: a
+failed login, a code that matched nothing. A right password or code never adds to a count, so
+a class typing the right code all at once is never slowed.
+
+What a count keys on decides who a limit can lock out, so each one keys on the client's real
+address (``classroom.web.client_address``: behind a trusted proxy, the proxy's X-Forwarded-For),
+never on a shared proxy's:
+
+- Join and practice codes: 12 misses a minute per tablet (its address plus its browser's CSRF
+  cookie, which every form page sets), so behind a school's one public address a mistyping
+  child slows only their own tablet; and 60 a minute per address, as a backstop against a
+  guesser who drops or forges the cookie. Over either, codes from that tablet are not checked
+  for the rest of the minute: a guesser learns nothing, and nobody else is affected.
+- Login: 8 failures per username *and address* in 5 minutes (a stranger elsewhere cannot
+  lock the owner out), 20 failures a minute per address (one guesser trying many names), and
+  a slower global backstop of 100 failures an hour per username (a guesser with many
+  addresses).
+- Sign-up: 10 attempts an hour per address.
+
+A request over a limit is refused with a readable message and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django_ratelimit.core import get_usage
+
+from classroom.web.client_address import client_address_from_request, client_address_from_scope
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS = "8/5m"
+LOGIN_FAILURES_PER_ADDRESS = "20/m"
+LOGIN_FAILURES_PER_USERNAME = "100/h"
+JOIN_CODE_MISS_RATE = "12/m"  # per tablet: address + browser
+JOIN_CODE_MISS_RATE_PER_ADDRESS = "60/m"
+
+
+def _over(group: str, rate: str, value: str, *, increment: bool) -> bool:
+    """Whether ``value`` has used up ``rate`` in ``group`` (a limit of 8 allows 8 misses,
+    then refuses); counts one more first if asked."""
+    usage = get_usage(
+        None, group=group, key=lambda _group, _request: value, rate=rate, increment=increment
+    )
+    if usage is None:
+        return False
+    count, limit = usage["count"], usage["limit"]
+    return bool(count > limit if increment else count >= limit)
+
+
+# Login ---------------------------------------------------------------------------------------
+
+
+def _login_keys(request: HttpRequest) -> list[tuple[str, str, str]]:
+    address = client_address_from_request(request)
+    username = request.POST.get("username", "").strip().casefold()
+    return [
+        ("login-user-address", LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS, f"{username}|{address}"),
+        ("login-address", LOGIN_FAILURES_PER_ADDRESS, address),
+        ("login-user", LOGIN_FAILURES_PER_USERNAME, username),
+    ]
+
+
+def login_attempt_allowed(request: HttpRequest) -> bool:
+    """False when this client (or this username, everywhere) has failed too often lately."""
+    return not any(
+        _over(group, rate, value, increment=False) for group, rate, value in _login_keys(request)
+    )
+
+
+def login_failure_count(request: HttpRequest) -> None:
+    """Count one failed login; a right password never counts."""
+    for group, rate, value in _login_keys(request):
+        _over(group, rate, value, increment=True)
+
+
+# Join and practice codes --------------------------------------------------------------------
+
+
+def _code_keys(address: str, browser: str) -> list[tuple[str, str, str]]:
+    return [
+        ("join-code-tablet", JOIN_CODE_MISS_RATE, f"{address}|{browser}"),
+        ("join-code-address", JOIN_CODE_MISS_RATE_PER_ADDRESS, address),
+    ]
+
+
+def _request_code_keys(request: HttpRequest) -> list[tuple[str, str, str]]:
+    browser = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return _code_keys(client_address_from_request(request), browser)
+
+
+def _scope_code_keys(scope: dict[str, Any]) -> list[tuple[str, str, str]]:
+    browser = scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+    return _code_keys(client_address_from_scope(scope), browser)
+
+
+def join_code_guesses_exhausted(request: HttpRequest) -> bool:
+    return any(
+        _over(group, rate, value, increment=False)
+        for group, rate, value in _request_code_keys(request)
+    )
+
+
+def join_code_miss_count(request: HttpRequest) -> None:
+    """Count a code that matched no session; right codes are never counted."""
+    for group, rate, value in _request_code_keys(request):
+        _over(group, rate, value, increment=True)
+
+
+def join_code_guesses_exhausted_for_scope(scope: dict[str, Any]) -> bool:
+    """The same limit for a socket that names a code (sync: call it off the event loop)."""
+    return any(
+        _over(group, rate, value, increment=False) for group, rate, value in _scope_code_keys(scope)
+    )
+
+
+def join_code_miss_count_for_scope(scope: dict[str, Any]) -> None:
+    for group, rate, value in _scope_code_keys(scope):
+        _over(group, rate, value, increment=True)
+
+
+# Sign-up ------------------------------------------------------------------------------------
+
+
+def signup_attempt_allowed(request: HttpRequest) -> bool:
+    """Count one sign-up attempt; False when this address has tried too often this hour."""
+    return not _over(
+        "signup-address",
+        f"{settings.SIGNUPS_PER_ADDRESS_PER_HOUR}/h",
+        client_address_from_request(request),
+        increment=True,
+    )
