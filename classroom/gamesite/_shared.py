@@ -10,6 +10,22 @@ if TYPE_CHECKING:
     from classroom.models import Seat
 
 
+def table_labels(seat: Seat) -> dict[str, Any]:
+    """What every game's tablet says the same way: the table's names, the robot that takes a
+    seat over, players by number, pause and the end of the game."""
+    return {
+        **seat_names(seat),
+        "player_n": _("Player %(n)s"),
+        "paused": _("Paused: eyes on your teacher."),
+        "ended": _("The game has ended."),
+        "game_over": _("Game over!"),
+        "you_win": _("You win! 🏆"),
+        "winner_is": _("%(name)s wins!"),
+        "well_played": _("Well played, everyone!"),
+        "left_title": _("This tablet left the game."),
+    }
+
+
 def seat_names(seat: Seat) -> dict[str, Any]:
     """Each seat's name at the seat's table, by seat index, and what a seat is called once a
     robot takes it over mid-game (its child was taken off the class list: the tablets drop the

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from classroom.gamesite._shared import seat_names
+from classroom.gamesite._shared import table_labels
 from classroom.gamesite.contract import PRACTICE_WITH_BOTS, GameSite
 from games.commotion.spec import SPEC
 from games.commotion.trials import level_fields
@@ -39,7 +39,7 @@ def step_label(step: Mapping[str, Any]) -> str:
 
 def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     return {
-        **seat_names(seat),
+        **table_labels(seat),
         "colour": {
             "red": _("red"),
             "blue": _("blue"),
@@ -50,7 +50,6 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "stop": pgettext("Commotion card", "STOP"),
         "number_card": _("%(colour)s %(number)s"),
         "pile_label": _("Pile with %(card)s on top, %(n)s cards"),
-        "player_n": _("Player %(n)s"),
         "points": _("%(n)s points"),
         "refill_left": _("Refill pile: %(n)s"),
         "round_n": _("Round %(n)s"),
@@ -64,15 +63,8 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "waste_empty": _("Empty"),
         "new_pile": _("New pile"),
         "centre_empty": _("Piles start with a START card."),
-        "paused": _("Paused: eyes on your teacher."),
-        "ended": _("The game has ended."),
-        "game_over": _("Game over!"),
         "round_over": _("Round %(n)s is over"),
         "next_round": _("Next round in %(n)s s"),
-        "you_win": _("You win! 🏆"),
-        "winner_is": _("%(name)s wins!"),
-        "well_played": _("Well played, everyone!"),
-        "left_title": _("This tablet left the game."),
         "player": _("Player"),
         "centre_cards": _("Cards in the centre"),
         "refill_penalty": _("Refill left (-2 each)"),

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
-from classroom.gamesite._shared import seat_names
+from classroom.gamesite._shared import table_labels
 from classroom.gamesite.contract import PRACTICE_SOLO, PRACTICE_WITH_BOTS, GameSite
 from classroom.gamesite.labels import colour_words
 from games.palm_strike.matching import LEVELS
@@ -72,7 +72,7 @@ def _motif_names() -> dict[str, str]:
 
 def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     return {
-        **seat_names(seat),
+        **table_labels(seat),
         "pacing": settings.get("flip_pacing", "tap"),
         "word": colour_words(language=seat.session.language),
         "word_language": seat.session.language,
@@ -84,7 +84,6 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "claim": _("Claim %(card)s"),
         "slap": _("Slap"),
         "deck_count": _("%(n)s cards left"),
-        "player_n": _("Player %(n)s"),
         "no_cards": _("No cards left!"),
         "claimed_count": _("Cards you claimed: %(n)s"),
         "open": _("Match? Slap it!"),
@@ -104,13 +103,6 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "no_match": _("No match this time."),
         "right_count": _("Right: %(right)s of %(total)s"),
         "right_total": _("You got %(right)s of %(total)s right."),
-        "paused": _("Paused: eyes on your teacher."),
-        "ended": _("The game has ended."),
-        "game_over": _("Game over!"),
-        "you_win": _("You win! 🏆"),
-        "winner_is": _("%(name)s wins!"),
-        "well_played": _("Well played, everyone!"),
-        "left_title": _("This tablet left the game."),
     }
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
-from classroom.gamesite._shared import seat_names
+from classroom.gamesite._shared import table_labels
 from classroom.gamesite.contract import PRACTICE_WITH_BOTS, GameSite
 from games.riff_raff.spec import SPEC
 from games.riff_raff.trials import CATCH, PLACEMENT, level_wave_strength
@@ -44,11 +44,10 @@ def scene() -> dict[str, Any]:
 
 def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     return {
-        **seat_names(seat),
+        **table_labels(seat),
         **scene(),
         "your_colour": _("Your colour"),
         "card_n": _("card %(n)s"),
-        "player_n": _("Player %(n)s"),
         "round_n": _("Round %(n)s of %(total)s"),
         "pieces_left": _("%(n)s cargo left"),
         "choose_card": _("Pick a card: the highest is captain"),
@@ -63,13 +62,6 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "settling": _("The sea rolls…"),
         "catch_it": _("Catch it! Tap the falling cargo"),
         "falling": _("Cargo overboard!"),
-        "paused": _("Paused: eyes on your teacher."),
-        "ended": _("The game has ended."),
-        "game_over": _("Game over!"),
-        "you_win": _("You win! 🏆"),
-        "winner_is": _("%(name)s wins!"),
-        "well_played": _("Well played, everyone!"),
-        "left_title": _("This tablet left the game."),
     }
 
 
