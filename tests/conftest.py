@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.utils import translation
 
 from classroom.live.hosting import log_writer
 from classroom.services.classes import class_create
@@ -39,6 +40,15 @@ def _plain_static_storage(settings: Any) -> None:
 def _fast_password_hashing(settings: Any) -> None:
     # The real hasher takes ~0.25 s per teacher; these tests are not about hashing.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    # A page asked for in Chinese leaves Chinese active in this thread (LocaleMiddleware
+    # activates, nothing deactivates): each test starts in the site's default language.
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
