@@ -70,7 +70,7 @@ def test_the_service_worker_controls_the_page_after_a_reload_and_serves_static_f
     assert main is not None
     assert not main.from_service_worker  # pages always come from the network
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
-    stylesheet = page.locator("link[rel=stylesheet]").get_attribute("href")
+    stylesheet = page.locator("link[rel=stylesheet]").first.get_attribute("href")
     assert stylesheet
     # The hashed name from the staticfiles manifest, precached on install, served from cache.
     assert "/static/css/snapclass." in stylesheet
