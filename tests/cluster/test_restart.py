@@ -164,9 +164,11 @@ async def _restart_every_10_s(
         await asyncio.sleep(max(0.0, started + 10 * cycle - time.monotonic()))
         site.kill(port)
         await asyncio.to_thread(site.start, port)
-    # After the last restart: every tablet back, and one more flip acknowledged.
+    # After the last restart: every tablet back (the kid's seventh socket open), and one more
+    # flip acknowledged.
     count = sum(len(tablet.acknowledged) for tablet in flippers)
     await _until(lambda: sum(len(t.acknowledged) for t in flippers) > count, 30)
+    await _until(lambda: kid.connects >= 7, 30)
     stop.set()
     await asyncio.gather(*tasks, watcher)
     return {
