@@ -18,9 +18,8 @@
   var STOP_CODES = [4008, 4401, 4403, 4404, 4409];
   // A handshake that has not finished by then is stuck (a link that takes packets and answers none).
   var CONNECT_WITHIN_MS = 4000;
-  // A cheap address that needs no database. Not /healthz: probing it, the tablet never saw an
-  // answer after the server came back (tests/e2e/test_link_faults.py; not yet understood).
-  var PROBE_URL = "/manifest.webmanifest";
+  // The server's liveness address: no database, no session, never cached.
+  var PROBE_URL = "/healthz";
   var PROBE_EVERY_MS = 500;
   var PROBE_TIMEOUT_MS = 1500;
   // An input the server answered "not saved" is sent again this often until it is stored.

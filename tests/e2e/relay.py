@@ -23,8 +23,9 @@ class Relay:
         self._flowing.set()
         self._lock = threading.Lock()
         self._sockets: set[socket.socket] = set()
-        self._listener = self._listen(0)
-        self.port = int(self._listener.getsockname()[1])
+        listener = self._listen(0)
+        self._listener: socket.socket | None = listener
+        self.port = int(listener.getsockname()[1])
         self._start_accepting()
 
     @property
@@ -38,7 +39,14 @@ class Relay:
         self._flowing.set()
 
     def go_down(self) -> None:
-        self._listener.close()
+        # Closing alone leaves the socket listening while the accept thread is blocked on it:
+        # the next connection would still get through (and a probe's keep-alive connection
+        # with it). Shut down first, which wakes the thread.
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)
+            listener.close()
         with self._lock:
             for sock in list(self._sockets):
                 _reset(sock)
@@ -60,6 +68,7 @@ class Relay:
         return listener
 
     def _start_accepting(self) -> None:
+        assert self._listener is not None
         threading.Thread(target=self._accept, args=(self._listener,), daemon=True).start()
 
     def _accept(self, listener: socket.socket) -> None:
@@ -68,6 +77,9 @@ class Relay:
                 client, _address = listener.accept()
             except OSError:
                 return  # closed: the server is down
+            if listener is not self._listener:
+                _reset(client)  # accepted as the server went down
+                return
             try:
                 upstream = socket.create_connection(("127.0.0.1", self.target_port))
             except OSError:
