@@ -66,6 +66,10 @@ LOBBY_SILENT = {"state", "ack", "rejected"}
 RTT_RATIO = 4.0
 RTT_FLOOR_MS = 2.0
 RTT_SANITY_MS = 50.0
+# A ping is answered by the consumer itself, so a late pong means the loop or the consumer
+# was held up. On a loaded CI machine one came later than TIMEOUT once; the medians above
+# judge the speed, this only tells a hang (and says where every task was) from a slow machine.
+PROBE_PATIENCE_S = 30.0
 
 
 class _LimiterClock:
@@ -117,10 +121,10 @@ def _socket(path: str, cookies: dict[str, str]) -> WebsocketCommunicator:
     return WebsocketCommunicator(application, path, headers=headers)
 
 
-async def _json(socket: WebsocketCommunicator) -> dict[str, Any]:
+async def _json(socket: WebsocketCommunicator, timeout: float = TIMEOUT) -> dict[str, Any]:
     """The next JSON frame (lobby sockets also get htmx HTML fragments: skipped)."""
     while True:
-        message = await socket.receive_output(timeout=TIMEOUT)
+        message = await socket.receive_output(timeout=timeout)
         assert message["type"] == "websocket.send", f"socket closed: {message}"
         text = message.get("text") or ""
         if text.startswith("{"):
@@ -204,9 +208,23 @@ async def _probe(arena: Arena, stop: asyncio.Event, rtts: list[float]) -> None:
         arena._ping_seq += 1
         began = time.perf_counter()
         await arena.prober.send_to(text_data=json.dumps({"type": "ping", "seq": arena._ping_seq}))
-        assert await _json(arena.prober) == {"type": "pong", "seq": arena._ping_seq}
+        try:
+            pong = await _json(arena.prober, timeout=PROBE_PATIENCE_S)
+        except TimeoutError:
+            raise AssertionError(f"no pong in {PROBE_PATIENCE_S} s; tasks:\n{_tasks()}") from None
+        assert pong == {"type": "pong", "seq": arena._ping_seq}
         rtts.append((time.perf_counter() - began) * 1000)
         await asyncio.sleep(0.003)
+
+
+def _tasks() -> str:
+    """Where every task of the loop is waiting (for a probe that got no answer)."""
+    lines = []
+    for task in asyncio.all_tasks():
+        frames = task.get_stack(limit=3)
+        where = " < ".join(f"{f.f_code.co_name}:{f.f_lineno}" for f in reversed(frames))
+        lines.append(f"  {task.get_name()}: {where}")
+    return "\n".join(sorted(lines))
 
 
 async def _throw(arena: Arena, target: str, batch: list[Fuzzed]) -> None:
