@@ -1,21 +1,28 @@
-"""Shared by the stall and outage tests: scripted tablets split over two processes, and the
-checks on what they were told against what the action log holds."""
+"""Shared by the stall and outage tests: two processes on PostgreSQL and Redis, scripted
+tablets split over them, one fault in the middle of play, and the checks on what the tablets
+were told against what the action log holds."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 
+from tests.cluster.processes import cluster_site, drop_database
 from tests.cluster.tablets import ScriptedTablet
+from tests.services import POSTGRES_URL, require
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Coroutine, Iterator
+    from pathlib import Path
 
     from tests.cluster.processes import Site
+
+T = TypeVar("T")
 
 TAP = {"flip_pacing": "tap", "response_window_s": 1.0}
 
@@ -94,6 +101,70 @@ class SplitTable:
     async def finish(self) -> None:
         self.stop.set()
         await asyncio.gather(*self.tasks)
+
+    async def playing(self, acks: int) -> None:
+        """Started, and ``acks`` inputs acknowledged before the fault."""
+        await self.start()
+        await self.wait(lambda: self.acks() >= acks, 40, "play to start")
+
+    async def wait(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
+        try:
+            await until(condition, timeout, what)
+        except AssertionError as error:
+            raise AssertionError(f"{error}: {self.states()}") from error
+
+    async def healed(self, since: float, *, timeout: float = 40) -> Healing:
+        """Waits until every tablet had a fresh view and an ack after ``since`` and play went
+        on (8 more acks), then says how long each took."""
+        before = self.acks()
+        await self.wait(lambda: self.every_tablet_viewed_after(since) is not None, timeout, "views")
+        await self.wait(lambda: self.every_tablet_acked_after(since), timeout, "every tablet")
+        await self.wait(lambda: self.acks() >= before + 8, timeout, "play to go on")
+        everyone = max(min(at for at in tablet.ack_times if at > since) for tablet in self.tablets)
+        return Healing(
+            first_ack_s=self.acks_after(since)[0] - since,
+            every_ack_s=everyone - since,
+            every_view_s=self.every_tablet_viewed_after(since) or 0.0,
+        )
+
+
+@dataclass(frozen=True)
+class Healing:
+    """Seconds from the end of a fault until the first ack, an ack on every tablet, and a
+    fresh view on every tablet."""
+
+    first_ack_s: float
+    every_ack_s: float
+    every_view_s: float
+
+    def __str__(self) -> str:
+        return (
+            f"every tablet had a fresh view within {self.every_view_s:.2f} s, first ack "
+            f"{self.first_ack_s:.2f} s, an ack on every tablet within {self.every_ack_s:.2f} s"
+        )
+
+
+@contextlib.contextmanager
+def two_processes(workdir: Path, *, redis_url: str) -> Iterator[Site]:
+    """A cluster site of two processes on a database of its own (dropped afterwards).
+
+    The caller prepares its sessions on it, then ``site.start()`` twice."""
+    require("postgres")
+    site = cluster_site(workdir, postgres_url=POSTGRES_URL, redis_url=redis_url)
+    try:
+        yield site
+    finally:
+        site.stop_all()
+        if site.postgres_db:
+            drop_database(POSTGRES_URL, site.postgres_db)
+
+
+def play_through(site: Site, scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Runs the fault scenario, its failure carrying the tail of every process's log."""
+    try:
+        return asyncio.run(scenario())
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{site.log_tail()}") from error
 
 
 def table_log(site: Site, table: int) -> list[tuple[int, str, int]]:
