@@ -11,9 +11,12 @@ import pytest
 
 from games.core import Event, Outcome, Trial, log_replay
 from games.live.host import GameClock, LogEntry, TableHost, TableSetup
+from tests.games.live.virtual_time import loop_ms
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
+
+pytestmark = pytest.mark.virtual_time
 
 TICK_EVERY_MS = 30
 
@@ -135,7 +138,9 @@ async def _settle() -> None:
 async def _host(
     engine: Any = NoTicks, store: MemoryStore | None = None, log: Sequence[LogEntry] = ()
 ) -> TableHost:
-    host = TableHost(setup=SETUP, engine=engine, store=store or MemoryStore(), log=log)
+    host = TableHost(
+        setup=SETUP, wall=loop_ms, engine=engine, store=store or MemoryStore(), log=log
+    )
     host.start()
     await _settle()
     return host
@@ -207,7 +212,9 @@ async def test_a_new_host_rebuilt_from_the_log_shows_the_same_views() -> None:
     await host.stop()  # the process dies here
     assert any(entry.kind == "tick" for entry in store.entries)
 
-    revived = TableHost(setup=SETUP, engine=Tally, store=MemoryStore(), log=store.entries)
+    revived = TableHost(
+        setup=SETUP, wall=loop_ms, engine=Tally, store=MemoryStore(), log=store.entries
+    )
     assert revived.state == host.state
     assert Tally.view(revived.state, 0) == Tally.view(host.state, 0)
     assert revived.version == host.version
@@ -321,7 +328,9 @@ async def test_a_refused_input_that_is_a_measurement_is_logged_with_its_trial() 
     host.submit(alice, 5, {"kind": "add", "n": 1})
     await _settle()
     assert [entry.seq for entry in store.entries] == [1, 2]
-    rebuilt = TableHost(setup=SETUP, engine=Guessing, store=MemoryStore(), log=store.entries)
+    rebuilt = TableHost(
+        setup=SETUP, wall=loop_ms, engine=Guessing, store=MemoryStore(), log=store.entries
+    )
     assert rebuilt.state == host.state
     await host.stop()
 
@@ -428,7 +437,9 @@ async def test_motion_is_streamed_to_everyone_once_serialized_and_only_the_landi
         "ended": False,
         "game_ms": alice.of_type("state")[-1]["view"]["game_ms"],
     }
-    rebuilt = TableHost(setup=SETUP, engine=Falling, store=MemoryStore(), log=store.entries)
+    rebuilt = TableHost(
+        setup=SETUP, wall=loop_ms, engine=Falling, store=MemoryStore(), log=store.entries
+    )
     assert rebuilt.state == host.state == Fall(height=0, steps=30, landed=True)
 
 
@@ -499,11 +510,16 @@ async def test_a_ticks_checkpoint_is_stored_with_it_and_a_rebuilt_host_restores_
     stored = [
         dataclasses.replace(e, action=json.loads(json.dumps(e.action))) for e in store.entries
     ]
-    rebuilt = TableHost(setup=SETUP, engine=Rolling, store=MemoryStore(), log=stored)
+    rebuilt = TableHost(setup=SETUP, wall=loop_ms, engine=Rolling, store=MemoryStore(), log=stored)
     assert rebuilt.state == host.state == Ball(Fall(height=0, steps=30, landed=True), 0.1 * 3)
     # The rebuilt host takes the logged value, not one it recomputed.
     edited = [dataclasses.replace(stored[0], action={"checkpoint": {"x": 0.25}})]
-    assert TableHost(setup=SETUP, engine=Rolling, store=MemoryStore(), log=edited).state.x == 0.25
+    assert (
+        TableHost(
+            setup=SETUP, wall=loop_ms, engine=Rolling, store=MemoryStore(), log=edited
+        ).state.x
+        == 0.25
+    )
 
 
 class Seats(NoTicks):

@@ -1,12 +1,18 @@
-"""The host registry: one host per table, started on demand, stopped when idle or ended."""
+"""The host registry: one host per table, started on demand, stopped when idle or ended.
+
+On virtual time: the grace periods pass without waiting for them."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from games.live.host import TableHost
 from games.live.registry import HostRegistry
 from tests.games.live.test_host import SETUP, FakeSocket, MemoryStore, NoTicks
+
+pytestmark = pytest.mark.virtual_time
 
 
 def _registry(loads: list[int], *, idle_stop_s: float = 60.0) -> HostRegistry:
@@ -45,19 +51,19 @@ async def test_an_ended_host_is_forgotten_and_the_next_request_reloads() -> None
 
 
 async def test_a_host_nobody_listens_to_stops_after_the_grace_period() -> None:
-    registry = _registry([], idle_stop_s=0.05)
+    registry = _registry([], idle_stop_s=5.0)
     host = await registry.host_for(7)
     assert host is not None
     tablet = FakeSocket(0)
     await host.join(tablet)
     host.leave(tablet)
     registry.listener_left(host)
-    await asyncio.sleep(0.15)
+    await asyncio.sleep(15)
     assert registry.running(7) is None
 
 
 async def test_a_reload_within_the_grace_period_keeps_the_host() -> None:
-    registry = _registry([], idle_stop_s=0.1)
+    registry = _registry([], idle_stop_s=10.0)
     host = await registry.host_for(7)
     assert host is not None
     tablet = FakeSocket(0)
@@ -65,13 +71,13 @@ async def test_a_reload_within_the_grace_period_keeps_the_host() -> None:
     host.leave(tablet)
     registry.listener_left(host)
     await host.join(FakeSocket(0))  # the same tablet, back after a reload
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(20)
     assert registry.running(7) is host
     await registry.stop_all()
 
 
 async def test_a_teacher_page_watching_does_not_keep_the_host_running() -> None:
-    registry = _registry([], idle_stop_s=0.05)
+    registry = _registry([], idle_stop_s=5.0)
     host = await registry.host_for(7)
     assert host is not None
     stopped: list[bool] = []
@@ -81,7 +87,7 @@ async def test_a_teacher_page_watching_does_not_keep_the_host_running() -> None:
     await host.join(projector)
     host.leave(tablet)
     registry.listener_left(host)
-    await asyncio.sleep(0.15)
+    await asyncio.sleep(15)
     assert registry.running(7) is None
     assert stopped == [True]  # the watching page is told, so it can reconnect later
 

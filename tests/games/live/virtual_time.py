@@ -54,3 +54,8 @@ def run_virtual(main: Callable[[VirtualTimeLoop], Coroutine[Any, Any, T]]) -> T:
         return loop.run_until_complete(main(loop))
     finally:
         loop.close()
+
+
+def loop_ms() -> int:
+    """The running loop's clock in ms: a host's wall clock on virtual time."""
+    return round(asyncio.get_running_loop().time() * 1000)
