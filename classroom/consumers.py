@@ -63,6 +63,9 @@ from games.live.protocol import (
 logger = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
+# The least time between two renders of one lobby, console or projector socket while
+# changes keep coming (the first change of a quiet spell renders at once).
+LOBBY_RENDER_GAP_S = 0.25
 
 
 class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
@@ -119,6 +122,7 @@ class _LobbyConsumer(_Socket):
     views: dict[int, dict[str, Any]]
     _push_task: asyncio.Task[None] | None = None
     _dirty = False
+    _sent_html: str | None = None
     # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.server.outages).
     try_again_code = None
 
@@ -171,10 +175,17 @@ class _LobbyConsumer(_Socket):
             self._dirty = False
             self.gather()
             html, close_code = await database_sync_to_async(self._render_in_language)()
-            await self.send(text_data=html)
+            if html != self._sent_html:
+                await self.send(text_data=html)
+                self._sent_html = html
             if close_code is not None:
                 await self.close(code=close_code)
                 return
+            if self._dirty:
+                # A burst (a class joining at once): every socket of the session would render
+                # once per join, all on the one thread that also answers the joins. Changes
+                # that come meanwhile are shown together after a short gap.
+                await asyncio.sleep(LOBBY_RENDER_GAP_S)
 
     def gather(self) -> None:
         """Read what the render needs from this event loop (it then runs in a thread)."""

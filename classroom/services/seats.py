@@ -26,6 +26,7 @@ from classroom.services.live_tables import table_roster_fix
 from classroom.services.tables import (
     table_add,
     table_for_late_joiner,
+    table_seat_newcomer,
     tables_balance,
     tables_drop_empty,
 )
@@ -70,7 +71,7 @@ def session_join_check(*, session: GameSession, new_seat: bool) -> None:
 
 def _seat_place(*, session: GameSession, seat: Seat) -> None:
     if session.status == GameSession.Status.LOBBY:
-        tables_balance(session=session)
+        table_seat_newcomer(session=session, seat=seat)
         return
     # Games are under way and their seats are fixed: a latecomer gets a table of their own
     # (with a bot), or in a whole-class game watches the one table.

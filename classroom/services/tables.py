@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
+from django.db.models import Count, Q
+
 from classroom.models import GameSession, Seat, Table
 from games.registry import game_get
 
@@ -88,6 +90,32 @@ def tables_balance(*, session: GameSession) -> None:
 
     for table in dropped:
         table.delete()
+
+
+def table_seat_newcomer(*, session: GameSession, seat: Seat) -> None:
+    """Seat one student who just joined the lobby, moving nobody when that keeps the lobby
+    as ``tables_balance`` would have it (as many tables as needed, sizes within one).
+
+    A whole class tapping "Join" at once would otherwise reseat everyone once per join. When
+    the newcomer needs a new table, or the teacher pinned someone, the full balance runs.
+    Call inside a transaction, with the seat saved and at no table yet.
+    """
+    seated = session.seats.filter(kicked_at__isnull=True)
+    capacity = table_capacity(session=session)
+    count = seated.count()
+    needed = max(1, math.ceil(count / capacity)) if capacity else 1
+    tables = list(
+        session.tables.annotate(
+            members=Count("seats", filter=Q(seats__kicked_at__isnull=True))
+        ).order_by("members", "number")
+    )
+    sizes = [table.members for table in tables]
+    balanced = bool(tables) and max(sizes) - min(sizes) <= 1 and sum(sizes) == count - 1
+    if len(tables) != needed or not balanced or seated.filter(pinned=True).exists():
+        tables_balance(session=session)
+        return
+    seat.table = tables[0]
+    seat.save(update_fields=["table"])
 
 
 def table_for_late_joiner(*, session: GameSession) -> Table:

@@ -14,6 +14,7 @@ from classroom.services.tables import table_capacity
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from classroom.models import SchoolClass
 
@@ -61,6 +62,31 @@ def test_tables_stay_balanced_as_students_join_one_by_one(
         # The fewest tables that fit everyone, numbered from 1 without gaps.
         assert len(sizes) == math.ceil(joined / players_per_table)
         assert sorted(_layout(session)) == list(range(1, len(sizes) + 1))
+
+
+@pytest.mark.parametrize("players_per_table", [2, 4])
+def test_a_join_that_needs_no_new_table_moves_nobody(
+    make_session: MakeSession, players_per_table: int
+) -> None:
+    session = make_session(players_per_table=players_per_table)
+    for joined in range(1, 4 * players_per_table + 2):
+        before = dict(Seat.objects.filter(session=session).values_list("pk", "table_id"))
+        seat = seat_join_guest(session=session, nickname=f"Kid {joined}")
+        after = dict(
+            Seat.objects.filter(session=session).exclude(pk=seat.pk).values_list("pk", "table_id")
+        )
+        if math.ceil(joined / players_per_table) == math.ceil((joined - 1) / players_per_table):
+            assert after == before, f"join {joined} reseated someone"
+
+
+def test_a_join_takes_a_bounded_number_of_queries(
+    make_session: MakeSession, django_assert_max_num_queries: Callable[..., Any]
+) -> None:
+    """No reseating of the whole lobby per join: a class joining at once waits on each join."""
+    session = make_session(players_per_table=4)
+    _join(session, *(f"Kid {n}" for n in range(1, 42)))  # 11 tables, of 3 and 4
+    with django_assert_max_num_queries(16):
+        seat_join_guest(session=session, nickname="Kid 42")  # a table of 3 takes them
 
 
 def test_balancing_moves_the_latest_joiners_not_the_earliest(make_session: MakeSession) -> None:

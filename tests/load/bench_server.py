@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
 from tests.load.bench_tables import _free_port, _stop, _wait_for_port
 
 if TYPE_CHECKING:
@@ -49,23 +50,39 @@ async def bench_server(prepare: str) -> AsyncIterator[BenchServer]:
             # Every simulated tablet connects from 127.0.0.1: no per-address socket cap here.
             "SOCKETS_PER_ADDRESS": "1000000",
             "PYTHONPATH": str(ROOT),
+            # Pages (not only sockets) render with DEBUG off: they need the collected files.
+            "STATIC_ROOT": str(Path(workdir) / "static"),
         }
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT, env=env, check=True,
-        )  # fmt: skip
+        for command in (["migrate"], ["collectstatic"]):
+            subprocess.run(
+                [sys.executable, "manage.py", *command, "--noinput", "-v0"],
+                cwd=ROOT, env=env, check=True,
+            )  # fmt: skip
         prepared = subprocess.run(
             [sys.executable, "-c", prepare],
             cwd=ROOT, env=env, check=True, capture_output=True, text=True,
         )  # fmt: skip
         port = _free_port()
+        log = Path(workdir) / "daphne.log"
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "classroom.asgi:application"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+             *DAPHNE_TIMEOUT_ARGS, "classroom.asgi:application"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"),
         )  # fmt: skip
         try:
             await _wait_for_port(port)
             yield BenchServer(port, process, json.loads(prepared.stdout.strip().splitlines()[-1]))
         finally:
             _stop(process)
+            _report_errors(log)
+
+
+def _report_errors(log: Path) -> None:
+    """A benchmark's figures mean little if the server failed meanwhile: say so."""
+    text = log.read_text(errors="replace")
+    tracebacks = text.count("Traceback (most recent call last)")
+    if tracebacks:
+        last = text[text.rindex("Traceback (most recent call last)") :]
+        print(
+            f"the server logged {tracebacks} tracebacks; the last:\n{last[-3000:]}", file=sys.stderr
+        )
