@@ -11,7 +11,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity bench-faults clean
+.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity bench-faults bench-joins clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -119,6 +119,9 @@ bench-capacity: setup
 # ~8 min (prints JSON).
 bench-faults: setup
 	$(BIN)/python tests/load/bench_faults.py
+
+bench-joins: setup
+	$(BIN)/python tests/load/bench_joins.py
 
 # Needs GNU gettext (Debian: gettext); the compiled .mo files are committed.
 messages: setup
