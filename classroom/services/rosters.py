@@ -110,6 +110,9 @@ def _checked(
     checked = []
     kept = 0
     for line in lines:
+        if not line.name.strip():
+            checked.append(replace(line, problem=_("No first name on this line.")))
+            continue
         try:
             name = display_name_clean(line.name, max_length=STUDENT_NAME_MAX)
         except ValidationError as error:

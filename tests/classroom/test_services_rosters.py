@@ -64,7 +64,7 @@ def test_problems_are_marked_on_their_lines(school_class: SchoolClass) -> None:
     text = "First name,Last name\nFay,Ng\n,Blank\nava,Lin\nFay,Ng\n" + "X" * 40 + ",Long\n"
     rows = _names(school_class, text)
     assert rows[0] == (2, "Fay N.", "")  # two Fays: told apart by the initial
-    assert rows[1] == (3, "", "Please type a name.")
+    assert rows[1] == (3, "", "No first name on this line.")
     assert rows[2] == (4, "ava", "ava is already in this class.")
     assert rows[3] == (5, "Fay N.", "Fay N. is listed twice.")
     assert rows[4][0] == 6
