@@ -160,4 +160,5 @@ urlpatterns = [
     # For the proxy's health checks and monitors: no login, no redirect (SECURE_REDIRECT_EXEMPT).
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("metrics", health.metrics, name="metrics"),
 ]

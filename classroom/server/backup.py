@@ -182,7 +182,7 @@ def _pg_query(database: Mapping[str, Any], query: str, params: tuple[Any, ...]) 
             user=database.get("USER") or None,
             password=database.get("PASSWORD") or None,
         ) as target:
-            return list(target.execute(query, params).fetchall())  # type: ignore[arg-type]
+            return list(target.execute(query, params).fetchall())
     except psycopg.errors.UndefinedTable:
         return []
 

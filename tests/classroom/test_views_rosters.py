@@ -26,11 +26,13 @@ def teacher_client(client: Client, teacher: User) -> Client:
     return client
 
 
-def _upload(client: Client, school_class: SchoolClass, text: str, **headers: str) -> str:
+def _upload(
+    client: Client, school_class: SchoolClass, text: str, headers: dict[str, str] | None = None
+) -> str:
     response = client.post(
         reverse("class_roster_preview", args=[school_class.pk]),
         {"file": SimpleUploadedFile("class.csv", text.encode(), content_type="text/csv")},
-        **headers,
+        headers=headers or {},
     )
     assert response.status_code == 200
     return html.unescape(response.content.decode())
@@ -54,7 +56,7 @@ def test_a_preview_marks_problems_and_saves_nothing(
         teacher_client,
         school_class,
         "First name,Last name\nFay,Ng\nAva,Lin\n",
-        HTTP_HX_REQUEST="true",
+        headers={"HX-Request": "true"},
     )
     assert "<html" not in text, "htmx gets the preview partial only"
     assert 'id="roster-line-2"' in text
@@ -75,14 +77,14 @@ def test_confirming_with_a_problem_kept_saves_nothing_and_says_so(
         "text-2": "Fay",
         "text-3": "Ava",
     }
-    response = teacher_client.post(url, posted, HTTP_HX_REQUEST="true")
+    response = teacher_client.post(url, posted, headers={"HX-Request": "true"})
     text = html.unescape(response.content.decode())
     assert response.status_code == 200
     assert "Nothing was saved" in text
     assert "Ava is already in this class." in text
     assert Student.objects.count() == before
 
-    response = teacher_client.post(url, {**posted, "drop": ["3"]}, HTTP_HX_REQUEST="true")
+    response = teacher_client.post(url, {**posted, "drop": ["3"]}, headers={"HX-Request": "true"})
     assert response.headers["HX-Redirect"] == reverse("class_detail", args=[school_class.pk])
     assert Student.objects.count() == before + 1
     assert school_class.students.filter(display_name="Fay").exists()
@@ -139,5 +141,5 @@ def test_another_teacher_cannot_preview_or_add(
 def test_the_preview_is_in_chinese_for_a_chinese_teacher(
     teacher_client: Client, school_class: SchoolClass
 ) -> None:
-    text = _upload(teacher_client, school_class, "Ava\n", HTTP_ACCEPT_LANGUAGE="zh-Hant")
+    text = _upload(teacher_client, school_class, "Ava\n", {"Accept-Language": "zh-Hant"})
     assert "已經在這個班級" in text

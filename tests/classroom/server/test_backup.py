@@ -124,7 +124,7 @@ def _two_live_tables(teacher: User) -> list[Table]:
 
 
 class Tablet:
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int | None) -> None:
         self.seat = seat
 
     async def deliver(self, frame: str) -> None:

@@ -48,7 +48,7 @@ def _sql(database: dict[str, Any], query: str) -> list[Any]:
         port=database["PORT"] or None,
         user=database["USER"],
     ) as db:
-        cursor = db.execute(query)  # type: ignore[arg-type]
+        cursor = db.execute(query)
         return cursor.fetchall() if cursor.description else []
 
 
