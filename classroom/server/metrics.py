@@ -48,6 +48,10 @@ ASYNC_TASKS = Gauge(
     "Tasks in this process's event loop (there is no background-task queue yet: the "
     "supervised loops, table hosts and sockets are all here).",
 )
+# Both kinds are exported from the start (as 0), so a dashboard's query finds them.
+for _kind_name in ("tablet", "console"):
+    SOCKETS.labels(kind=_kind_name)
+    FLOOD_CUTOFFS.labels(kind=_kind_name)
 
 
 def _kind(path: str) -> str:
