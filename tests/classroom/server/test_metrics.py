@@ -94,10 +94,12 @@ def test_a_table_hosted_before_counts_as_a_takeover() -> None:
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(METRICS_TOKEN="t")
-async def test_live_tables_are_read_from_this_process_registry(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(hosting.registry, "running_count", lambda: 3)
-    metrics.live_tables_from(hosting.registry.running_count)
-    response = await AsyncClient().get("/metrics", headers={"Authorization": "Bearer t"})
+async def test_live_tables_are_read_at_each_scrape() -> None:
+    metrics.live_tables_from(lambda: 3)
+    try:
+        response = await AsyncClient().get("/metrics", headers={"Authorization": "Bearer t"})
+    finally:
+        metrics.live_tables_from(hosting.registry.running_count)
     assert "snapclass_live_tables 3.0" in response.content.decode()
+    response = await AsyncClient().get("/metrics", headers={"Authorization": "Bearer t"})
+    assert "snapclass_live_tables 0.0" in response.content.decode()  # none runs here
