@@ -36,6 +36,7 @@ from classroom.selectors.sockets import (
     session_owned_by,
     table_owned_by,
 )
+from classroom.server import metrics
 from classroom.server.outages import OutageCalmSocket
 from classroom.server.process import heartbeat_ensure
 from classroom.services.presence import seat_connection_close, seat_connection_open
@@ -111,6 +112,7 @@ class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
 
     async def flooded(self) -> None:
         """Sustained flooding: the socket is closed (a tablet's is also kept out a while)."""
+        metrics.flood_cutoff(self.scope["path"])
         await self.close(code=CLOSE_POLICY)
 
 

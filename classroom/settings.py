@@ -193,6 +193,8 @@ SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
 # WebSockets one client address may hold open in one process (classroom.server.socket_limits); a
 # school's NAT can put a whole class and its teacher's pages behind one address.
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "60"))
+# GET /metrics (Prometheus) answers only with "Authorization: Bearer <this>"; unset: off (404).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # Teacher sign-ups one client address may try in an hour (classroom.web.rate_limits).
 SIGNUPS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_ADDRESS_PER_HOUR", "10"))
 # A join code stops working this long after its session was created.

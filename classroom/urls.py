@@ -15,6 +15,7 @@ from classroom.views import (
     join,
     play,
     practice,
+    rosters,
     sessions,
     web_app,
 )
@@ -37,6 +38,17 @@ urlpatterns = [
     path("classes/new/", classes.class_new, name="class_new"),
     path("classes/<int:class_id>/", classes.class_detail, name="class_detail"),
     path("classes/<int:class_id>/edit/", classes.class_edit, name="class_edit"),
+    path("classes/<int:class_id>/roster/", rosters.class_roster, name="class_roster"),
+    path(
+        "classes/<int:class_id>/roster/preview/",
+        rosters.class_roster_preview,
+        name="class_roster_preview",
+    ),
+    path(
+        "classes/<int:class_id>/roster/confirm/",
+        rosters.class_roster_confirm,
+        name="class_roster_confirm",
+    ),
     path("classes/<int:class_id>/badges/", classes.class_badges, name="class_badges"),
     path(
         "classes/<int:class_id>/students/<int:student_id>/rotate/",
@@ -148,4 +160,5 @@ urlpatterns = [
     # For the proxy's health checks and monitors: no login, no redirect (SECURE_REDIRECT_EXEMPT).
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("metrics", health.metrics, name="metrics"),
 ]

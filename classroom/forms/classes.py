@@ -31,3 +31,15 @@ class ClassForm(forms.Form):
             return student_names_parse(text)
         except ValidationError as error:
             raise ValidationError(error.messages) from error
+
+
+class RosterFileForm(forms.Form):
+    file = forms.FileField(
+        label=_("Class list file (CSV)"),
+        help_text=_(
+            "One column of names, a OneRoster users.csv, or your school system's export with "
+            "first and last names. Only first names are kept; a last name's initial tells two "
+            "children with the same first name apart."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
+    )

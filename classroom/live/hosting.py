@@ -22,6 +22,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from classroom.live.engines import table_engine
 from classroom.live.notify import teachers_group
 from classroom.models import GameSession, Table
+from classroom.server import metrics
 from classroom.server.lease_keeper import (
     OwnedElsewhere,
     clustered,
@@ -123,7 +124,10 @@ class LogWriter:
     async def _write(
         self, *, items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]
     ) -> None:
-        await sync_to_async(_write_in_thread, thread_sensitive=False, executor=self._thread)(items)
+        with metrics.log_write(len(items)):
+            await sync_to_async(_write_in_thread, thread_sensitive=False, executor=self._thread)(
+                items
+            )
 
     async def ping(self) -> None:
         """Return once the writer's thread is free (a write stuck in the database keeps it
@@ -297,6 +301,7 @@ async def table_host_load(table_id: int) -> TableHost | None:
     if floor is None:
         return None
     taken = await _lease(table_id, floor)
+    metrics.table_taken_over(floor)
     leases = process_leases()
     try:
         parts, lease = await lease_hold_while(
@@ -340,6 +345,7 @@ _keepers: set[asyncio.Future[None]] = set()
 
 
 registry = HostRegistry(table_host_load)
+metrics.live_tables_from(registry.running_count)
 
 TableHandle = TableHost | RemoteTable
 

@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from classroom.people.languages import language_from_scope
+from classroom.server import metrics
 from classroom.web.client_address import client_address_from_scope
 from games.live.protocol import ErrorFrame, server_frame_encode
 
@@ -45,6 +46,10 @@ class SocketCap:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
+        with metrics.socket_open(scope.get("path", "")):
+            await self._capped(scope, receive, send)
+
+    async def _capped(self, scope: Scope, receive: Receive, send: Send) -> None:
         address = client_address_from_scope(scope)
         if not address:
             # No address to key on (a UNIX socket without a proxy's header): not counted.

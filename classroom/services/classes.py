@@ -69,7 +69,7 @@ def _class_name_clean(*, teacher: User, name: str, exclude_pk: int | None = None
     return name
 
 
-def _students_add(*, school_class: SchoolClass, names: Sequence[str]) -> list[Student]:
+def students_add(*, school_class: SchoolClass, names: Sequence[str]) -> list[Student]:
     existing = {
         name_key(name) for name in school_class.students.values_list("display_name", flat=True)
     }
@@ -96,7 +96,7 @@ def class_create(*, teacher: User, name: str, student_names: Sequence[str]) -> S
     school_class = SchoolClass.objects.create(
         teacher=teacher, name=_class_name_clean(teacher=teacher, name=name)
     )
-    _students_add(school_class=school_class, names=student_names)
+    students_add(school_class=school_class, names=student_names)
     return school_class
 
 
@@ -108,7 +108,7 @@ def class_update(
         teacher=school_class.teacher, name=name, exclude_pk=school_class.pk
     )
     school_class.save(update_fields=["name"])
-    _students_add(school_class=school_class, names=new_student_names)
+    students_add(school_class=school_class, names=new_student_names)
     return school_class
 
 

@@ -5,22 +5,29 @@ runs. ``/readyz`` asks the parts a table needs: the database, the channel layer 
 writer, each within ``PART_WITHIN_S``; HAProxy's health check uses it, so a process that is
 hung or cut off from a service gets no new connections. Neither needs a login, neither names
 anything but the part that failed, and neither is cached.
+
+``/metrics`` is Prometheus's: off unless ``METRICS_TOKEN`` is set, then only with that bearer
+token (see ``classroom.server.metrics``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connection
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.views.decorators.cache import never_cache
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from classroom.live import hosting
+from classroom.server.metrics import ASYNC_TASKS
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -106,3 +113,21 @@ async def readyz(request: HttpRequest) -> HttpResponse:
     lines = "".join(f"{name} {state}\n" for name, state in zip(names, states, strict=True))
     ready = all(state == "ok" for state in states)
     return _plain(lines, 200 if ready else 503)
+
+
+def _authorized(request: HttpRequest) -> bool:
+    token = getattr(settings, "METRICS_TOKEN", "")
+    if not token:
+        raise Http404  # off: as if there were nothing here
+    offered = request.headers.get("Authorization", "")
+    return hmac.compare_digest(offered.encode(), f"Bearer {token}".encode())
+
+
+@never_cache
+async def metrics(request: HttpRequest) -> HttpResponse:
+    if not _authorized(request):
+        response = HttpResponse("A bearer token is needed.\n", status=401)
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    ASYNC_TASKS.set(len(asyncio.all_tasks()))  # only this loop's, at the scrape
+    return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)

@@ -32,6 +32,9 @@ class HostRegistry:
         host = self._hosts.get(table_id)
         return host if host is not None and not host.ended else None
 
+    def running_count(self) -> int:
+        return sum(1 for host in self._hosts.values() if not host.ended)
+
     def starting(self, table_id: int) -> bool:
         """A host for this table is being loaded here right now (its lease is already ours)."""
         lock = self._locks.get(table_id)

@@ -64,6 +64,8 @@ PUBLIC = {
     # For the proxy and monitoring: alive / ready, naming no one.
     "healthz",
     "readyz",
+    # Off unless METRICS_TOKEN is set, then only with that bearer token; no one's data.
+    "metrics",
 }
 # Confirmation pages: they only show what a POST elsewhere would do.
 GET_ONLY = {"session_delete_confirm"}

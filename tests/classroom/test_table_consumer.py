@@ -10,6 +10,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 from django.urls import reverse
+from prometheus_client import REGISTRY
 
 from classroom.asgi import application
 from classroom.live import hosting
@@ -212,6 +213,7 @@ async def test_a_flood_is_slowed_then_closed_with_4008(
     playing: tuple[GameSession, list[Seat]],
 ) -> None:
     session, (ava, ben) = playing
+    cutoffs = REGISTRY.get_sample_value("snapclass_flood_cutoffs_total", {"kind": "tablet"}) or 0
     socket = await _seated(session, ava)
     for number in range(200):
         await socket.send_to(text_data=json.dumps({"type": "ping", "seq": number}))
@@ -225,6 +227,9 @@ async def test_a_flood_is_slowed_then_closed_with_4008(
         codes.append(json.loads(message["text"]).get("code"))
     assert "slow_down" in codes
     assert closed_with == 4008
+    assert REGISTRY.get_sample_value("snapclass_flood_cutoffs_total", {"kind": "tablet"}) == (
+        cutoffs + 1
+    )
     # Straight back: refused before any lookup, for the cooldown; other seats are not.
     again = _socket(session.code, ava.token)
     assert (await again.connect(timeout=TIMEOUT))[0]

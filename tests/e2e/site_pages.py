@@ -66,6 +66,7 @@ TEACHER_PAGES = [
     SitePage("class-new", TEACHER, "/classes/new/"),
     SitePage("class-detail", TEACHER, "/classes/{class_id}/"),
     SitePage("class-edit", TEACHER, "/classes/{class_id}/edit/"),
+    SitePage("class-roster", TEACHER, "/classes/{class_id}/roster/"),
     SitePage("class-badges", TEACHER, "/classes/{class_id}/badges/"),
     SitePage("class-delete", TEACHER, "/classes/{other_class_id}/delete/"),
     SitePage("class-progress", TEACHER, "/classes/{class_id}/progress/"),

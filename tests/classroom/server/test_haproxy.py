@@ -145,6 +145,11 @@ def test_pages_take_turns_and_the_client_address_is_passed_on(proxy: Proxy) -> N
     assert {address for _name, _path, address in answers} == {"127.0.0.1"}
 
 
+def test_metrics_are_never_served_through_the_proxy(proxy: Proxy) -> None:
+    assert proxy.get("/metrics")[0] == 404
+    assert proxy.get("/metricsfoo")[0] == 200  # only that address
+
+
 def test_every_socket_of_a_session_reaches_the_same_process(proxy: Proxy) -> None:
     for number in range(12):
         code = f"K{number:05d}"
