@@ -12,10 +12,12 @@
   var sockets = [];
 
   if (window.htmx) {
-    // Reconnect fast in a classroom (at most ~8 s apart), with jitter so thirty tablets
-    // do not all knock at once after the Wi-Fi comes back.
+    // Back within a second of the server answering: these pages (lobby, console, projector)
+    // keep one socket each, so a knock every 0.5-1 s while the server is away costs it
+    // nothing, and the jitter spreads a class's lobby over that second. (Game tablets back
+    // off further and probe instead: table_socket.js.)
     htmx.config.wsReconnectDelay = function (retryCount) {
-      var ceiling = Math.min(500 * Math.pow(2, retryCount), 8000);
+      var ceiling = Math.min(250 * Math.pow(2, retryCount), 1000);
       return ceiling / 2 + Math.random() * (ceiling / 2);
     };
   }
