@@ -89,10 +89,11 @@ def session_lines_by_class(*, teacher: User, limit: int = 40) -> list[ClassSessi
             SessionLine(session=session, state=state, games=session.game_number)
         )
         classes[session.school_class_id] = session.school_class
-    order = sorted(
-        groups,
-        key=lambda key: (key is None, (classes[key].name.lower() if classes[key] else "")),
-    )
+    def class_order(key: int | None) -> tuple[bool, str]:
+        school_class = classes[key]
+        return (school_class is None, school_class.name.lower() if school_class else "")
+
+    order = sorted(groups, key=class_order)
     return [ClassSessions(school_class=classes[key], lines=groups[key]) for key in order]
 
 

@@ -79,8 +79,8 @@ def session_new(request: TeacherRequest) -> HttpResponse:
     if request.GET.get("class"):
         initial["school_class"] = request.GET.get("class")
     form = SessionForm(data, teacher=request.user, initial=initial or None)
-    same_game = last is not None and last.game == spec.slug
-    settings_form = _settings_form(spec, data, initial=last.settings if same_game else None)
+    last_settings = last.settings if last is not None and last.game == spec.slug else None
+    settings_form = _settings_form(spec, data, initial=last_settings)
     if request.method == "POST" and form.is_valid() and settings_form.is_valid():
         try:
             session = session_services.session_create(
