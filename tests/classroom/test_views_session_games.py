@@ -10,11 +10,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import GameSession
+from classroom.models import GameSession, Seat, Table
 from classroom.selectors.sessions import session_tables_current
 from classroom.services.live_tables import table_finished
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_create, session_end, session_start
+from tests.classroom.trial_rows import played_session, trial_add
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -174,3 +175,28 @@ def test_new_session_form_starts_from_the_last_settings_and_class(
     other = teacher_client.get(reverse("session_new") + "?game=palm_strike")
     assert other.context["spec"].slug == "palm_strike"
     assert other.context["form"]["school_class"].value() == school_class.pk
+
+
+def test_the_report_shows_each_game_and_the_session_together(
+    teacher_client: Client, school_class: SchoolClass, make_session: Callable[..., GameSession]
+) -> None:
+    session = make_session(school_class=school_class)
+    student = school_class.students.first()
+    assert student is not None
+    seats = played_session(session=session, students=[student])
+    seat = seats[student.pk]
+    for flip in range(1, 5):  # game 1: four right answers
+        trial_add(seat=seat, target=True, responded=True, rt_ms=500, flip=flip)
+    second = Table.objects.create(session=session, game_number=2, number=1, roster=[], seed=2)
+    Seat.objects.filter(pk=seat.pk).update(table=second)
+    seat.refresh_from_db()
+    for flip in range(1, 5):  # game 2: four misses
+        trial_add(seat=seat, target=True, responded=False, flip=flip)
+    GameSession.objects.filter(pk=session.pk).update(game_number=2)
+    text = _text(teacher_client.get(reverse("session_report", args=[session.pk])))
+    assert "By game" in text
+    by_game = text[text.index('id="by-game"') :].split("</table>")[0]
+    assert "Game 1" in by_game
+    assert "Game 2" in by_game
+    assert "100 %" in by_game or "100%" in by_game
+    assert "The session played 2 games" in text
