@@ -156,6 +156,16 @@ def test_two_games_in_one_session_with_play_again(
     _shot(tablets[0].page, "tablet-game-over-en")
     _shot(tablets[1].page, "tablet-game-over-zh")
 
+    # Sound: off on the tablets until the teacher turns it on; the projector's after a click.
+    assert not tablets[0].page.evaluate("() => window.SnapclassSound.enabled()")
+    teacher.get_by_role("group", name="Sound on the tablets").get_by_role(
+        "button", name="On"
+    ).click()
+    for tablet in tablets:
+        tablet.page.wait_for_function("() => window.SnapclassSound.enabled()")
+    projector.get_by_role("button", name="Sound").click()
+    expect(projector.get_by_role("button", name="Sound")).to_have_attribute("aria-pressed", "true")
+
     # Play again: every tablet follows to game 2 by itself, on the same address.
     urls = [tablet.page.url for tablet in tablets]
     teacher.get_by_role("button", name="Play again", exact=True).click()
@@ -172,10 +182,20 @@ def test_two_games_in_one_session_with_play_again(
         tablet.seen.clear()
         tablet.slapped.clear()
     expect(projector.locator(".projector-status")).to_contain_text("Game 2")
+    projector.wait_for_function(
+        "() => window.SnapclassSound.played.some(p => p.cue === 'countdown')"
+    )
     _shot(tablets[2].page, "tablet-game-2-en")
 
     _play_to_the_end(tablets)
     expect(teacher.locator("[data-game-over]")).to_contain_text("Game 2 is over on every table")
+    # The reloaded tablets kept the sound on, heard the flips and the end.
+    for tablet in tablets:
+        cues = tablet.page.evaluate("() => window.SnapclassSound.played.map(p => p.cue)")
+        assert "flip" in cues
+        assert "over" in cues
+    assert "first" in tablets[0].page.evaluate("() => window.SnapclassSound.played.map(p => p.cue)")
+    projector.wait_for_function("() => window.SnapclassSound.played.some(p => p.cue === 'over')")
 
     # The same pages in 繁體中文.
     for page in (teacher, projector):
