@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import html
+import re
 from datetime import timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -55,6 +57,7 @@ def test_console_says_a_finished_game_is_over_and_plays_again(
         table_finished(table_id=table.pk)
     console = _text(teacher_client.get(reverse("session_console", args=[session.pk])))
     assert "Game 1 is over on every table" in console
+    assert 'status-game_over">Game over' in console  # not "Running"
     assert "Finished" in console  # the table's status, not "Playing"
     projector = _text(teacher_client.get(reverse("session_projector", args=[session.pk])))
     assert "Game 1 is over. Well played!" in projector
@@ -200,3 +203,32 @@ def test_the_report_shows_each_game_and_the_session_together(
     assert "Game 2" in by_game
     assert "100 %" in by_game or "100%" in by_game
     assert "The session played 2 games" in text
+
+
+def test_the_settings_legend_names_the_game_in_chinese(teacher_client: Client) -> None:
+    teacher_client.cookies["django_language"] = "zh-hant"
+    text = _text(teacher_client.get(reverse("session_new") + "?game=palm_strike"))
+    assert "「色字頭上一掌拍」設定" in text
+    assert "Palm Strike" not in text.split('id="game-settings"')[1].split("</legend>")[0]
+
+
+# Emoji need an emoji font (a box without one); icons are inline SVG (templates/_icon.html).
+# (Symbols drawn as text, such as the check marks and the star, are fine.)
+EMOJI = re.compile(
+    "[\U0001f000-\U0001ffff\u2693\u26a1\u2b50\u2705\u274c\u2757\u231b\u23f3\u2615\u26d4]"
+)
+
+
+def test_no_emoji_in_pages_scripts_styles_or_labels() -> None:
+    root = Path(__file__).resolve().parents[2]
+    places = [root / "templates", root / "static" / "js", root / "static" / "css"]
+    files = [path for place in places for path in place.rglob("*") if path.is_file()]
+    files += list((root / "classroom" / "gamesite").glob("*.py"))
+    found = [
+        f"{path.relative_to(root)}: {match.group()}"
+        for path in files
+        if path.suffix in {".html", ".js", ".css", ".py"}
+        for match in [EMOJI.search(path.read_text(encoding="utf-8"))]
+        if match
+    ]
+    assert found == []
