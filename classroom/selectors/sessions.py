@@ -89,6 +89,7 @@ def session_lines_by_class(*, teacher: User, limit: int = 40) -> list[ClassSessi
             SessionLine(session=session, state=state, games=session.game_number)
         )
         classes[session.school_class_id] = session.school_class
+
     def class_order(key: int | None) -> tuple[bool, str]:
         school_class = classes[key]
         return (school_class is None, school_class.name.lower() if school_class else "")
