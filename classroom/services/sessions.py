@@ -18,6 +18,7 @@ from classroom.live.notify import lobby_changed, seat_next_game, standings_chang
 from classroom.live.standings import standings_for_tablets
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Table
 from classroom.selectors.sessions import session_tables_current
+from classroom.server.process import processes_alive
 from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import table_roster_fix, tables_roster_fix
 from classroom.services.retention import session_rows_delete
@@ -223,9 +224,9 @@ def sessions_idle_end(*, now: datetime, teacher: User | None = None) -> list[int
     """End every open class session (of ``teacher``, or all) that started play and has had no
     tablet connected since ``now - IDLE_END_AFTER``. Returns the ids it ended.
 
-    "Connected" counts a socket row of any process (a dead process's rows go stale within
-    seconds of presence's own heartbeat, and cost at most one more look); the last time a
-    tablet was seen is its seat's ``last_seen_at`` (set when a socket opens and closes).
+    "Connected" counts the socket rows of live processes (a process that died leaves its rows
+    behind); the last time a tablet was seen is its seat's ``last_seen_at`` (set when a socket
+    opens and closes).
     """
     cutoff = now - IDLE_END_AFTER
     open_sessions = GameSession.objects.filter(
@@ -237,7 +238,9 @@ def sessions_idle_end(*, now: datetime, teacher: User | None = None) -> list[int
         open_sessions = open_sessions.filter(teacher=teacher)
     ended = []
     for session in open_sessions:
-        if SeatConnection.objects.filter(seat__session=session).exists():
+        sockets = SeatConnection.objects.filter(seat__session=session)
+        alive = processes_alive(sockets.values_list("process_id", flat=True).distinct())
+        if sockets.filter(process_id__in=alive).exists():
             continue
         if session.seats.filter(last_seen_at__gte=cutoff).exists():
             continue

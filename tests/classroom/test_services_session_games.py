@@ -12,6 +12,7 @@ from django.utils import timezone
 from classroom.live import notify
 from classroom.models import GameSession, Seat, SeatConnection, Table
 from classroom.selectors.sessions import session_game_over, session_tables_current
+from classroom.server.process import PROCESS_ID
 from classroom.services.live_tables import table_finished
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import (
@@ -154,7 +155,11 @@ def test_a_session_with_no_tablet_for_thirty_minutes_ends_by_itself(
     connected = _started(make_session, "Eve", "Fay")
     _age(connected, started=timedelta(hours=1), last_seen=timedelta(hours=1))
     SeatConnection.objects.create(
-        seat=connected.seats.first(), channel_name="tablet-1", process_id="here"
+        seat=connected.seats.first(), channel_name="tablet-1", process_id=PROCESS_ID
+    )
+    # A socket row left by a process that died is nobody connected.
+    SeatConnection.objects.create(
+        seat=idle.seats.first(), channel_name="tablet-2", process_id="dead-process"
     )
     never = _started(make_session, "Gus", "Hal")
     _age(never, started=timedelta(minutes=10), last_seen=None)
