@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise as StrOrPromise
 
 from classroom.live import fragments, hosting
+from classroom.live.idle import idle_watch_ensure
 from classroom.live.notify import seat_group, session_group, standings_group, teachers_group
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
@@ -133,6 +134,7 @@ class _LobbyConsumer(_Socket):
 
     async def join_session(self, session_id: int) -> None:
         heartbeat_ensure()
+        idle_watch_ensure()
         self.session_id = session_id
         self.language = language_from_scope(self.scope)
         for group in self.group_names(session_id):
@@ -305,6 +307,8 @@ CLOSE_REPLACED = 4409
 REPLACED = gettext_lazy("This seat was opened on another tablet.")
 # A socket held to the heartbeat that went silent (games.live.heartbeat): mirrors 1001.
 CLOSE_SILENT = 4001
+# The seat's table deals a new game (Play again): the tablet loads the page of its new game.
+CLOSE_NEXT_GAME = 4100
 NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
 NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
 REMOVED = gettext_lazy("Your teacher removed you from this session.")
@@ -397,6 +401,11 @@ class TableConsumer(_Socket):
             return
         self.seat_id = found.seat_id
         heartbeat_ensure()
+        idle_watch_ensure()
+        if _page_game_number(self.scope) not in (None, found.game_number):
+            # A page of the game before (Play again came while this tablet was away).
+            await self.close(code=CLOSE_NEXT_GAME)
+            return
         host = await hosting.table_handle(found.table_id)
         if host is None:
             await self._refuse("not_playing", NOT_PLAYING, CLOSE_NOT_PLAYING)
@@ -475,9 +484,16 @@ class TableConsumer(_Socket):
         if self.closed_here:
             return
         frame = StandingsFrame(
-            leaderboard=str(event["leaderboard"]), scoring=bool(event["scoring"])
+            leaderboard=str(event["leaderboard"]),
+            scoring=bool(event["scoring"]),
+            sound=bool(event.get("sound", False)),
         )
         await self.send(text_data=server_frame_encode(frame))
+
+    async def seat_next_game(self, event: dict[str, Any]) -> None:
+        """Play again: the seat's table deals a new game; the tablet loads it."""
+        if not self.closed_here:
+            await self.close(code=CLOSE_NEXT_GAME)
 
     async def seat_opened(self, event: dict[str, Any]) -> None:
         """Another socket took this seat; the newer one stays (see ``connect``)."""
@@ -529,6 +545,12 @@ class TableWatchConsumer(TableConsumer):
     def _host_stopped(self) -> None:
         # Even a finished game: the page looks again and finds the next host, or waits.
         self._closing = asyncio.ensure_future(self.close(code=CLOSE_SERVICE_RESTART))
+
+
+def _page_game_number(scope: dict[str, Any]) -> int | None:
+    """The game the tablet's page was drawn for (``?game=``), if it says."""
+    raw = _query(scope).get("game", [""])[0]
+    return int(raw) if raw.isdigit() and len(raw) < 6 else None
 
 
 def _wants_standings(scope: dict[str, Any]) -> bool:

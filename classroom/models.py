@@ -205,6 +205,12 @@ class GameSession(models.Model):
     )
     # The language of the game's words on the tablets (e.g. colour words on cards).
     language = models.CharField(_("Language of the game"), max_length=10, default="en")
+    # A session holds several games (Play again deals a new one on every table): the number
+    # of the game its tables play now. Each game has its own Table rows (``Table.game_number``),
+    # so the log, the trials and the replay of an earlier game stay as they were.
+    game_number = models.PositiveSmallIntegerField(default=1)
+    # Sound cues on the tablets (static/js/sound.js): off unless the teacher turns them on.
+    sound = models.BooleanField(_("Sound on the tablets"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -236,12 +242,18 @@ class Table(models.Model):
         ENDED = "ended", _("Finished")
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="tables")
+    # Which of the session's games this table played (see ``GameSession.game_number``).
+    game_number = models.PositiveSmallIntegerField(default=1)
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     # Fixed when play starts: the engine's seats in clockwise order, each
     # {"seat_id": <Seat pk>, "name": ...} or {"bot": <level>, "name": ...}, and the game seed.
     roster = models.JSONField(default=list, blank=True)
     seed = models.BigIntegerField(null=True, blank=True)
+    # The game's settings this table plays with, when they are not the session's (an earlier
+    # game keeps the settings it was dealt with after Play again changed them): its replay
+    # needs them. Null: the session's.
+    settings = models.JSONField(null=True, blank=True)
     # The fencing epoch of the process that last took this table over (games.live.leases): a
     # log write carrying an older epoch is refused, so a former owner can never write again.
     epoch = models.PositiveIntegerField(default=0)
@@ -252,8 +264,12 @@ class Table(models.Model):
     clock_frozen_ms = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["number"]
-        constraints = [models.UniqueConstraint("session", "number", name="unique_table_number")]
+        ordering = ["game_number", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                "session", "game_number", "number", name="unique_table_number_per_game"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.session.code} table {self.number}"

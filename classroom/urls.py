@@ -114,6 +114,11 @@ urlpatterns = [
         sessions.session_projector,
         name="session_projector",
     ),
+    path(
+        "sessions/<int:session_id>/play-again/settings/",
+        sessions.session_play_again,
+        name="session_play_again",
+    ),
     # Before session_action, whose <slug:action> would take "delete".
     path(
         "sessions/<int:session_id>/delete/",

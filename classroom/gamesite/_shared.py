@@ -19,7 +19,7 @@ def table_labels(seat: Seat) -> dict[str, Any]:
         "paused": _("Paused: eyes on your teacher."),
         "ended": _("The game has ended."),
         "game_over": _("Game over!"),
-        "you_win": _("You win! 🏆"),
+        "you_win": _("You win!"),
         "winner_is": _("%(name)s wins!"),
         "well_played": _("Well played, everyone!"),
         "left_title": _("This tablet left the game."),

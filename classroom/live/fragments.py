@@ -13,12 +13,18 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from classroom.analytics import charts
+from classroom.forms.game_settings import game_settings_form_class
 from classroom.live.standings import leaderboard_action, standings_shown
 from classroom.live.tiles import TableTile, table_tile
 from classroom.models import GameSession, Seat
 from classroom.selectors.analytics import session_dashboard
 from classroom.selectors.celebration import session_highlights
-from classroom.selectors.sessions import session_roster, table_mates
+from classroom.selectors.sessions import (
+    session_game_over,
+    session_roster,
+    session_tables_current,
+    table_mates,
+)
 from games.registry import game_get
 
 if TYPE_CHECKING:
@@ -40,7 +46,7 @@ def _tiles(
     if session.status == GameSession.Status.LOBBY:
         return {}
     tiles = {}
-    for table in session.tables.all():
+    for table in session_tables_current(session=session):
         if not table.roster:
             continue
         tile = table_tile(table=table, view=(views or {}).get(table.pk))
@@ -63,6 +69,14 @@ def dashboard_context(*, session: GameSession) -> dict[str, Any]:
     return {"dashboard": dashboard, "rt_chart": chart, "rt_bins": bins}
 
 
+def _play_again_form(session: GameSession) -> Any:
+    """The game's settings as the session plays them, to deal the next game with changes."""
+    spec = game_get(session.game)
+    if spec is None or not session.is_open or session.status == GameSession.Status.LOBBY:
+        return None
+    return game_settings_form_class(spec)(prefix="settings", initial=session.settings)
+
+
 def console_context(
     *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
@@ -71,6 +85,8 @@ def console_context(
         "session": session,
         "roster": roster,
         "game_name": game_name(session),
+        "game_over": session_game_over(session=session),
+        "play_again_form": _play_again_form(session),
         "table_numbers": [entry.table.number for entry in roster.tables],
         "tiles": _tiles(session, views),
         "seat_options": spec.seat_options if (spec := game_get(session.game)) else (),
@@ -100,11 +116,16 @@ def projector_context(
     *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     roster = session_roster(session=session)
+    game_over = session_game_over(session=session)
     context = {
         "session": session,
         "roster": roster,
         "game_name": game_name(session),
         "tiles": _tiles(session, views),
+        "game_over": game_over,
+        # Between games, the standings of the game just played, where the leaderboard allows.
+        "between_games_standings": game_over
+        and standings_shown(session=session, phase="game_over"),
     }
     if session.status == GameSession.Status.ENDED:
         # Names only where the class may see who did best (never without scoring).

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -39,6 +39,7 @@ from classroom.services.live_tables import (
     roster_takeovers,
     table_clock_save,
     table_epoch_claim,
+    table_finished,
     table_record,
 )
 from games.live.host import ClockMark, LogEntry, StoreUnavailable, TableHost, TableSetup
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 PLAYING = (GameSession.Status.RUNNING, GameSession.Status.PAUSED)
+# The phase every game's public view has once the game is over.
+GAME_OVER_PHASE = "game_over"
 
 
 _Pending = tuple[TableRecord, LogEntry, Sequence["EngineTrial"], "asyncio.Future[None]"]
@@ -243,7 +246,10 @@ def _host_parts(
     if spec is None or session.status not in PLAYING:
         return None
     engine, config = table_engine(
-        spec=spec, settings=session.settings, adaptive=session.adaptive, roster=table.roster
+        spec=spec,
+        settings=session.settings if table.settings is None else table.settings,
+        adaptive=session.adaptive,
+        roster=table.roster,
     )
     setup = TableSetup(
         table_id=table.pk,
@@ -392,18 +398,35 @@ def _announce_change(session_id: int, host: TableHost) -> None:
 
 def _announce_now(session_id: int) -> None:
     hosts = _pending_announcements.pop(session_id, {})
+    views = {table_id: host.teacher_view() for table_id, host in hosts.items()}
+    _mark_finished(views)
     layer = get_channel_layer()
     if layer is None or not hosts:
         return
     message: dict[str, Any] = {"type": "table.changed", "table_ids": sorted(hosts)}
     if clustered():
         # Teacher pages served by another process cannot ask these hosts: the views travel.
-        message["views"] = {str(table_id): host.teacher_view() for table_id, host in hosts.items()}
+        message["views"] = {str(table_id): view for table_id, view in views.items()}
     task = asyncio.ensure_future(layer.group_send(teachers_group(session_id), message))
     task.add_done_callback(_log_failure)
 
 
-def _log_failure(task: asyncio.Future[None]) -> None:
+# Tables this process has marked finished (their game is over), so each is written once.
+_finished: set[int] = set()
+
+
+def _mark_finished(views: Mapping[int, Mapping[str, Any]]) -> None:
+    """A table whose game is over is finished in the database too: the console and the
+    projector say so (instead of "Playing"), and Play again knows every table is done."""
+    for table_id, view in views.items():
+        if table_id in _finished or view.get("phase") != GAME_OVER_PHASE:
+            continue
+        _finished.add(table_id)
+        task = asyncio.ensure_future(database_sync_to_async(table_finished)(table_id=table_id))
+        task.add_done_callback(_log_failure)
+
+
+def _log_failure(task: asyncio.Future[Any]) -> None:
     if task.cancelled() or (error := task.exception()) is None:
         return
     if isinstance(error, OUTAGE_ERRORS):
@@ -416,13 +439,20 @@ async def _control(table_ids: list[int], command: str) -> None:
     registry.control(table_ids, command)
 
 
-def tables_control(*, session_id: int, command: str) -> None:
-    """Pause, resume or end the session's running tables once the change is committed."""
+def tables_control(
+    *, session_id: int, command: str, table_ids: Sequence[int] | None = None
+) -> None:
+    """Pause, resume or end the session's running tables (or only ``table_ids``) once the
+    change is committed."""
 
     def send() -> None:
-        table_ids = list(Table.objects.filter(session_id=session_id).values_list("pk", flat=True))
+        chosen = (
+            list(table_ids)
+            if table_ids is not None
+            else list(Table.objects.filter(session_id=session_id).values_list("pk", flat=True))
+        )
         try:
-            async_to_sync(_control)(table_ids, command)
+            async_to_sync(_control)(chosen, command)
         except RuntimeError:
             # No event loop of ours here (a management command): no host runs in it either.
             logger.debug("no running loop for table control", exc_info=True)

@@ -43,6 +43,12 @@ def seat_revoked(*, seat_id: int, reason: str = "removed") -> None:
     transaction.on_commit(partial(_send, seat_group(seat_id), "seat.revoked", {"reason": reason}))
 
 
+def seat_next_game(*, seat_id: int) -> None:
+    """Tell the seat's game sockets (after commit) that its table deals a new game: the tablet
+    loads it (Play again on the console; no code to type)."""
+    transaction.on_commit(partial(_send, seat_group(seat_id), "seat.next_game"))
+
+
 def lobby_changed(*, session_id: int) -> None:
     """Schedule a push after the current transaction commits (at once outside one)."""
     transaction.on_commit(partial(_send, session_group(session_id), "lobby.changed"))

@@ -66,11 +66,17 @@ def standings_shown(*, session: GameSession, phase: str = "", paused: bool = Fal
 class TabletStandings(TypedDict):
     leaderboard: str
     scoring: bool
+    # Sound cues on (static/js/sound.js); travels with the standings, which every game asks.
+    sound: bool
 
 
 def standings_for_tablets(*, session: GameSession) -> TabletStandings:
     """The two settings a tablet needs to decide for itself (its view knows the phase)."""
-    return {"leaderboard": session.leaderboard, "scoring": session.scoring}
+    return {
+        "leaderboard": session.leaderboard,
+        "scoring": session.scoring,
+        "sound": session.sound,
+    }
 
 
 def leaderboard_action(value: str) -> str:

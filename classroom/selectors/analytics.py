@@ -124,6 +124,17 @@ class SeatReport:
     # A game with more than one kind of trial (e.g. catches and placements) is also
     # reported kind by kind: one accuracy over both would mean nothing.
     by_kind: dict[str, Measures]
+    # A session of several games (Play again): each game's measures, by game number.
+    by_game: dict[int, Measures] = field(default_factory=dict)
+
+
+def session_by_game(*, session: GameSession) -> dict[int, Measures]:
+    """The class's measures for each game the session played (Play again deals the next)."""
+    trials = human_trials().filter(session=session)
+    return {
+        int(key[0]): measures
+        for key, measures in sorted(measures_by(trials=trials, by=["table__game_number"]).items())
+    }
 
 
 def session_report(*, session: GameSession) -> list[SeatReport]:
@@ -139,6 +150,11 @@ def session_report(*, session: GameSession) -> list[SeatReport]:
     per_kind: dict[int, dict[str, Measures]] = defaultdict(dict)
     for (seat_id, kind), measures in measures_by(trials=trials, by=["seat", "kind"]).items():
         per_kind[seat_id][kind] = measures
+    per_game: dict[int, dict[int, Measures]] = defaultdict(dict)
+    if session.game_number > 1:
+        games = measures_by(trials=trials, by=["seat", "table__game_number"])
+        for (seat_id, game), measures in sorted(games.items()):
+            per_game[seat_id][int(game)] = measures
     seats = Seat.objects.filter(pk__in=overall).order_by("name", "pk")
     return [
         SeatReport(
@@ -146,6 +162,7 @@ def session_report(*, session: GameSession) -> list[SeatReport]:
             overall=overall[seat.pk],
             by_level=per_level[seat.pk],
             by_kind=dict(sorted(per_kind[seat.pk].items())),
+            by_game=per_game[seat.pk],
         )
         for seat in seats
     ]

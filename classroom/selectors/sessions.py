@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from classroom.models import GameSession, Seat, SeatConnection, SeatDevice, Table
+from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, SeatDevice, Table
 from classroom.server.process import processes_alive
 
 if TYPE_CHECKING:
@@ -22,6 +22,80 @@ def session_list(*, teacher: User) -> QuerySet[GameSession]:
     return GameSession.objects.filter(teacher=teacher, kind=GameSession.Kind.CLASS).select_related(
         "school_class"
     )
+
+
+def session_last(*, teacher: User) -> GameSession | None:
+    """The teacher's newest class session: a new session starts from its settings."""
+    return (
+        GameSession.objects.filter(teacher=teacher, kind=GameSession.Kind.CLASS)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def session_tables_current(*, session: GameSession) -> QuerySet[Table]:
+    """The tables of the game the session plays now (earlier games keep their own rows)."""
+    return session.tables.filter(game_number=session.game_number)
+
+
+def session_game_over(*, session: GameSession) -> bool:
+    """The session is open but every table of its current game has finished: the console
+    offers Play again, the projector shows how the game went."""
+    if session.status not in (GameSession.Status.RUNNING, GameSession.Status.PAUSED):
+        return False
+    playing = session_tables_current(session=session).filter(seed__isnull=False)
+    return playing.exists() and not playing.exclude(status=Table.Status.ENDED).exists()
+
+
+@dataclass(frozen=True)
+class SessionLine:
+    """One session on the home page."""
+
+    session: GameSession
+    # "lobby", "running", "paused", "game_over" (every table of its game done) or "ended".
+    state: str
+    games: int
+
+
+@dataclass(frozen=True)
+class ClassSessions:
+    school_class: SchoolClass | None  # None: guest sessions
+    lines: list[SessionLine]
+
+
+def session_lines_by_class(*, teacher: User, limit: int = 40) -> list[ClassSessions]:
+    """The teacher's newest class sessions, grouped by class (classes by name, guests last),
+    newest first in each, with what state each is in."""
+    current = Table.objects.filter(
+        session=OuterRef("pk"), game_number=OuterRef("game_number"), seed__isnull=False
+    )
+    sessions = (
+        session_list(teacher=teacher)
+        .annotate(
+            dealt=Exists(current),
+            unfinished=Exists(current.exclude(status=Table.Status.ENDED)),
+        )
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    groups: dict[int | None, list[SessionLine]] = {}
+    classes: dict[int | None, SchoolClass | None] = {}
+    for session in sessions:
+        state = session.status
+        if state in (GameSession.Status.RUNNING, GameSession.Status.PAUSED) and (
+            session.dealt and not session.unfinished
+        ):
+            state = "game_over"
+        groups.setdefault(session.school_class_id, []).append(
+            SessionLine(session=session, state=state, games=session.game_number)
+        )
+        classes[session.school_class_id] = session.school_class
+
+    def class_order(key: int | None) -> tuple[bool, str]:
+        school_class = classes[key]
+        return (school_class is None, school_class.name.lower() if school_class else "")
+
+    order = sorted(groups, key=class_order)
+    return [ClassSessions(school_class=classes[key], lines=groups[key]) for key in order]
 
 
 def session_get_by_code(*, code: str) -> GameSession | None:
@@ -111,7 +185,7 @@ def session_roster(*, session: GameSession) -> SessionRoster:
             table=table,
             seats=[seat for seat in seats if seat.table_id == table.pk and not seat.is_kicked],
         )
-        for table in session.tables.all()
+        for table in session_tables_current(session=session)
     ]
     return SessionRoster(
         tables=tables,

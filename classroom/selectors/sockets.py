@@ -18,6 +18,8 @@ class PlayingSeat(NamedTuple):
     seat_index: int  # the engine's
     session_id: int
     standings: TabletStandings
+    # Which of the session's games the seat's table plays (Play again deals the next).
+    game_number: int = 1
 
 
 def session_owned_by(*, session_id: int, user: object) -> bool:
@@ -57,7 +59,9 @@ def seat_playing_find(*, code: str, token: str) -> PlayingSeat | None:
     for index, entry in enumerate(seat.table.roster):
         if entry.get("seat_id") == seat.pk:
             standings = standings_for_tablets(session=seat.session)
-            return PlayingSeat(seat.pk, seat.table.pk, index, seat.session_id, standings)
+            return PlayingSeat(
+                seat.pk, seat.table.pk, index, seat.session_id, standings, seat.table.game_number
+            )
     return None
 
 

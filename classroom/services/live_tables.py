@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
+from classroom.live.notify import lobby_changed
 from classroom.live.row_insert import RowInserter
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.people.colour_vision import palette_for_player, trial_accommodation
 from classroom.selectors.levels import student_rung
+from classroom.selectors.sessions import session_tables_current
 from games.live.host import StoreFenced
 from games.registry import game_get
 
@@ -28,8 +30,11 @@ BOT_NAMES = ("Robo Rita", "Beep Bo", "Tin Tam", "Dot Bot", "Zip Zap", "Cog Coco"
 
 
 def _table_seed(session: GameSession, table: Table) -> int:
-    # Each table of a session plays its own deal, reproducible from the session's seed.
-    return random.Random(session.seed * 1009 + table.number).getrandbits(63)
+    # Each table of a session plays its own deal, reproducible from the session's seed; each
+    # game after the first (Play again) deals afresh.
+    if table.game_number <= 1:
+        return random.Random(session.seed * 1009 + table.number).getrandbits(63)
+    return random.Random(f"{session.seed}:{table.game_number}:{table.number}").getrandbits(63)
 
 
 def table_roster_fix(
@@ -75,7 +80,7 @@ def _ladder_entry(session: GameSession, seat: Seat) -> dict[str, Any]:
 
 
 def tables_roster_fix(*, session: GameSession) -> None:
-    for table in session.tables.all():
+    for table in session_tables_current(session=session):
         if table.seats.filter(kicked_at__isnull=True).exists():
             table_roster_fix(session=session, table=table)
 
@@ -138,6 +143,22 @@ def table_record(*, table: Table, epoch: int = 0) -> TableRecord:
         epoch=epoch,
         accommodations=accommodations,
     )
+
+
+def table_finished(*, table_id: int) -> bool:
+    """Mark a table whose game is over as finished (the console and projector say so).
+    Returns whether it changed (the session's pages are told then)."""
+    session_id = Table.objects.filter(pk=table_id).values_list("session_id", flat=True).first()
+    if session_id is None:
+        return False
+    changed = (
+        Table.objects.filter(pk=table_id)
+        .exclude(status=Table.Status.ENDED)
+        .update(status=Table.Status.ENDED)
+    )
+    if changed:
+        lobby_changed(session_id=session_id)
+    return bool(changed)
 
 
 class StaleOwner(StoreFenced):

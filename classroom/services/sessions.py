@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings as django_settings
@@ -13,11 +14,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom.live.hosting import tables_control
-from classroom.live.notify import lobby_changed, standings_changed
+from classroom.live.notify import lobby_changed, seat_next_game, standings_changed
 from classroom.live.standings import standings_for_tablets
-from classroom.models import GameSession, SchoolClass, Table
+from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Table
+from classroom.selectors.sessions import session_tables_current
+from classroom.server.process import processes_alive
 from classroom.services.join_codes import join_code_generate
-from classroom.services.live_tables import tables_roster_fix
+from classroom.services.live_tables import table_roster_fix, tables_roster_fix
 from classroom.services.retention import session_rows_delete
 from classroom.services.tables import tables_balance
 from games.core import SettingError, config_to_values
@@ -25,6 +28,7 @@ from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from datetime import datetime
 
     from django.contrib.auth.models import User
 
@@ -148,6 +152,107 @@ def session_end(*, session: GameSession) -> GameSession:
 
 
 @transaction.atomic
+def session_play_again(
+    *, session: GameSession, settings: Mapping[str, Any] | None = None
+) -> GameSession:
+    """Deal a new game on every table of the session: the same tables and players, the same
+    settings or ``settings`` (the game's settings, validated like a new session's).
+
+    Each table of the new game is a new row (``Table.game_number``), so the game before keeps
+    its log, trials and replay; its hosts stop, and every seated tablet is told to load its
+    new game (no code to type).
+    """
+    session = GameSession.objects.select_for_update().get(pk=session.pk)
+    _require(session, Status.RUNNING, Status.PAUSED)
+    spec = game_get(session.game)
+    if spec is None:
+        raise ValidationError(_("This game is not available any more."))
+    old_config = spec.config(session.settings)
+    new_values = session.settings
+    if settings is not None:
+        try:
+            config = spec.config(settings)
+        except SettingError as error:
+            raise ValidationError({error.setting: _(error.message) % error.params}) from error
+        if spec.single_table(config) != spec.single_table(old_config):
+            raise ValidationError(
+                _(
+                    "Whole-class play cannot be switched on or off between games. "
+                    "Start a new session for it."
+                )
+            )
+        new_values = config_to_values(config)
+    old_tables = list(session_tables_current(session=session))
+    for table in old_tables:
+        # The game before keeps the settings it was dealt with (its replay needs them).
+        table.status = Table.Status.ENDED
+        table.settings = session.settings if table.settings is None else table.settings
+        table.save(update_fields=["status", "settings"])
+    session.game_number += 1
+    session.settings = new_values
+    session.status = Status.RUNNING
+    session.save(update_fields=["game_number", "settings", "status"])
+    moved: list[int] = []
+    for old in old_tables:
+        if not old.seats.filter(kicked_at__isnull=True).exists():
+            continue
+        table = Table.objects.create(
+            session=session,
+            game_number=session.game_number,
+            number=old.number,
+            status=Table.Status.RUNNING,
+        )
+        seat_ids = list(old.seats.values_list("pk", flat=True))
+        Seat.objects.filter(pk__in=seat_ids).update(table=table)
+        table_roster_fix(session=session, table=table)
+        moved.extend(seat_ids)
+    tables_control(
+        session_id=session.pk, command="end", table_ids=[table.pk for table in old_tables]
+    )
+    for seat_id in moved:
+        seat_next_game(seat_id=seat_id)
+    lobby_changed(session_id=session.pk)
+    return session
+
+
+# A running (or paused) session with no tablet connected for this long ends by itself: the
+# teacher forgot to press End, and a session left open keeps its code joinable.
+IDLE_END_AFTER = timedelta(minutes=30)
+
+
+def sessions_idle_end(*, now: datetime, teacher: User | None = None) -> list[int]:
+    """End every open class session (of ``teacher``, or all) that started play and has had no
+    tablet connected since ``now - IDLE_END_AFTER``. Returns the ids it ended.
+
+    "Connected" counts the socket rows of live processes (a process that died leaves its rows
+    behind); the last time a tablet was seen is its seat's ``last_seen_at`` (set when a socket
+    opens and closes).
+    """
+    cutoff = now - IDLE_END_AFTER
+    open_sessions = GameSession.objects.filter(
+        kind=GameSession.Kind.CLASS,
+        status__in=(Status.RUNNING, Status.PAUSED),
+        started_at__lt=cutoff,
+    )
+    if teacher is not None:
+        open_sessions = open_sessions.filter(teacher=teacher)
+    ended = []
+    for session in open_sessions:
+        sockets = SeatConnection.objects.filter(seat__session=session)
+        alive = processes_alive(sockets.values_list("process_id", flat=True).distinct())
+        if sockets.filter(process_id__in=alive).exists():
+            continue
+        if session.seats.filter(last_seen_at__gte=cutoff).exists():
+            continue
+        try:
+            session_end(session=session)
+        except ValidationError:
+            continue  # ended meanwhile (by the teacher, or another process)
+        ended.append(session.pk)
+    return ended
+
+
+@transaction.atomic
 def session_lock(*, session: GameSession, locked: bool) -> GameSession:
     """A locked lobby turns new students away; seated ones still come back after a reload."""
     _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
@@ -174,6 +279,7 @@ def session_controls_update(
     leaderboard: str | None = None,
     scoring: bool | None = None,
     late_join: bool | None = None,
+    sound: bool | None = None,
 ) -> GameSession:
     """Change what the class sees of points and ranks, or who may still join, mid-session.
 
@@ -193,11 +299,14 @@ def session_controls_update(
     if late_join is not None:
         session.late_join = late_join
         changed.append("late_join")
+    if sound is not None:
+        session.sound = sound
+        changed.append("sound")
     if not changed:
         return session
     session.save(update_fields=changed)
     lobby_changed(session_id=session.pk)
-    if {"leaderboard", "scoring"} & set(changed):
+    if {"leaderboard", "scoring", "sound"} & set(changed):
         standings_changed(session_id=session.pk, standings=standings_for_tablets(session=session))
     return session
 

@@ -8,6 +8,7 @@ from collections import defaultdict
 from django.db.models import Count, Q
 
 from classroom.models import GameSession, Seat, Table
+from classroom.selectors.sessions import session_tables_current
 from games.registry import game_get
 
 
@@ -32,8 +33,14 @@ def _new_table_status(session: GameSession) -> str:
 
 def table_add(*, session: GameSession) -> Table:
     """A new table with the lowest free number, in step with the session."""
-    number = _free_numbers(set(session.tables.values_list("number", flat=True)))[0]
-    return Table.objects.create(session=session, number=number, status=_new_table_status(session))
+    taken = set(session_tables_current(session=session).values_list("number", flat=True))
+    number = _free_numbers(taken)[0]
+    return Table.objects.create(
+        session=session,
+        game_number=session.game_number,
+        number=number,
+        status=_new_table_status(session),
+    )
 
 
 def tables_balance(*, session: GameSession) -> None:
@@ -44,7 +51,7 @@ def tables_balance(*, session: GameSession) -> None:
     the latest move. Call inside a transaction.
     """
     seats = list(session.seats.filter(kicked_at__isnull=True).order_by("joined_at", "pk"))
-    tables = {table.pk: table for table in session.tables.all()}
+    tables = {table.pk: table for table in session_tables_current(session=session)}
     capacity = table_capacity(session=session) or max(1, len(seats))
     table_count = max(1, math.ceil(len(seats) / capacity))
 
@@ -122,7 +129,7 @@ def table_for_late_joiner(*, session: GameSession) -> Table:
     """After the start nobody is moved and games have fixed seats: a newcomer gets a new
     table, except in a whole-class game, where they join the one table to watch."""
     if table_capacity(session=session) is None:
-        existing = session.tables.order_by("number").first()
+        existing = session_tables_current(session=session).order_by("number").first()
         if existing is not None:
             return existing
     return table_add(session=session)

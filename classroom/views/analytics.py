@@ -114,6 +114,12 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         "colour_safe_seats": session_colour_safe_seats(session=session),
         "by_level": sorted(by_level.items()),
         "charts": _level_charts(by_level) if by_level else [],
+        # Several games in the session: each game's numbers beside the whole session's.
+        "by_game": (
+            sorted(selectors.session_by_game(session=session).items())
+            if session.game_number > 1
+            else []
+        ),
     }
     return render(request, "classroom/session_report.html", context)
 

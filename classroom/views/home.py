@@ -4,9 +4,11 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
 from django.shortcuts import render
+from django.utils import timezone
 
 from classroom.selectors.classes import class_list
-from classroom.selectors.sessions import session_list
+from classroom.selectors.sessions import session_lines_by_class
+from classroom.services.sessions import sessions_idle_end
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -15,8 +17,11 @@ if TYPE_CHECKING:
 def home(request: HttpRequest) -> HttpResponse:
     if not isinstance(request.user, User):
         return render(request, "classroom/welcome.html")
+    # The idle watcher runs where sockets are open; after a restart with none, the home
+    # page ends the teacher's forgotten sessions before it lists them.
+    sessions_idle_end(now=timezone.now(), teacher=request.user)
     context = {
         "classes": class_list(teacher=request.user),
-        "sessions": session_list(teacher=request.user)[:12],
+        "session_groups": session_lines_by_class(teacher=request.user),
     }
     return render(request, "classroom/home.html", context)

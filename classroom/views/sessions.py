@@ -19,6 +19,7 @@ from classroom.gamesite.labels import watch_scene
 from classroom.live import fragments, hosting
 from classroom.live.standings import leaderboard_action
 from classroom.models import GameSession, Seat
+from classroom.selectors.sessions import session_last
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
 from games.registry import game_get, game_registry
@@ -40,23 +41,46 @@ def _own_session(request: TeacherRequest, session_id: int) -> GameSession:
     )
 
 
-def _settings_form(spec: GameSpec, data: QueryDict | None = None) -> GameSettingsForm:
-    return game_settings_form_class(spec)(data, prefix=SETTINGS_PREFIX)
+def _settings_form(
+    spec: GameSpec, data: QueryDict | None = None, initial: dict[str, Any] | None = None
+) -> GameSettingsForm:
+    return game_settings_form_class(spec)(data, prefix=SETTINGS_PREFIX, initial=initial)
 
 
-def _chosen_spec(request: TeacherRequest) -> GameSpec:
-    slug = request.POST.get("game") or request.GET.get("game") or ""
+def _chosen_spec(request: TeacherRequest, default: str = "") -> GameSpec:
+    slug = request.POST.get("game") or request.GET.get("game") or default
     return game_get(slug) or next(iter(game_registry().values()))
+
+
+def _last_choices(last: GameSession | None) -> dict[str, Any]:
+    """The new-session form's starting values: the teacher's last session's choices."""
+    if last is None:
+        return {}
+    return {
+        "game": last.game,
+        "school_class": last.school_class_id,
+        "players_per_table": last.players_per_table,
+        "palette": last.palette,
+        "language": last.language,
+        "leaderboard": last.leaderboard,
+        "scoring": "on" if last.scoring else "off",
+        "late_join": "on" if last.late_join else "off",
+        "adaptive": last.adaptive,
+    }
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_new(request: TeacherRequest) -> HttpResponse:
-    spec = _chosen_spec(request)
+    last = session_last(teacher=request.user) if request.method == "GET" else None
+    spec = _chosen_spec(request, default=last.game if last is not None else "")
     data = request.POST if request.method == "POST" else None
-    initial = {"school_class": request.GET.get("class")} if request.GET.get("class") else None
-    form = SessionForm(data, teacher=request.user, initial=initial)
-    settings_form = _settings_form(spec, data)
+    initial = _last_choices(last)
+    if request.GET.get("class"):
+        initial["school_class"] = request.GET.get("class")
+    form = SessionForm(data, teacher=request.user, initial=initial or None)
+    last_settings = last.settings if last is not None and last.game == spec.slug else None
+    settings_form = _settings_form(spec, data, initial=last_settings)
     if request.method == "POST" and form.is_valid() and settings_form.is_valid():
         try:
             session = session_services.session_create(
@@ -151,6 +175,8 @@ CONTROL_ACTIONS: dict[str, Callable[[GameSession], GameSession]] = {
     "scoring-off": _controls(scoring=False),
     "late-join-on": _controls(late_join=True),
     "late-join-off": _controls(late_join=False),
+    "sound-on": _controls(sound=True),
+    "sound-off": _controls(sound=False),
 }
 
 SESSION_ACTIONS: dict[str, Callable[[GameSession], GameSession]] = {
@@ -161,6 +187,7 @@ SESSION_ACTIONS: dict[str, Callable[[GameSession], GameSession]] = {
     "lock": _lock,
     "unlock": _unlock,
     "rebalance": lambda session: session_services.session_rebalance(session=session),
+    "play-again": lambda session: session_services.session_play_again(session=session),
     **CONTROL_ACTIONS,
 }
 
@@ -190,6 +217,34 @@ def session_action(request: TeacherRequest, session_id: int, action: str) -> Htt
     except ValidationError as error:
         return _console_after_action(request, session, error)
     return _console_after_action(request, session, None)
+
+
+@login_required
+@require_POST
+def session_play_again(request: TeacherRequest, session_id: int) -> HttpResponse:
+    """Play again with changed settings (the console's settings form); the plain button
+    with the same settings is the "play-again" action."""
+    session = _own_session(request, session_id)
+    spec = game_get(session.game)
+    if spec is None:
+        raise Http404
+    settings_form = _settings_form(spec, request.POST)
+    error: ValidationError | None = None
+    if not settings_form.is_valid():
+        error = ValidationError(
+            [message for problems in settings_form.errors.values() for message in problems]
+        )
+    else:
+        values = {
+            name: value
+            for name, value in settings_form.cleaned_data.items()
+            if name in settings_form.fields
+        }
+        try:
+            session_services.session_play_again(session=session, settings=values)
+        except ValidationError as problem:
+            error = problem
+    return _console_after_action(request, session, error)
 
 
 def _option_value(raw: str) -> int | str | None:

@@ -208,6 +208,8 @@ class StandingsFrame(msgspec.Struct, tag="standings", tag_field="type"):
 
     leaderboard: str
     scoring: bool
+    # The teacher's sound switch for the tablets (off unless turned on).
+    sound: bool = False
 
 
 class ErrorFrame(msgspec.Struct, tag="error", tag_field="type"):

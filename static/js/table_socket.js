@@ -16,6 +16,9 @@
 
   // 4409: the seat was opened on another tablet; said calmly, never retried (no tug of war).
   var STOP_CODES = [4008, 4401, 4403, 4404, 4409];
+  // 4100: the teacher pressed Play again; the seat's table deals a new game, so the tablet
+  // loads its page (same address, same seat cookie: no code to type).
+  var NEXT_GAME = 4100;
   // A handshake that has not finished by then is stuck (a link that takes packets and answers none).
   var CONNECT_WITHIN_MS = 4000;
   // The server's liveness address: no database, no session, never cached.
@@ -112,6 +115,12 @@
     var reconnecting = seated ? document.querySelector("[data-reconnecting]") : null;
     var saving = seated ? document.querySelector("[data-saving]") : null;
     var link = { url: root.dataset.tableSocket, log: [], opens: 0 };
+    // The game of the session this page was drawn for: a socket opened after Play again
+    // (the tablet was away) is told to load the new one.
+    var gameMark = seated ? document.querySelector("[data-play-game]") : null;
+    var gameNumber = gameMark ? gameMark.dataset.playGame : "";
+    // sound.js (loaded by every tablet page) may run after this file: looked up when needed.
+    function sound() { return seated ? window.SnapclassSound || null : null; }
     var again = reconnector(link, open);
     links.push(link);
 
@@ -152,7 +161,7 @@
       var scheme = location.protocol === "https:" ? "wss://" : "ws://";
       // Held to the heartbeat (the server closes the socket after 4 s of silence); a page that
       // draws points and ranks asks to be told what it may show (handlers.onStandings).
-      var ask = "?heartbeat=1" + (handlers.onStandings ? "&standings=1" : "");
+      var ask = "?heartbeat=1" + (handlers.onStandings ? "&standings=1" : "") + (gameNumber ? "&game=" + gameNumber : "");
       var current = socket = new WebSocket(scheme + location.host + root.dataset.tableSocket + ask);
       connectTimer = setTimeout(function () { connectTimer = null; lost("connect-timeout"); }, CONNECT_WITHIN_MS);
       current.onopen = function () {
@@ -171,6 +180,13 @@
         receive(JSON.parse(message.data));
       };
       current.onclose = function (event) {
+        if (seated && event.code === NEXT_GAME) {
+          stopped = true;
+          if (beat) beat.stop();
+          note(link, "next-game");
+          location.reload();
+          return;
+        }
         if (stopCodes.indexOf(event.code) >= 0) {
           stopped = true;
           if (beat) beat.stop();
@@ -191,12 +207,15 @@
         epoch = frame.epoch || 0;
         version = frame.version;
         handlers.onState(frame.view, frame.events || []);
+        if (sound() && frame.view) sound().forEvents(frame.events, frame.view.you);
         // For page parts outside the game's own script (the adaptive level badge).
         root.dispatchEvent(new CustomEvent("snapclass:view", { detail: frame.view, bubbles: true }));
       } else if (frame.type === "motion") {
         // Moving things between changes (physics): only for the version it moves on from.
         if (frame.version === version && (frame.epoch || 0) === epoch && handlers.onMotion) handlers.onMotion(frame);
       } else if (frame.type === "standings") {
+        // The teacher's sound switch travels with the standings (off unless turned on).
+        if (sound()) sound().setEnabled(frame.sound === true);
         if (handlers.onStandings) handlers.onStandings(frame);
       } else if (frame.type === "ack") {
         delete unanswered[frame.seq];

@@ -186,7 +186,11 @@ def test_controls_change_and_tell_the_tablets_after_commit(
     assert guest_session.leaderboard == "between_rounds"
     assert not guest_session.scoring
     group = notify.standings_group(guest_session.pk)
-    assert (group, "session.standings", {"leaderboard": "between_rounds", "scoring": False}) in sent
+    assert (
+        group,
+        "session.standings",
+        {"leaderboard": "between_rounds", "scoring": False, "sound": False},
+    ) in sent
     assert (notify.session_group(guest_session.pk), "lobby.changed", None) in sent
 
 
@@ -315,7 +319,7 @@ def test_the_projector_shows_winners_and_counts_when_the_leaderboard_is_always_u
 ) -> None:
     session, views = _playing_table(make_session)
     text = _projector(session, views)
-    assert "🏆" in text
+    assert "icon-trophy" in text
     assert "card-count" in text
 
 
@@ -329,7 +333,7 @@ def test_the_projector_hides_winners_and_counts_unless_allowed(
 ) -> None:
     session, views = _playing_table(make_session, **controls)
     text = _projector(session, views)
-    assert "🏆" not in text
+    assert "icon-trophy" not in text
     assert "is-winner" not in text
     assert "card-count" not in text
     assert "Flip 23" in text  # how far the table is, instead of who leads
@@ -340,7 +344,7 @@ def test_between_rounds_shows_the_standings_once_the_game_is_over_or_paused(
     make_session: MakeSession,
 ) -> None:
     session, views = _playing_table(make_session, leaderboard="between_rounds")
-    assert "🏆" in _projector(session, views)
+    assert "icon-trophy" in _projector(session, views)
     (view,) = views.values()
     view["phase"] = "open"
     assert "card-count" not in _projector(session, views)

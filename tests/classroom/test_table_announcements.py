@@ -52,3 +52,40 @@ async def test_in_a_cluster_the_views_travel_with_the_message(
     hosting._announce_change(5, FakeHost(4))  # type: ignore[arg-type]
     message = await asyncio.wait_for(layer.receive(channel), timeout=2)
     assert message["views"] == {"4": {"table": 4}}
+
+
+@dataclass(frozen=True)
+class FinishedHost:
+    table_id: int
+    phase: str
+
+    def teacher_view(self) -> dict[str, object]:
+        return {"table": self.table_id, "phase": self.phase}
+
+
+async def test_a_table_whose_game_is_over_is_marked_finished_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    marked: list[int] = []
+
+    def finished(*, table_id: int) -> bool:
+        marked.append(table_id)
+        return True
+
+    monkeypatch.setattr(hosting, "table_finished", finished)
+    hosting._finished.discard(41)
+    hosting._finished.discard(42)
+    layer = get_channel_layer()
+    assert layer is not None
+    channel = await layer.new_channel()
+    await layer.group_add(teachers_group(6), channel)
+    hosting._announce_change(6, FinishedHost(41, "game_over"))  # type: ignore[arg-type]
+    hosting._announce_change(6, FinishedHost(42, "open"))  # type: ignore[arg-type]
+    await asyncio.wait_for(layer.receive(channel), timeout=2)
+    hosting._announce_change(6, FinishedHost(41, "game_over"))  # type: ignore[arg-type]
+    await asyncio.wait_for(layer.receive(channel), timeout=2)
+    for _ in range(50):  # the mark is written off the loop (a thread): wait for it
+        if marked:
+            break
+        await asyncio.sleep(0.02)
+    assert marked == [41]

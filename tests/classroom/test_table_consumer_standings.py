@@ -62,14 +62,19 @@ async def test_a_page_that_asks_hears_the_settings_first_and_every_change(
     session, ava = playing
     socket = _socket(session.code, ava.token, ask=True)
     assert (await socket.connect(timeout=TIMEOUT))[0]
-    assert await _next(socket) == {"type": "standings", "leaderboard": "end", "scoring": True}
+    assert await _next(socket) == {
+        "type": "standings",
+        "leaderboard": "end",
+        "scoring": True,
+        "sound": False,
+    }
     assert (await _next(socket))["type"] == "state"
 
     await sync_to_async(session_controls_update)(session=session, scoring=False)
     frame = await _next(socket)
     while frame["type"] != "standings":  # a view may overtake it
         frame = await _next(socket)
-    assert frame == {"type": "standings", "leaderboard": "end", "scoring": False}
+    assert frame == {"type": "standings", "leaderboard": "end", "scoring": False, "sound": False}
     await socket.disconnect()
 
 

@@ -48,9 +48,13 @@ def test_without_scoring_nothing_is_ever_shown(leaderboard: str, status: str) ->
         assert not standings_shown(session=session, phase=phase, paused=True)
 
 
-def test_tablets_get_the_two_settings() -> None:
+def test_tablets_get_the_two_settings_and_the_sound_switch() -> None:
     session = _session("end", scoring=False)
-    assert standings_for_tablets(session=session) == {"leaderboard": "end", "scoring": False}
+    assert standings_for_tablets(session=session) == {
+        "leaderboard": "end",
+        "scoring": False,
+        "sound": False,
+    }
 
 
 def test_each_leaderboard_choice_has_a_url_safe_console_action() -> None:
