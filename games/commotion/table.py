@@ -38,6 +38,7 @@ def deal(state: State) -> None:
         player.stock = deck[TABLEAU_SIZE + size :][::-1]
         player.waste = []
         player.quiet_recycles = 0
+    state.extra_taken = ()
 
 
 def fill_gap(player: Player, index: int) -> None:
@@ -102,7 +103,16 @@ def draw_extra(state: State, seat: int) -> Card:
     player = state.players[seat]
     card = player.refill.pop()
     player.tableau.append(card)
+    state.extra_taken = (*state.extra_taken, seat)
     return card
+
+
+def close_extra_spell(state: State) -> None:
+    """The stuck spell ends once every seat has taken its 6th card or has none to take."""
+    if state.extra_taken and all(
+        seat in state.extra_taken or not state.players[seat].refill for seat in state.seats
+    ):
+        state.extra_taken = ()
 
 
 # --------------------------------------------------------------------------------------------
@@ -136,15 +146,30 @@ def table_stuck(state: State) -> bool:
     )
 
 
+def extra_spell_open(state: State) -> bool:
+    """The all-stuck rule applies: the table is stuck now, or became stuck and some seat has
+    already taken its 6th card (which may have made the table playable: the others keep
+    their right to one, seed §5(4) "允許所有玩家皆…多補充1張")."""
+    return bool(state.extra_taken) or table_stuck(state)
+
+
 def can_extra(state: State, seat: int) -> bool:
-    """The table is stuck and this seat has a refill card and only its usual five."""
+    """The all-stuck rule is open, this seat has not yet taken its 6th card in this spell,
+    and it has a refill card and only its usual five."""
     player = state.players[seat]
     return (
         state.phase == "playing"
         and bool(player.refill)
         and len(player.tableau) == TABLEAU_SIZE
-        and table_stuck(state)
+        and seat not in state.extra_taken
+        and extra_spell_open(state)
     )
+
+
+def row_can_play(state: State, seat: int) -> bool:
+    """Some card in ``seat``'s row can go to the centre (START cards never wait in a row)."""
+    faces = openings(state.centre)
+    return any(fits_openings(card, faces) for card in state.players[seat].tableau)
 
 
 def can_out(state: State, seat: int) -> bool:
@@ -159,4 +184,11 @@ def can_out(state: State, seat: int) -> bool:
 
 
 def can_turn(player: Player) -> bool:
+    """Something to turn: stock cards, or a waste to recycle."""
     return bool(player.stock or player.waste)
+
+
+def may_turn(state: State, seat: int) -> bool:
+    """The seed (§2(2) 當…牌面區內卡牌皆無法堆疊至中央公區時): the stock may be turned only
+    when none of the player's row cards can go to the centre."""
+    return can_turn(state.players[seat]) and not row_can_play(state, seat)
