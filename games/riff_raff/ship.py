@@ -130,8 +130,9 @@ class _Area:
     band: tuple[float, float] = (-math.inf, math.inf)
 
 
-# A drag may be released a little below the area's surface (a fingertip covers ~1 cm).
-RELEASE_BELOW = 8.0
+# A drag may be released a little below the area's surface: the tablet draws each area's
+# number just under it (on the hull, under the yardarm), and a child drops onto the number.
+RELEASE_BELOW = 10.0
 
 
 def _areas() -> dict[int, _Area]:
