@@ -33,7 +33,8 @@ comes on the *rejected* outcome of that ``act``, which otherwise changes nothing
   START appearing in a row goes to the centre at GO and at once whenever it shows later;
 * the 6th card (seed §5(4)): once the table is stuck every seat may take one, and keeps that
   right even when an earlier seat's 6th card made the table playable again; the spell
-  ends when every seat has taken its card (or has no refill card left). A play from a row
+  ends when every seat has taken its card (or has no refill card left), and a table stuck
+  anew gives every seat a fresh right (never more than one 6th card at a time). A play from a row
   of six does not refill the gap (the player plays back down to five); a START drawn
   as the 6th card opens a pile and the row is back at five;
 * OUT needs an empty refill pile and no 6th card; a row that shrank below five because the

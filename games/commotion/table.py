@@ -101,9 +101,11 @@ def turn_stock(player: Player, count: int) -> tuple[int, bool]:
 def draw_extra(state: State, seat: int) -> Card:
     """The all-stuck rule: one more refill card into the row, as a 6th card."""
     player = state.players[seat]
+    # Taken while the table is stuck: a new spell begins (everyone's right is fresh); taken
+    # on an earlier spell's right (the table moved on since): one more seat has had its card.
+    state.extra_taken = (seat,) if table_stuck(state) else (*state.extra_taken, seat)
     card = player.refill.pop()
     player.tableau.append(card)
-    state.extra_taken = (*state.extra_taken, seat)
     return card
 
 
@@ -146,23 +148,25 @@ def table_stuck(state: State) -> bool:
     )
 
 
-def extra_spell_open(state: State) -> bool:
-    """The all-stuck rule applies: the table is stuck now, or became stuck and some seat has
-    already taken its 6th card (which may have made the table playable: the others keep
-    their right to one, seed §5(4) "允許所有玩家皆…多補充1張")."""
-    return bool(state.extra_taken) or table_stuck(state)
+def may_take_extra(state: State, seat: int) -> bool:
+    """The all-stuck rule gives ``seat`` a 6th card: the table is stuck now, or it was stuck
+    and another seat has already taken its card since (which may have made the table
+    playable again: the others keep their right to one, seed §5(4) "允許所有玩家皆…多補充1張").
+    """
+    if table_stuck(state):
+        return True
+    return bool(state.extra_taken) and seat not in state.extra_taken
 
 
 def can_extra(state: State, seat: int) -> bool:
-    """The all-stuck rule is open, this seat has not yet taken its 6th card in this spell,
-    and it has a refill card and only its usual five."""
+    """The all-stuck rule gives this seat a 6th card, and it has a refill card and only its
+    usual five."""
     player = state.players[seat]
     return (
         state.phase == "playing"
         and bool(player.refill)
         and len(player.tableau) == TABLEAU_SIZE
-        and seat not in state.extra_taken
-        and extra_spell_open(state)
+        and may_take_extra(state, seat)
     )
 
 

@@ -188,7 +188,7 @@
 
     // The water line at world x: waves as tall and as quick as the wave strength.
     function waveY(x, t, shift) {
-      var amp = 0.8 + 3.2 * waveStrength;
+      var amp = 0.6 + 1.9 * waveStrength;
       var speed = 0.6 + 2.2 * waveStrength;
       return GEO.sea_level + amp * Math.sin(x / 11 + t * speed + shift) + amp * 0.4 * Math.sin(x / 5.3 - t * speed * 1.3 + shift);
     }

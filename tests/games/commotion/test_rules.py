@@ -378,12 +378,8 @@ def test_an_extra_card_only_when_nobody_can_play_from_their_row() -> None:
     state = accepted(play(state, 1, 5, 0, GO + 50))
     assert state.players[1].tableau == filler(1, 5)
     assert state.players[1].refill == [n(1, "green", 5)]
-    # Seat 1 had its extra card in this stuck spell; seat 2 still may take its own.
-    assert do(state, 1, "extra", GO + 55).rejected == (
-        "You took your extra card: the others may take theirs."
-    )
-    state = accepted(do(state, 2, "extra", GO + 58))
-    assert state.extra_taken == ()
+    # The table is stuck again: a fresh right for everyone, seat 1 included.
+    assert view(state, 1)["you_can_extra"] is True
     # A START drawn as the 6th card opens a pile and the row is back at five.
     state.players[1].refill.append(start(1))
     state = accepted(do(state, 1, "extra", GO + 60))
@@ -395,7 +391,7 @@ def test_every_player_may_take_a_sixth_card_when_the_first_one_fits() -> None:
     """Seed §5(4) 允許所有玩家皆…多補充1張: the first seat's 6th card fits the centre, which makes
     the table playable again, yet the other seats keep their right to one."""
     state = arranged(
-        {1: filler(1, 5), 2: filler(2, 5), 3: filler(3, 5)},
+        {1: filler(1, 5), 2: [n(2, "red", 4), *filler(2, 4)], 3: filler(3, 5)},
         refills={
             1: [n(1, "green", 10), n(1, "red", 3)],
             2: [n(2, "green", 4)],
@@ -403,19 +399,21 @@ def test_every_player_may_take_a_sixth_card_when_the_first_one_fits() -> None:
         },
         centre=[pile(2, "red", 2)],
     )
-    assert view(state, 2)["you_can_extra"] is True
+    assert view(state, 2)["stuck"] is True  # the red 4 waits for a red 3
     state = accepted(do(state, 1, "extra", GO + 10))
     assert view(state, 1)["stuck"] is False  # seat 1's red 3 fits the red pile
     assert view(state, 2)["you_can_extra"] is True
     assert view(state, 3)["you_can_extra"] is True
     assert view(state, 1)["you_can_extra"] is False
-    state = accepted(do(state, 2, "extra", GO + 20))
-    assert state.players[2].tableau[5] == n(2, "green", 4)
-    state = accepted(play(state, 1, 5, 0, GO + 30))
-    # Seat 1 is back at five, but it already had its card in this spell.
-    assert do(state, 1, "extra", GO + 40).rejected == (
+    state = accepted(play(state, 1, 5, 0, GO + 20))
+    # Seat 2's red 4 fits now, so the table is not stuck: seat 1, back at five, already had
+    # its card; seat 2 may still take its own (or play its red 4).
+    assert view(state, 1)["stuck"] is False
+    assert do(state, 1, "extra", GO + 30).rejected == (
         "You took your extra card: the others may take theirs."
     )
+    state = accepted(do(state, 2, "extra", GO + 40))
+    assert state.players[2].tableau[5] == n(2, "green", 4)
     state = accepted(do(state, 3, "extra", GO + 50))
     assert state.players[3].tableau[5] == n(3, "blue", 9)
     # Every seat took its card: the spell is over.
