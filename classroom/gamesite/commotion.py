@@ -60,6 +60,7 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "playing": _("Tap a card, then a pile"),
         "now_pile": _("Now tap a pile"),
         "stuck": _("Everyone is stuck: take one more card!"),
+        "extra_right": _("Everyone was stuck: you may still take one more card."),
         "turn": _("Turn %(n)s"),
         "recycle": _("Turn the waste over"),
         "waste_empty": _("Empty"),

@@ -149,7 +149,8 @@
       tick();
       clockTimer = setInterval(tick, 200);
     } else if (view.phase === "playing") {
-      el.status.textContent = view.you_can_extra ? L.stuck : held ? L.now_pile : L.playing;
+      var extra = view.stuck ? L.stuck : L.extra_right;  // the right outlives the stuck moment
+      el.status.textContent = view.you_can_extra ? extra : held ? L.now_pile : L.playing;
     } else el.status.textContent = "";
   }
 
