@@ -152,4 +152,9 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
     caught = ava.evaluate("() => window.riffRaff.caught")
     assert falls_seen, "nothing fell in a storm"
     assert caught, f"no catch: falls {sorted(falls_seen)}, tapped {sorted(tapped)}"
+    # The smoothing follows the measured jitter, within its bounds.
+    smoothing = ava.evaluate("() => window.riffRaff.smoothingMs")
+    frames = ava.evaluate("() => window.riffRaff.motionFrames")
+    print(f"smoothing {smoothing:.0f} ms after {frames} motion frames")
+    assert 80 <= smoothing <= 300
     screenshot(ava, "riff-raff-end")
