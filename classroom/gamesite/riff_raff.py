@@ -46,6 +46,7 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     return {
         **table_labels(seat),
         **scene(),
+        "wave_strength": settings.get("wave_strength", 0.4),
         "your_colour": _("Your colour"),
         "card_n": _("card %(n)s"),
         "round_n": _("Round %(n)s of %(total)s"),
@@ -62,6 +63,12 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "settling": _("The sea rolls…"),
         "catch_it": _("Catch it! Tap the falling cargo"),
         "falling": _("Cargo overboard!"),
+        "near_miss": _("So close! Tap right on the cargo."),
+        "played_cards": _("Cards played"),
+        "first_captain": _(
+            "%(name)s is captain before round 1 and settles a tie (the teacher can choose "
+            "who in the settings)."
+        ),
     }
 
 

@@ -17,7 +17,8 @@ changes the game.
 
 Inputs (parsed by :mod:`games.commotion.actions`): ``play`` a row card or the waste top onto
 a centre pile (or a START onto a new pile, ``pile`` -1); ``turn`` the stock (recycling the
-waste when the stock is used up); ``out``; ``extra`` (the all-stuck 6th card).
+waste when the stock is used up; only when no card of the player's row fits the centre, seed
+§2(2)); ``out``; ``extra`` (the all-stuck 6th card).
 
 Trials (see :mod:`games.commotion.trials`): hits and misses come on accepted outcomes of
 ``act`` and ``tick``; a false alarm (a real card that does not fit where it was played)
@@ -30,8 +31,12 @@ comes on the *rejected* outcome of that ``act``, which otherwise changes nothing
   played there first." (no penalty, no trial: the slot's miss was recorded when it filled);
 * a gap refills in the same place in the row, so the other cards keep their positions; a
   START appearing in a row goes to the centre at GO and at once whenever it shows later;
-* the 6th card: a play from a row of six does not refill the gap (the player plays back
-  down to five); a START drawn as the 6th card opens a pile and the row is back at five;
+* the 6th card (seed §5(4)): once the table is stuck every seat may take one, and keeps that
+  right even when an earlier seat's 6th card made the table playable again; the spell
+  ends when every seat has taken its card (or has no refill card left), and a table stuck
+  anew gives every seat a fresh right (never more than one 6th card at a time). A play from a row
+  of six does not refill the gap (the player plays back down to five); a START drawn
+  as the 6th card opens a pile and the row is back at five;
 * OUT needs an empty refill pile and no 6th card; a row that shrank below five because the
   refill pile ran out may still call it (RULES.md: "back at 5" means not holding a 6th);
 * the stall rule: when every player has recycled their stock ``STALL_RECYCLES`` times since
@@ -74,11 +79,13 @@ from games.commotion.table import (
     can_extra,
     can_out,
     can_turn,
+    close_extra_spell,
     deal,
     draw_extra,
     legal_plays,
+    may_turn,
     open_starts,
-    table_stuck,
+    row_can_play,
     take_from_tableau,
     turn_stock,
 )
@@ -97,8 +104,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COUNTDOWN_MS",
+    "EXTRA_TAKEN",
     "MAX_ROUNDS",
     "ROUND_OVER_MS",
+    "ROW_FIRST",
     "STALL_RECYCLES",
     "TOO_LATE",
     "State",
@@ -120,6 +129,8 @@ STALL_RECYCLES = 2
 MAX_ROUNDS = 40
 
 TOO_LATE = gettext_noop("Too late! Someone played there first.")
+ROW_FIRST = gettext_noop("A card in your row fits the centre: play it before turning the stock.")
+EXTRA_TAKEN = gettext_noop("You took your extra card: the others may take theirs.")
 
 Changes = tuple[list[Event], list[Trial]]
 
@@ -193,6 +204,7 @@ def _after_change(
     if progress:
         for player in state.players.values():
             player.quiet_recycles = 0
+    close_extra_spell(state)
     trials = triallib.sync(state, now_ms, own_play=own_play)
     if _stalled(state):
         events, more = _end_round(state, now_ms, None, "stall")
@@ -364,6 +376,8 @@ def _do_turn(state: State, seat: int, now_ms: int) -> Changes | Refusal:
     player = state.players[seat]
     if not can_turn(player):
         return Refusal(gettext_noop("Your stock and waste are both empty."))
+    if row_can_play(state, seat):
+        return Refusal(ROW_FIRST)
     turned, recycled = turn_stock(player, state.config.stock_turn)
     if recycled:
         player.quiet_recycles += 1
@@ -385,8 +399,9 @@ def _do_extra(state: State, seat: int, now_ms: int) -> Changes | Refusal:
             return Refusal(gettext_noop("You already have an extra card."))
         if len(player.tableau) < TABLEAU_SIZE:
             return Refusal(gettext_noop("An extra card needs a full row of five."))
+        if seat in state.extra_taken:
+            return Refusal(EXTRA_TAKEN)
         return Refusal(gettext_noop("Someone can still play a card from their row."))
-    assert table_stuck(state)
     card = draw_extra(state, seat)
     events = [Event("extra", {"seat": seat, "card": card_to_dict(card)})]
     events += open_starts(state, seat)
@@ -416,7 +431,7 @@ def _bot_move(state: State, seat: int, now_ms: int) -> Changes:
         plays=tuple(legal_plays(state, seat)),
         can_out=can_out(state, seat),
         can_extra=can_extra(state, seat),
-        can_turn=can_turn(state.players[seat]),
+        can_turn=may_turn(state, seat),
     )
     move = botlib.choose_move(skill, state.rng, options)
     if move is None:

@@ -70,6 +70,10 @@ class State(TableState[Config, BotSkill]):
     out_by: int | None = None
     ended_by: EndReason | None = None
     winners: list[int] | None = None
+    # The all-stuck rule (seed §5(4)): once the table is stuck, *every* seat may take one
+    # 6th card, even after an earlier one made the table playable again. The seats that took
+    # theirs in the current stuck spell (empty: no spell open). Immutable, so shared on clone.
+    extra_taken: tuple[int, ...] = ()
 
     def clone(self) -> State:
         """An independent copy: every mutable part copied, immutable values shared.

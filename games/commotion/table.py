@@ -38,6 +38,7 @@ def deal(state: State) -> None:
         player.stock = deck[TABLEAU_SIZE + size :][::-1]
         player.waste = []
         player.quiet_recycles = 0
+    state.extra_taken = ()
 
 
 def fill_gap(player: Player, index: int) -> None:
@@ -100,9 +101,20 @@ def turn_stock(player: Player, count: int) -> tuple[int, bool]:
 def draw_extra(state: State, seat: int) -> Card:
     """The all-stuck rule: one more refill card into the row, as a 6th card."""
     player = state.players[seat]
+    # Taken while the table is stuck: a new spell begins (everyone's right is fresh); taken
+    # on an earlier spell's right (the table moved on since): one more seat has had its card.
+    state.extra_taken = (seat,) if table_stuck(state) else (*state.extra_taken, seat)
     card = player.refill.pop()
     player.tableau.append(card)
     return card
+
+
+def close_extra_spell(state: State) -> None:
+    """The stuck spell ends once every seat has taken its 6th card or has none to take."""
+    if state.extra_taken and all(
+        seat in state.extra_taken or not state.players[seat].refill for seat in state.seats
+    ):
+        state.extra_taken = ()
 
 
 # --------------------------------------------------------------------------------------------
@@ -136,15 +148,32 @@ def table_stuck(state: State) -> bool:
     )
 
 
+def may_take_extra(state: State, seat: int) -> bool:
+    """The all-stuck rule gives ``seat`` a 6th card: the table is stuck now, or it was stuck
+    and another seat has already taken its card since (which may have made the table
+    playable again: the others keep their right to one, seed §5(4) "允許所有玩家皆…多補充1張").
+    """
+    if table_stuck(state):
+        return True
+    return bool(state.extra_taken) and seat not in state.extra_taken
+
+
 def can_extra(state: State, seat: int) -> bool:
-    """The table is stuck and this seat has a refill card and only its usual five."""
+    """The all-stuck rule gives this seat a 6th card, and it has a refill card and only its
+    usual five."""
     player = state.players[seat]
     return (
         state.phase == "playing"
         and bool(player.refill)
         and len(player.tableau) == TABLEAU_SIZE
-        and table_stuck(state)
+        and may_take_extra(state, seat)
     )
+
+
+def row_can_play(state: State, seat: int) -> bool:
+    """Some card in ``seat``'s row can go to the centre (START cards never wait in a row)."""
+    faces = openings(state.centre)
+    return any(fits_openings(card, faces) for card in state.players[seat].tableau)
 
 
 def can_out(state: State, seat: int) -> bool:
@@ -159,4 +188,11 @@ def can_out(state: State, seat: int) -> bool:
 
 
 def can_turn(player: Player) -> bool:
+    """Something to turn: stock cards, or a waste to recycle."""
     return bool(player.stock or player.waste)
+
+
+def may_turn(state: State, seat: int) -> bool:
+    """The seed (§2(2) 當…牌面區內卡牌皆無法堆疊至中央公區時): the stock may be turned only
+    when none of the player's row cards can go to the centre."""
+    return can_turn(state.players[seat]) and not row_can_play(state, seat)

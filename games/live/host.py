@@ -37,9 +37,23 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RECENT_TRIALS_PER_SEAT = 5
-# Motion (physics) is streamed at most this often: 20 frames a second, which tablets
-# interpolate to their own 60 Hz.
+# Motion (physics) is streamed at this pace: 20 frames a second, which tablets interpolate
+# to their own 60 Hz.
 MOTION_FRAME_MS = 50
+
+
+def next_motion_due(due_ms: int, sent_ms: int) -> int:
+    """When the frame after one sent at ``sent_ms`` (due at ``due_ms``) is due.
+
+    Frames keep to a 50 ms schedule rather than "50 ms after the last one": the host only
+    gets to send on a physics tick (every 16 ms), so waiting a full 50 ms after each send
+    put frames 64 ms apart (15.6 a second). A frame sent late does not make the next one
+    early by more than half a period, and after a rest the schedule starts again from the
+    send, so a burst never follows a pause.
+    """
+    base = due_ms if due_ms > sent_ms - MOTION_FRAME_MS else sent_ms
+    return max(base + MOTION_FRAME_MS, sent_ms + MOTION_FRAME_MS // 2)
+
 
 # Told to the tablet (the site translates them on the way out).
 GAME_FINISHED = gettext_noop("This game has finished.")
@@ -306,7 +320,7 @@ class TableHost:
         self._task: asyncio.Task[None] | None = None
         self._on_change = on_change
         self._stop_callbacks: list[Callable[[], None]] = []
-        self._last_motion_ms = -MOTION_FRAME_MS
+        self._motion_due_ms = 0
 
     # -- the outside world's side ------------------------------------------------------------
 
@@ -655,12 +669,9 @@ class TableHost:
         await self._deliver(item.listener, server_frame_encode(frame))
 
     async def _stream_motion(self, began: int, now: int) -> None:
-        if (
-            began - self._last_motion_ms < MOTION_FRAME_MS
-            and self.engine.next_deadline(self.state) is not None
-        ):
+        if began < self._motion_due_ms and self.engine.next_deadline(self.state) is not None:
             return  # a frame went out moments ago; the last one before rest always goes
-        self._last_motion_ms = began
+        self._motion_due_ms = next_motion_due(self._motion_due_ms, began)
         # Only engines with moving parts (physics) have frames, and only they stream.
         if not isinstance(self.engine, Framed):
             return

@@ -119,6 +119,8 @@ class DropAction(_Action, tag="drop"):
     piece: PieceId
     x: ShipX
     angle: Angle = 0.0
+    # The release height (ship y): tells areas 5, 7 and 9 apart, which share x ranges.
+    y: ShipX | None = None
 
 
 class CatchAction(_Action, tag="catch"):

@@ -9,8 +9,9 @@ the engine's business. Extra keys are ignored.
 * ``{"kind": "pick_captain", "seat": s}`` (the last captain settles a tie for captain)
 * ``{"kind": "order", "seats": [s, ...]}`` (the captain: these tied seats go first, in order)
 * ``{"kind": "declare", "pieces": 1 | 2}``
-* ``{"kind": "drop", "piece": id, "x": ship x, "angle": radians}`` (``piece`` may be left
-  out: the first piece of the supply; ``angle`` defaults to 0, flat on the deck)
+* ``{"kind": "drop", "piece": id, "x": ship x, "y": ship y, "angle": radians}`` (``piece``
+  may be left out: the first piece of the supply; ``y``, the release height, may be left
+  out; ``angle`` defaults to 0, flat on the deck)
 * ``{"kind": "catch", "piece": id, "rt_ms": ms, "rtt_ms": ms}`` (``rt_ms`` from the first
   frame the tablet drew the piece falling to the tap; 0 or missing: unknown)
 """
@@ -63,6 +64,9 @@ class Drop:
     piece: int | None
     x: float
     angle: float
+    # The release height in ship coordinates, when the tablet says it (bots do not): checked
+    # against the area's height, since areas 5, 7 and 9 share x ranges.
+    y: float | None = None
 
 
 @dataclass(frozen=True)
@@ -137,7 +141,13 @@ def _drop(raw: Mapping[str, Any]) -> Drop:
             angle_raw, MAX_ABS_ANGLE, gettext_noop("The angle must be a number of radians.")
         )
     )
-    return Drop(piece=piece, x=x, angle=angle)
+    y_raw = raw.get("y")
+    y = (
+        None
+        if y_raw is None
+        else _number(y_raw, MAX_ABS_X, gettext_noop("The drop point must be a number on the ship."))
+    )
+    return Drop(piece=piece, x=x, angle=angle, y=y)
 
 
 def parse_action(raw: object) -> Action | str:

@@ -78,6 +78,14 @@ def rotated_extent(name: str, angle: float) -> tuple[float, float]:
     return min(ys) - cargo.radius, max(ys) + cargo.radius
 
 
+def rotated_width(name: str, angle: float) -> tuple[float, float]:
+    """The leftmost and rightmost x of a ``name`` piece centred at 0 and turned by ``angle``."""
+    cargo = CARGO[name]
+    cos, sin = math.cos(angle), math.sin(angle)
+    xs: Sequence[float] = [x * cos - y * sin for x, y in cargo.vertices]
+    return min(xs) - cargo.radius, max(xs) + cargo.radius
+
+
 def outline(name: str) -> dict[str, object]:
     """JSON-ready drawing data: the outline around the piece's centre and its corner radius."""
     cargo = CARGO[name]

@@ -80,6 +80,17 @@ class Config:
         ),
     )
 
+    first_captain: int = setting(
+        1,
+        label=gettext_noop("First captain (place at the table)"),
+        help=gettext_noop(
+            "The game's rules make the oldest player captain before round 1: they settle a "
+            "tie for captain in round 1. 1 is the first seat at the table."
+        ),
+        minimum=1,
+        maximum=4,
+    )
+
     def __post_init__(self) -> None:
         validate_settings(self)
 

@@ -11,9 +11,9 @@ cards back after round 10):
 * ``choosing``: every seat secretly picks one of its remaining cards (``choose_card``);
   nobody else sees a pick until all are in, then all are revealed at once.
 * ``captain_tie``: the highest card is captain; a tie for highest is settled by last
-  round's captain (``pick_captain``). In round 1 there is no last captain: the engine picks
-  one of the tied seats at random from the table's generator (RULES.md: "the teacher or
-  random").
+  round's captain (``pick_captain``). Before round 1 the captain is the seat the teacher
+  set (``Config.first_captain``; the first seat unless changed), as the seed's oldest
+  player, so a round-1 tie is settled by that seat too.
 * ``order_tie``: seats place in descending card order; the captain orders tied seats
   (``order``: the named seats go first, in that order; one left over needs no naming). The
   captain always goes first among seats that tie with the captain's own card.
@@ -102,7 +102,13 @@ from games.riff_raff.actions import (
 from games.riff_raff.captaincy import TieUndecided, captain_of, placing_order
 from games.riff_raff.cargo import CARGO, outline
 from games.riff_raff.config import CARDS, DECLARE_FROM_AREA, MAX_SETTLE_MS, ROUNDS, Config
-from games.riff_raff.ship import AREAS, STEP_MS, WAVE_PERIOD_STEPS, ship_outline
+from games.riff_raff.ship import (
+    AREAS,
+    STEP_MS,
+    WAVE_PERIOD_STEPS,
+    release_height_ok,
+    ship_outline,
+)
 from games.riff_raff.state import Falling, Piece, Player, ShipLine, State
 
 if TYPE_CHECKING:
@@ -155,6 +161,13 @@ def _table_skill(config: Config, skill: BotSkill) -> BotSkill:
     return skill
 
 
+def first_captain(config: Config, seats: Sequence[int]) -> int:
+    """The captain before round 1 (seed: 由年紀最長的玩家擔任首回合開始前的船長), who settles a
+    round-1 tie for captain: the seat at the place the teacher set (``first_captain``, 1 is
+    the first seat; a place beyond the table is its last seat)."""
+    return seats[min(config.first_captain, len(seats)) - 1]
+
+
 def setup(
     config: Config,
     seats: Sequence[int],
@@ -190,6 +203,7 @@ def setup(
         cargo=cargo,
         ship=ShipLine(seed=seed, wave_strength=config.wave_strength),
         rounds_total=Config.rounds_for(len(seat_order)),
+        captain=first_captain(config, seat_order),
     )
     _wake_bots(state, 0)
     return state
@@ -211,6 +225,7 @@ def _reveal(state: State, at: int, ch: Changes) -> None:
     state.revealed = cards
     for seat, card in cards.items():
         state.players[seat].cards.remove(card)
+        state.players[seat].played.append(card)
     ch.event("reveal", cards={str(seat): card for seat, card in sorted(cards.items())})
     state.previous_captain = state.captain
     state.captain = None
@@ -266,6 +281,7 @@ def _end_round(state: State, at: int, ch: Changes) -> None:
         # Two-player variant: after ten rounds everyone takes their ten cards back.
         for player in state.players.values():
             player.cards = list(CARDS)
+            player.played = []
         ch.event("cards_back", round=state.round)
     state.phase = "choosing"
     state.chosen = {}
@@ -591,7 +607,9 @@ def _check(state: State, seat: int, action: Action, now_ms: int) -> str | None:
         area = state.area_of_turn()
         assert area is not None
         zone = AREAS[area].zone
-        if not zone.x_min <= action.x <= zone.x_max:
+        if not zone.x_min <= action.x <= zone.x_max or (
+            action.y is not None and not release_height_ok(area, action.y)
+        ):
             return gettext_noop("Drop the piece over your area of the ship.")
         return None
     assert isinstance(action, Catch)
@@ -843,6 +861,8 @@ def _player_view(state: State, seat: int, mine: int | None) -> dict[str, Any]:
         "supply": [_piece(p) for p in player.supply] if seat == mine else len(player.supply),
         "placed": player.placed,
         "cards_left": len(player.cards),
+        # Played cards lie face up for everyone (seed: 棄牌堆 正面朝上), last on top.
+        "played": list(player.played),
     }
 
 
@@ -863,6 +883,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "rounds_total": state.rounds_total,
         "you": seat,
         "captain": state.captain,
+        # Captain before round 1 (the teacher's pick or the first seat): settles a round-1 tie.
+        "first_captain": first_captain(state.config, state.seats),
         "tie_chooser": state.previous_captain if state.phase == "captain_tie" else None,
         "tied": list(state.tied) if state.phase in ("captain_tie", "order_tie") else [],
         "order": list(state.order),

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import pymunk
 
 from games.core import gettext_noop
-from games.riff_raff.cargo import CARGO, make_shape, rotated_extent
+from games.riff_raff.cargo import CARGO, make_shape, rotated_extent, rotated_width
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -124,6 +124,15 @@ class _Area:
     zone: DropZone
     segment: tuple[float, float]  # the surface's x extent
     ceiling: float  # pieces released here must stay below this y
+    # Seed §3(1)B "可懸空, 但不可進入其它區域": the x a released piece may reach. Out over the
+    # sea (beyond the deck's or a yardarm's end) is fine; into the next area is not, nor
+    # past the mast.
+    band: tuple[float, float] = (-math.inf, math.inf)
+
+
+# A drag may be released a little below the area's surface: the tablet draws each area's
+# number just under it (on the hull, under the yardarm), and a child drops onto the number.
+RELEASE_BELOW = 10.0
 
 
 def _areas() -> dict[int, _Area]:
@@ -135,12 +144,26 @@ def _areas() -> dict[int, _Area]:
         for n, sign in ((number, 1.0), (5 - number, -1.0)):
             lo, hi = sorted((sign * zone_a, sign * zone_b))
             seg = sorted((sign * seg_a, sign * seg_b))
-            areas[n] = _Area(DropZone(n, lo, hi, DECK_Y), (seg[0], seg[1]), lowest_yard)
+            band = (
+                seg[0] if seg[0] > -DECK_HALF else -math.inf,
+                seg[1] if seg[1] < DECK_HALF else math.inf,
+            )
+            areas[n] = _Area(DropZone(n, lo, hi, DECK_Y), (seg[0], seg[1]), lowest_yard, band)
     for level, (y, half) in enumerate(YARDS):
         above = YARDS[level + 1][0] - 2 * BEAM if level + 1 < len(YARDS) else y + TOP_HEADROOM
         left, right = 5 + 2 * level, 6 + 2 * level
-        areas[left] = _Area(DropZone(left, -half, -YARD_INNER, y), (-half, -YARD_INNER), above)
-        areas[right] = _Area(DropZone(right, YARD_INNER, half, y), (YARD_INNER, half), above)
+        areas[left] = _Area(
+            DropZone(left, -half, -YARD_INNER, y),
+            (-half, -YARD_INNER),
+            above,
+            (-math.inf, -MAST_HALF),
+        )
+        areas[right] = _Area(
+            DropZone(right, YARD_INNER, half, y),
+            (YARD_INNER, half),
+            above,
+            (MAST_HALF, math.inf),
+        )
     return dict(sorted(areas.items()))
 
 
@@ -153,6 +176,25 @@ HULL = (
 )
 
 
+INTO_ANOTHER_AREA = gettext_noop("Cargo may hang over the edge but not into another area.")
+
+
+def within_band(area: int, shape: str, x: float, angle: float) -> bool:
+    """The whole piece, centred at ship x ``x`` and turned ``angle``, stays out of every other
+    area (seed §3(1)B); the drop point alone is not enough (a plank is 36 cm long)."""
+    left, right = rotated_width(shape, angle)
+    lo, hi = AREAS[area].band
+    return lo <= x + left and x + right <= hi
+
+
+def release_height_ok(area: int, y: float) -> bool:
+    """A release at ship height ``y`` is over ``area``: from just below its surface up to
+    its ceiling (the yardarm above, or the headroom over the top one). Areas 5, 7 and 9
+    share x ranges, so the height tells them apart."""
+    spec = AREAS[area]
+    return spec.zone.y - RELEASE_BELOW <= y <= spec.ceiling
+
+
 def ship_outline() -> dict[str, Any]:
     """JSON-ready drawing data in ship coordinates (the client turns it by the ship's angle)."""
     return {
@@ -160,6 +202,10 @@ def ship_outline() -> dict[str, Any]:
         "mast": [[-MAST_HALF, DECK_Y], [MAST_HALF, MAST_TOP]],
         "yards": [[-half, y - BEAM, half, y - BEAM, BEAM] for y, half in YARDS],
         "areas": {str(n): [a.zone.x_min, a.zone.x_max, a.zone.y] for n, a in AREAS.items()},
+        # Each area's surface extent and ceiling, for drawing the numbered areas.
+        "area_boxes": {
+            str(n): [a.segment[0], a.segment[1], a.zone.y, a.ceiling] for n, a in AREAS.items()
+        },
         "sea_level": SEA_LEVEL,
     }
 
@@ -257,6 +303,8 @@ class Ship:
         zone = AREAS[area].zone
         if not math.isfinite(angle) or not zone.x_min <= x <= zone.x_max:
             return gettext_noop("Drop the piece over its area.")
+        if not within_band(area, shape, x, angle):
+            return INTO_ANOTHER_AREA
         body = pymunk.Body()
         piece_shape = make_shape(body, shape)
         body.angle = self._body.angle + angle

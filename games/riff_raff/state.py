@@ -75,6 +75,8 @@ class Player:
     supply: list[Piece] = field(default_factory=list)
     # Pieces this seat has dropped onto the ship so far (falls do not subtract).
     placed: int = 0
+    # The cards played so far, face up for everyone (seed: 棄牌堆 正面朝上), last on top.
+    played: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -317,4 +319,6 @@ class State(TableState[Config, BotSkill]):
 
 
 def _copy_player(player: Player) -> Player:
-    return dataclasses.replace(player, cards=list(player.cards), supply=list(player.supply))
+    return dataclasses.replace(
+        player, cards=list(player.cards), supply=list(player.supply), played=list(player.played)
+    )

@@ -28,6 +28,7 @@
     overTitle: root.querySelector("[data-over-title]"),
     overBody: root.querySelector("[data-over-body]"),
     overText: root.querySelector("[data-over-text]"),
+    overOut: root.querySelector("[data-over-out]"),
   };
 
   var view = null;
@@ -36,6 +37,7 @@
   var gameOffset = 0;       // performance.now() - game time, from the last frame
   var feedbackTimer = null;
   var clockTimer = null;
+  var overTimer = null;     // "Next round in N s", counting down
 
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)[sd]/g, function (_m, key) {
@@ -147,7 +149,8 @@
       tick();
       clockTimer = setInterval(tick, 200);
     } else if (view.phase === "playing") {
-      el.status.textContent = view.you_can_extra ? L.stuck : held ? L.now_pile : L.playing;
+      var extra = view.stuck ? L.stuck : L.extra_right;  // the right outlives the stuck moment
+      el.status.textContent = view.you_can_extra ? extra : held ? L.now_pile : L.playing;
     } else el.status.textContent = "";
   }
 
@@ -157,16 +160,20 @@
       if (player.seat === view.you) return;
       var box = document.createElement("div");
       box.className = "cm-opponent";
+      // Compact: the name (and points) over the row, the refill count after it; the centre
+      // needs the room.
       var name = document.createElement("p");
       name.className = "cm-opponent-name";
-      name.textContent = seatName(player.seat) + (standings.shown(view) ? " · " + fmt(L.points, { n: player.total }) : "");
+      name.textContent = seatName(player.seat) + (standings.shown(view) ? " · " + fmt(L.points_short, { n: player.total }) : "");
       var row = document.createElement("div");
       row.className = "cm-opponent-cards";
       player.tableau.forEach(function (card) { row.appendChild(cardElement(card, "tiny")); });
-      var refill = document.createElement("p");
+      var refill = document.createElement("span");
       refill.className = "cm-opponent-refill";
-      refill.textContent = fmt(L.refill_left, { n: player.refill });
-      box.append(name, row, refill);
+      refill.textContent = fmt(L.refill_short, { n: player.refill });
+      refill.title = fmt(L.refill_left, { n: player.refill });
+      row.appendChild(refill);
+      box.append(name, row);
       el.others.appendChild(box);
     });
   }
@@ -201,7 +208,29 @@
       hint.textContent = L.centre_empty;
       el.centre.appendChild(hint);
     }
+    fitCentre();
   }
+
+  // The largest pile card (at most 112 px wide, never under 56) with which every pile fits
+  // the centre box whole: try every column count and keep the one that allows the widest card.
+  var PILE_MIN = 56, PILE_MAX = 112, PILE_RATIO = 1.4, PILE_GAP = 10;
+  function fitCentre() {
+    var count = el.centre.querySelectorAll(".cm-pile").length;
+    if (!count) return;
+    var style = getComputedStyle(el.centre);
+    var width = el.centre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    var height = el.centre.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    var best = PILE_MIN;
+    for (var cols = 1; cols <= count; cols++) {
+      var rows = Math.ceil(count / cols);
+      var byWidth = (width - PILE_GAP * (cols - 1)) / cols;
+      var byHeight = (height - PILE_GAP * (rows - 1)) / rows / PILE_RATIO;
+      best = Math.max(best, Math.min(byWidth, byHeight, PILE_MAX));
+    }
+    el.centre.style.setProperty("--pile-w", Math.floor(best) + "px");
+    el.centre.style.setProperty("--pile-gap", PILE_GAP + "px");
+  }
+  window.addEventListener("resize", function () { if (view) fitCentre(); });
 
   function cardButton(card, source, index) {
     var button = document.createElement("button");
@@ -236,7 +265,15 @@
     el.extra.hidden = !view.you_can_extra;
   }
 
+  function outLine() {
+    if (view.out_by !== null && view.out_by !== undefined) {
+      return view.out_by === view.you ? L.you_called_out : fmt(L.called_out, { name: seatName(view.out_by) });
+    }
+    return view.ended_by === "stall" ? L.stall_ended : "";
+  }
+
   function renderOver() {
+    clearInterval(overTimer);
     if (view.phase === "round_over" || view.phase === "game_over" || view.ended) {
       var rows = (view.rounds || []).filter(function (r) { return r.round === view.round; });
       // The whole table's scores only when the leaderboard is up; with scoring on, your own.
@@ -254,16 +291,28 @@
         text = L.well_played;
       } else {
         title = fmt(L.round_over, { n: view.round });
-        var left = Math.max(0, Math.ceil((view.next_round_at_ms + gameOffset - performance.now()) / 1000));
-        text = fmt(L.next_round, { n: left });
+        text = nextRoundText();
+        // The seconds count down on their own: no new state arrives until the deal.
+        overTimer = setInterval(function () {
+          if (view.phase === "round_over" && !view.paused) el.overText.textContent = nextRoundText();
+        }, 250);
       }
       showOver(title, text, rows);
+      var said = view.ended ? "" : outLine();
+      el.overOut.textContent = said;
+      el.overOut.hidden = !said;
     } else {
       el.over.hidden = true;
     }
   }
 
+  function nextRoundText() {
+    var left = Math.max(0, Math.ceil((view.next_round_at_ms + gameOffset - performance.now()) / 1000));
+    return fmt(L.next_round, { n: left });
+  }
+
   function showOver(title, text, rows) {
+    el.overOut.hidden = true;
     el.overTitle.textContent = title;
     el.overText.textContent = text;
     el.overBody.replaceChildren();
@@ -281,6 +330,7 @@
       rows.forEach(function (row) {
         var tr = document.createElement("tr");
         if (row.seat === view.you) tr.className = "is-you";
+        if (row.seat === view.out_by) tr.className += " is-out";
         [seatName(row.seat), "+" + row.centre_cards, row.refill_left ? "−" + 2 * row.refill_left : "0",
          row.out_bonus ? "+" + row.out_bonus : "", row.round_score, row.total].forEach(function (value, i) {
           var cell = document.createElement(i === 0 ? "th" : "td");
@@ -358,7 +408,7 @@
 
   function feedback(text, mood) {
     el.feedback.textContent = text;
-    el.feedback.className = "ps-feedback feedback-" + mood;
+    el.feedback.className = "ps-feedback cm-feedback feedback-" + mood;
     el.feedback.hidden = false;
     clearTimeout(feedbackTimer);
     feedbackTimer = setTimeout(function () { el.feedback.hidden = true; }, 1400);

@@ -26,6 +26,10 @@
   };
   // Where the next piece waits before it is dragged (world units: top left, clear of the mast).
   var DOCK = [-68, 146];
+  // A tap this many catch radii from a falling piece is a near miss: say so.
+  var NEAR_MISS = 2.2;
+  var nearMisses = 0;
+  var caught = [];            // pieces this tablet's student caught (for browser tests)
 
   var view = null;
   var fallingSince = {};      // piece id -> onset (performance.now()) of its first painted fall
@@ -51,6 +55,7 @@
   var scene = window.RiffRaffScene.create(canvas, {
     geometry: L.geometry,
     cargo: L.cargo,
+    waveStrength: L.wave_strength,
     zoneStyle: function (v) { return v.you === v.active ? "mine" : "watch"; },
     onPaint: function (frame, falling) {
       falling.forEach(markFalling);
@@ -69,6 +74,9 @@
   var table = window.SnapclassTable.connect(root, {
     onState: function (next, events) {
       forgetRemoved(events);
+      (events || []).forEach(function (event) {
+        if (event.kind === "caught" && event.seat === next.you) caught.push(event.piece);
+      });
       view = next;
       scene.setView(next);
       renderPanel();
@@ -115,6 +123,17 @@
       dot.className = "owner-dot owner-" + (p.seat % 4);  // the colour of their cargo
       if (p.seat === view.you) dot.title = L.your_colour;
       li.append(dot, seatName(p.seat) + shown + " · " + fmt(L.pieces_left, { n: p.pieces_left }));
+      // The cards this player has played, face up for everyone (the last one on top).
+      var played = document.createElement("span");
+      played.className = "rr-played";
+      played.setAttribute("aria-label", L.played_cards);
+      (p.played || []).forEach(function (card) {
+        var chip = document.createElement("span");
+        chip.className = "rr-played-card";
+        chip.textContent = String(card);
+        played.appendChild(chip);
+      });
+      if ((p.played || []).length) li.appendChild(played);
       el.players.appendChild(li);
     });
     var mine = view.you;
@@ -123,6 +142,13 @@
     else if (view.phase === "choosing") {
       var chosen = view.chosen && view.chosen[String(mine)];
       status = chosen ? L.waiting_others : L.choose_card;
+      // Round 1: who is captain before it (and settles a tie), and why.
+      if (view.round === 1 && view.first_captain !== null && view.first_captain !== undefined) {
+        var first = document.createElement("p");
+        first.className = "rr-first-captain";
+        first.textContent = fmt(L.first_captain, { name: seatName(view.first_captain) });
+        el.controls.appendChild(first);
+      }
       if (!chosen) (view.cards_left || []).forEach(function (card) {
         el.controls.appendChild(button(String(card), function () { table.act({ kind: "choose_card", card: card }); }, "rr-card"));
       });
@@ -173,18 +199,26 @@
     if (view.phase === "catching" && view.active === view.you) {
       var frame = scene.shown();
       var falling = scene.catchable();
-      var best = null;
+      var best = null, near = false;
       (frame ? frame.pieces : []).forEach(function (p) {
         if (falling.indexOf(p[0]) < 0) return;
-        var c = scene.toCanvas(p[1], p[2]);
+        // Where the piece is drawn (kept on screen), with a fingertip-sized target.
+        var where = scene.placeOf(p, true);
+        var c = scene.toCanvas(where[0], where[1]);
         var d = Math.hypot(c[0] - px, c[1] - py);
-        if (d < 40 && (!best || d < best.d)) best = { id: p[0], d: d };
+        var info = view.pieces[String(p[0])];
+        var radius = scene.catchRadius(info ? info.shape : "crate");
+        if (d <= radius && (!best || d < best.d)) best = { id: p[0], d: d };
+        else if (d <= radius * NEAR_MISS) near = true;
       });
       if (best) {
         var onset = fallingSince[best.id];
         table.act({ kind: "catch", piece: best.id,
                     rt_ms: typeof onset === "number" ? Math.max(0, Math.round(event.timeStamp - onset)) : 0,
                     rtt_ms: Math.min(table.rtt(), 10000) });
+      } else if (near) {
+        nearMisses += 1;
+        feedback(L.near_miss);
       }
       return;
     }
@@ -206,7 +240,8 @@
     if (!drag) return;
     var w = scene.toWorld(drag.x, drag.y);
     var local = scene.rotate(w, -scene.shipAngle());  // into ship coordinates
-    table.act({ kind: "drop", piece: drag.piece, x: Math.round(local[0] * 10) / 10, angle: Math.round(angle * 1000) / 1000 });
+    table.act({ kind: "drop", piece: drag.piece, x: Math.round(local[0] * 10) / 10, y: Math.round(local[1] * 10) / 10,
+                angle: Math.round(angle * 1000) / 1000 });
     drag = null;
   });
 
@@ -231,6 +266,14 @@
     get ownerColours() { return scene.ownerColours; },
     get fallingSince() { return fallingSince; },
     toCanvas: function (x, y) { return scene.toCanvas(x, y); },
+    areaLabels: function () { return scene.areaLabels(); },
+    labelRadius: function () { return scene.labelRadius(); },
+    placeOf: function (p) { return scene.placeOf(p, true); },
+    catchRadius: function (shape) { return scene.catchRadius(shape); },
+    get smoothingMs() { return scene.smoothingMs; },
+    get nearMisses() { return nearMisses; },
+    get caught() { return caught.slice(); },
+    get dragging() { return drag; },
     shipAngle: function () { return scene.shipAngle(); },
     dock: DOCK,
   };

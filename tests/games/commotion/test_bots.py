@@ -190,7 +190,7 @@ def test_a_bot_plays_what_fits() -> None:
 
 def test_a_bot_with_nothing_to_do_sleeps_until_something_changes() -> None:
     state = arranged(
-        {1: [n(1, "red", 2), *filler(1, 4)], 2: filler(2, 6)},
+        {1: filler(1, 5), 2: filler(2, 6)},
         refills={2: [n(2, "green", 4)]},
         stocks={1: [n(1, "blue", 9)]},
         centre=[[start(1)]],

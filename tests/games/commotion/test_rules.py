@@ -311,6 +311,34 @@ def test_turning_one_at_a_time() -> None:
     assert view(state, 1)["stock_turn"] == 1
 
 
+def test_the_stock_turns_only_when_no_row_card_fits_the_centre() -> None:
+    """Seed §2(2) 當…牌面區內卡牌皆無法堆疊至中央公區時: a row card that fits must be played
+    first; a waste top that fits does not stop the turn (it is not in the row)."""
+    state = arranged(
+        {1: [n(1, "red", 3), *filler(1, 4)], 2: filler(2, 5)},
+        stocks={1: [n(1, "blue", 7), n(1, "blue", 8)]},
+        wastes={
+            1: [
+                n(
+                    1,
+                    "red",
+                    3,
+                )
+            ]
+        },
+        centre=[pile(2, "red", 2)],
+    )
+    refused = do(state, 1, "turn", GO + 10)
+    assert refused.rejected == (
+        "A card in your row fits the centre: play it before turning the stock."
+    )
+    assert refused.state is state
+    state = accepted(play(state, 1, 0, 0, GO + 20))
+    assert state.players[1].tableau == filler(1, 4)
+    turned = accepted(do(state, 1, "turn", GO + 30))
+    assert len(turned.players[1].waste) == 3
+
+
 def test_turning_with_nothing_to_turn_is_refused() -> None:
     state = arranged({1: filler(1, 5), 2: filler(2, 5)})
     outcome = do(state, 1, "turn", GO + 10)
@@ -350,11 +378,46 @@ def test_an_extra_card_only_when_nobody_can_play_from_their_row() -> None:
     state = accepted(play(state, 1, 5, 0, GO + 50))
     assert state.players[1].tableau == filler(1, 5)
     assert state.players[1].refill == [n(1, "green", 5)]
+    # The table is stuck again: a fresh right for everyone, seat 1 included.
+    assert view(state, 1)["you_can_extra"] is True
     # A START drawn as the 6th card opens a pile and the row is back at five.
     state.players[1].refill.append(start(1))
     state = accepted(do(state, 1, "extra", GO + 60))
     assert state.players[1].tableau == filler(1, 5)
     assert state.centre[-1] == [start(1)]
+
+
+def test_every_player_may_take_a_sixth_card_when_the_first_one_fits() -> None:
+    """Seed §5(4) 允許所有玩家皆…多補充1張: the first seat's 6th card fits the centre, which makes
+    the table playable again, yet the other seats keep their right to one."""
+    state = arranged(
+        {1: filler(1, 5), 2: [n(2, "red", 4), *filler(2, 4)], 3: filler(3, 5)},
+        refills={
+            1: [n(1, "green", 10), n(1, "red", 3)],
+            2: [n(2, "green", 4)],
+            3: [n(3, "blue", 9)],
+        },
+        centre=[pile(2, "red", 2)],
+    )
+    assert view(state, 2)["stuck"] is True  # the red 4 waits for a red 3
+    state = accepted(do(state, 1, "extra", GO + 10))
+    assert view(state, 1)["stuck"] is False  # seat 1's red 3 fits the red pile
+    assert view(state, 2)["you_can_extra"] is True
+    assert view(state, 3)["you_can_extra"] is True
+    assert view(state, 1)["you_can_extra"] is False
+    state = accepted(play(state, 1, 5, 0, GO + 20))
+    # Seat 2's red 4 fits now, so the table is not stuck: seat 1, back at five, already had
+    # its card; seat 2 may still take its own (or play its red 4).
+    assert view(state, 1)["stuck"] is False
+    assert do(state, 1, "extra", GO + 30).rejected == (
+        "You took your extra card: the others may take theirs."
+    )
+    state = accepted(do(state, 2, "extra", GO + 40))
+    assert state.players[2].tableau[5] == n(2, "green", 4)
+    state = accepted(do(state, 3, "extra", GO + 50))
+    assert state.players[3].tableau[5] == n(3, "blue", 9)
+    # Every seat took its card: the spell is over.
+    assert state.extra_taken == ()
 
 
 def test_no_extra_card_without_a_refill_card_or_with_a_short_row() -> None:
@@ -631,7 +694,8 @@ def test_views_differ_only_in_the_seat_hints() -> None:
 
 
 def test_view_never_shows_stock_or_refill_cards() -> None:
-    state = setup(Config(), [1, 2, 3], seed=8)
+    # Seed 1: no card of seat 1's row fits the centre at GO, so it may turn its stock.
+    state = setup(Config(), [1, 2, 3], seed=1)
     state = tick(state, GO).state
     state = accepted(do(state, 1, "turn", GO + 10))
     text = json.dumps([view(state, seat) for seat in (None, 1, 2, 3)])

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from games.core import Event, Outcome, Trial, log_replay
-from games.live.host import GameClock, LogEntry, TableHost, TableSetup
+from games.live.host import GameClock, LogEntry, TableHost, TableSetup, next_motion_due
 from tests.games.live.virtual_time import loop_ms
 
 if TYPE_CHECKING:
@@ -566,3 +567,21 @@ async def test_a_takeover_the_store_refused_is_tried_again(
     assert [(e.kind, e.seat) for e in store.entries] == [("bot", 1)]
     assert host.state.adds == ((1, 0),)
     await host.stop()
+
+
+def test_motion_frames_keep_to_twenty_a_second_on_sixteen_ms_ticks() -> None:
+    """Issue 20: "50 ms after the last frame" on 16 ms ticks sent a frame every 64 ms
+    (15.6 a second). Keeping to a 50 ms schedule sends 20 a second, no gap over 64 ms."""
+    due, sent = 0, []
+    for began in range(100_000, 110_000, 16):  # ten seconds of physics ticks
+        if began >= due:
+            sent.append(began)
+            due = next_motion_due(due, began)
+    gaps = [b - a for a, b in itertools.pairwise(sent)]
+    assert 199 <= len(sent) <= 201
+    assert max(gaps) <= 64
+    assert min(gaps) >= 32
+    # After a rest the schedule starts again from the first frame: no burst.
+    later = 200_000
+    due = next_motion_due(due, later)
+    assert due == later + 50

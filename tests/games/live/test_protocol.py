@@ -328,7 +328,12 @@ def test_bad_commotion_moves_are_invalid(action: dict[str, Any]) -> None:
         ({"kind": "declare", "pieces": 2}, {"kind": "declare", "pieces": 2}),
         (
             {"kind": "drop", "piece": 12, "x": -17.5},
-            {"kind": "drop", "piece": 12, "x": -17.5, "angle": 0.0},
+            {"kind": "drop", "piece": 12, "x": -17.5, "angle": 0.0, "y": None},
+        ),
+        # The release height, which tells areas 5, 7 and 9 apart.
+        (
+            {"kind": "drop", "piece": 12, "x": -17.5, "y": 80.5},
+            {"kind": "drop", "piece": 12, "x": -17.5, "angle": 0.0, "y": 80.5},
         ),
         (
             {"kind": "catch", "piece": 3, "rt_ms": 480},

@@ -27,6 +27,7 @@ def test_declared_settings() -> None:
         "pieces_per_player",
         "piece_shapes",
         "bot_skill",
+        "first_captain",
     ]
     assert all(info.spec.label for info in INFOS)
     by_name = {info.name: info for info in INFOS}
@@ -55,6 +56,7 @@ def test_defaults() -> None:
         "pieces_per_player": 8,
         "piece_shapes": "mixed",
         "bot_skill": "steady",
+        "first_captain": 1,
     }
     assert config_from_values(Config, {}) == config
     assert config.catch_window_ms == 2500

@@ -4,6 +4,7 @@ logged replay exactly from the logged ones)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import TYPE_CHECKING, Any
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from games.riff_raff.bots import BOT_LEVELS
+from games.riff_raff.cargo import rotated_width
 from games.riff_raff.config import Config
 from games.riff_raff.rules import (
     ROLL_STEPS,
@@ -24,7 +26,7 @@ from games.riff_raff.rules import (
     tick,
     view,
 )
-from games.riff_raff.ship import AREAS
+from games.riff_raff.ship import AREAS, within_band
 
 if TYPE_CHECKING:
     from games.core import Event, Outcome, Trial
@@ -65,10 +67,20 @@ def kinds(events: list[Event] | tuple[Event, ...]) -> list[str]:
     return [event.kind for event in events]
 
 
-def choose(state: State, cards: dict[int, int], now: int = 0) -> tuple[State, list[Event]]:
+def choose(
+    state: State, cards: dict[int, int], now: int = 0, *, settle: bool = True
+) -> tuple[State, list[Event]]:
+    """Everyone picks; with ``settle``, a round-1 tie for captain is settled by the first
+    captain naming the first tied seat."""
     events: list[Event] = []
     for seat, card in cards.items():
         outcome = act(state, seat, {"kind": "choose_card", "card": card}, now)
+        state = accepted(outcome)
+        events += outcome.events
+    if settle and state.phase == "captain_tie" and state.round == 1:
+        assert state.previous_captain is not None
+        pick = {"kind": "pick_captain", "seat": state.tied[0]}
+        outcome = act(state, state.previous_captain, pick, now)
         state = accepted(outcome)
         events += outcome.events
     return state, events
@@ -186,21 +198,46 @@ def test_the_highest_card_is_captain_and_seats_place_in_descending_order() -> No
                for s, card in {0: 3, 1: 9, 2: 5}.items())  # fmt: skip
 
 
-def test_a_first_round_tie_for_captain_is_settled_at_random_and_the_captain_goes_first() -> None:
-    captains = set()
-    for seed in range(8):
-        state = setup(CALM, [0, 1, 2], seed)
-        state, events = choose(state, {0: 7, 1: 7, 2: 2})
-        by = next(e for e in events if e.kind == "captain").data
-        assert by["by"] == "random"
-        assert by["seat"] in (0, 1)
-        captains.add(state.captain)
-        other = 1 - by["seat"]
-        assert state.order == [by["seat"], other, 2]
-        # The same seed settles it the same way.
-        again, _ = choose(setup(CALM, [0, 1, 2], seed), {0: 7, 1: 7, 2: 2})
-        assert again.captain == state.captain
-    assert captains == {0, 1}
+def test_the_first_seat_is_captain_before_round_1_and_settles_a_round_1_tie() -> None:
+    """Seed: 由年紀最長的玩家擔任首回合開始前的船長 (the oldest player is captain before
+    round 1). Unless the teacher set another place, that is the first seat."""
+    state = setup(CALM, [0, 1, 2], 5)
+    assert state.captain == 0
+    assert view(state, 2)["captain"] == 0
+    assert view(state, 2)["first_captain"] == 0
+    state, events = choose(state, {0: 2, 1: 7, 2: 7}, settle=False)
+    assert state.phase == "captain_tie"
+    tie = next(e for e in events if e.kind == "captain_tie").data
+    assert tie == {"seats": [1, 2], "chooser": 0}
+    assert act(state, 1, {"kind": "pick_captain", "seat": 1}, 0).rejected
+    outcome = act(state, 0, {"kind": "pick_captain", "seat": 2}, 0)
+    state = accepted(outcome)
+    assert next(e for e in outcome.events if e.kind == "captain").data == {
+        "seat": 2,
+        "by": "previous_captain",
+    }
+    assert state.order == [2, 1, 0]
+
+
+def test_the_teacher_may_name_another_first_captain() -> None:
+    config = dataclasses.replace(CALM, first_captain=3)
+    state = setup(config, [4, 6, 9], 5)
+    assert state.captain == 9
+    state, events = choose(state, {4: 7, 6: 7, 9: 1}, settle=False)
+    assert next(e for e in events if e.kind == "captain_tie").data["chooser"] == 9
+    # A place beyond a smaller table is its last seat.
+    assert setup(dataclasses.replace(CALM, first_captain=4), [1, 2], 5).captain == 2
+
+
+def test_played_cards_lie_face_up_for_everyone() -> None:
+    """Seed: 棄牌堆 正面朝上. Every seat sees every seat's played cards, last on top."""
+    state, now = _round_one_done({0: 3, 1: 9})
+    for seat in (None, 0, 1):
+        seen = view(state, seat)["players"]
+        assert [p["played"] for p in seen] == [[3], [9]]
+    # A pick not yet revealed stays secret.
+    state = accepted(act(state, 1, {"kind": "choose_card", "card": 4}, now))
+    assert [p["played"] for p in view(state, 0)["players"]] == [[3], [9]]
 
 
 def _round_one_done(cards: dict[int, int], seed: int = 1) -> tuple[State, int]:
@@ -488,6 +525,8 @@ def test_the_two_player_variant_doubles_the_cargo_and_plays_twenty_rounds() -> N
     for player in state.players.values():
         player.cards = [4]
     state, _ = choose(state, {0: 4, 1: 4})
+    # The tie for captain: seat 0, the first captain, settles it.
+    state = accepted(act(state, 0, {"kind": "pick_captain", "seat": 0}, 0))
     now = 0
     events: list[str] = []
     spots = iter([36.0, 50.0])  # area 4, side by side
@@ -541,6 +580,7 @@ def test_the_view_format() -> None:
         "rounds_total",
         "you",
         "captain",
+        "first_captain",
         "tie_chooser",
         "tied",
         "order",
@@ -570,7 +610,7 @@ def test_the_view_format() -> None:
     ]
     assert bot["supply"] == len(state.players[1].supply)
     assert bot["bot"] is True
-    assert set(me) == {"seat", "bot", "pieces_left", "supply", "placed", "cards_left"}
+    assert set(me) == {"seat", "bot", "pieces_left", "supply", "placed", "cards_left", "played"}
     if seen["active"] == 0:
         zone = AREAS[6].zone
         assert seen["drop_zone"] == {
@@ -652,6 +692,34 @@ def test_a_drop_with_no_room_goes_to_the_nearest_spot_that_has_room() -> None:
     [dropped] = [e for e in outcome.events if e.kind == "drop"]
     assert dropped.data["moved"] is True
     assert dropped.data["x"] < AREAS[5].zone.x_max - 10
+
+
+def test_a_plank_on_area_2_never_reaches_into_area_1() -> None:
+    """Seed §3(1)B 不可進入其它區域: the whole piece is checked. Area 2 is 30 cm wide, so a
+    36 cm plank dropped flat there is turned up (or tilted) to stay inside it."""
+    state = setup(Config(wave_strength=0.0, pieces_per_player=4), [0, 1], 3)
+    state.players[0].supply = [p for p in state.players[0].supply if p.shape == "plank"]
+    state, _ = choose(state, {0: 2, 1: 1})
+    outcome = drop(state, 0, -15.0, 0, angle=0.0)
+    state = accepted(outcome)
+    [dropped] = [e for e in outcome.events if e.kind == "drop"]
+    assert dropped.data["moved"] is True
+    assert within_band(2, "plank", dropped.data["x"], dropped.data["angle"])
+    left, right = rotated_width("plank", dropped.data["angle"])
+    assert dropped.data["x"] + left >= -30.0
+    assert dropped.data["x"] + right <= 0.0
+
+
+def test_a_release_far_above_the_area_is_refused() -> None:
+    """Areas 5, 7 and 9 share x ranges: the release height tells them apart."""
+    state, _ = choose(setup(CALM, [0, 1], 3), {0: 5, 1: 1})
+    x = (AREAS[5].zone.x_min + AREAS[5].zone.x_max) / 2
+    for y in (AREAS[5].zone.y + 120, AREAS[9].zone.y, AREAS[5].zone.y - 20):
+        outcome = act(state, 0, {"kind": "drop", "x": x, "y": y, "angle": 0.0}, 0)
+        assert outcome.rejected == "Drop the piece over your area of the ship."
+        assert outcome.state is state
+    state = accepted(act(state, 0, {"kind": "drop", "x": x, "y": AREAS[5].zone.y + 10}, 0))
+    assert state.phase == "settling"
 
 
 def test_a_piece_with_no_room_anywhere_stays_in_the_supply() -> None:

@@ -11,12 +11,16 @@ import pytest
 from games.riff_raff.cargo import SHAPES, outline
 from games.riff_raff.ship import (
     AREAS,
+    INTO_ANOTHER_AREA,
     SEA_LEVEL,
     STEP_MS,
     WAVE_PERIOD_STEPS,
     Ship,
     ship_outline,
+    within_band,
 )
+
+INTO = INTO_ANOTHER_AREA
 
 ROLL = WAVE_PERIOD_STEPS  # one wave period, about 3 s
 SETTLE_CAP = 600  # no roll here needs more than this to come to rest afterwards
@@ -47,7 +51,9 @@ def loaded_ship(wave: float, seed: int = 7) -> Ship:
     for piece_id, (shape, area) in enumerate(
         [("crate", 1), ("sack", 3), ("barrel", 5), ("keg", 6), ("plank", 4), ("crate", 8)]
     ):
-        place(ship, piece_id, shape, area, centre(area))
+        # The plank lies out over the sea: at area 4's centre it would reach into area 3.
+        x = 52.0 if shape == "plank" else centre(area)
+        place(ship, piece_id, shape, area, x)
         settle(ship)
     return ship
 
@@ -125,6 +131,18 @@ def test_placing_follows_the_ships_lean() -> None:
     assert sack.angle == pytest.approx(0.2 + ship.frame()["ship"][2], abs=1e-3)
 
 
+def test_a_piece_may_hang_over_the_sea_but_not_into_another_area() -> None:
+    ship = Ship(wave_strength=0.0, seed=3)
+    # Area 1's plank sticks out 8 cm over the sea: allowed.
+    place(ship, 1, "plank", 1, -50.0)
+    # Area 2 is 30 cm wide: a plank lies there only turned up, never flat.
+    assert within_band(2, "plank", -15.0, 0.0) is False
+    assert within_band(2, "plank", -15.0, math.pi / 2) is True
+    # A yardarm's outer end hangs over the sea.
+    assert within_band(5, "plank", -40.0, 0.0) is True
+    assert within_band(6, "plank", 10.0, 0.0) is False  # through the mast into area 5
+
+
 @pytest.mark.parametrize(
     ("kwargs", "reason"),
     [
@@ -135,8 +153,12 @@ def test_placing_follows_the_ships_lean() -> None:
         ({"shape": "piano"}, "There is no such cargo piece."),
         ({"area": 11}, "There is no such area on the ship."),
         ({"piece_id": 1}, "That piece is already on board."),
-        # A plank across area 3's inner end would go through the mast.
-        ({"shape": "plank", "area": 3, "x": 8.0}, "There is no room to drop the piece there."),
+        # A plank across area 3's inner end would reach over the mast into area 2.
+        ({"shape": "plank", "area": 3, "x": 8.0}, INTO),
+        # Seed §3(1)B: the whole piece counts, not the drop point (a plank is 36 cm long).
+        ({"shape": "plank", "area": 1, "x": -45.0}, INTO),
+        ({"shape": "crate", "area": 2, "x": AREAS[2].zone.x_min}, INTO),
+        ({"shape": "plank", "area": 5, "x": -8.0}, INTO),
     ],
 )
 def test_refused_drops_change_nothing(kwargs: dict[str, Any], reason: str) -> None:

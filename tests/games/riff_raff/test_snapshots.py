@@ -255,6 +255,8 @@ def test_a_placement_ended_by_a_catch_has_its_checkpoint_on_the_next_tick() -> N
     state = setup(CALM, [0, 1], 3)
     for seat in (0, 1):
         state = do(state, seat, {"kind": "choose_card", "card": 5}, 0)
+    # A round-1 tie: seat 0, captain before round 1, settles it.
+    state = do(state, 0, {"kind": "pick_captain", "seat": 1}, 0)
     first = state.active
     assert first is not None
     state = do(state, first, {"kind": "drop", "x": _centre(5), "angle": 0.0}, 0)

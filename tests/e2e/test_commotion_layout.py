@@ -1,0 +1,118 @@
+"""A full Commotion table (one child, five bots) on a tablet held either way: every centre
+pile stays whole on screen and tappable (issue 20, item 6)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import screenshot
+from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+pytestmark = pytest.mark.e2e
+
+LANDSCAPE = {"width": 1024, "height": 768}
+PORTRAIT = {"width": 768, "height": 1024}
+# Enough piles to have filled two rows before the fix (the issue measured 16-18).
+ENOUGH_PILES = 12
+WAIT_S = 150
+PILE_MIN_PX = 56
+
+# Every pile: its card's box, its number's box, the centre box, and what a tap at the
+# pile's middle would hit. Measured in the page, as the child's finger would meet it.
+MEASURE = """() => {
+  const centre = document.querySelector('[data-centre]').getBoundingClientRect();
+  const piles = [...document.querySelectorAll('[data-centre] .cm-pile')].map((pile) => {
+    const box = pile.getBoundingClientRect();
+    const face = pile.querySelector('.cm-face').getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return {
+      box: [box.left, box.top, box.right, box.bottom],
+      face: [face.left, face.top, face.right, face.bottom],
+      font: parseFloat(getComputedStyle(pile.querySelector('.cm-card')).fontSize),
+      tappable: !!hit && pile.contains(hit),
+    };
+  });
+  return {
+    centre: [centre.left, centre.top, centre.right, centre.bottom],
+    piles,
+    width: window.innerWidth,
+    height: window.innerHeight,
+  };
+}"""
+
+
+def _inside(inner: list[float], outer: list[float]) -> bool:
+    return (
+        inner[0] >= outer[0] - 0.5
+        and inner[1] >= outer[1] - 0.5
+        and inner[2] <= outer[2] + 0.5
+        and inner[3] <= outer[3] + 0.5
+    )
+
+
+def _check_piles(tablet: Page, label: str) -> int:
+    seen: dict[str, Any] = tablet.evaluate(MEASURE)
+    screen = [0.0, 0.0, float(seen["width"]), float(seen["height"])]
+    for index, pile in enumerate(seen["piles"]):
+        where = f"{label}: pile {index} of {len(seen['piles'])}"
+        assert _inside(pile["face"], screen), f"{where}: its number is off screen {pile}"
+        assert _inside(pile["box"], seen["centre"]), f"{where}: cut off by the centre {pile}"
+        assert pile["box"][2] - pile["box"][0] >= PILE_MIN_PX - 0.5, f"{where}: too narrow"
+        assert pile["font"] >= 20, f"{where}: number too small to read"
+        assert pile["tappable"], f"{where}: a tap at its middle hits something else"
+    return len(seen["piles"])
+
+
+def _create_full_table(teacher: Page) -> str:
+    teacher.goto("/sessions/new/")
+    teacher.get_by_label("Game").select_option(label="Commotion")
+    teacher.get_by_label("Class", exact=True).select_option(label="Year 3 Otters")
+    teacher.get_by_label("Players per table").fill("6")
+    teacher.get_by_label("Refill pile").fill("13")
+    teacher.get_by_label("Target score").fill("150")
+    teacher.get_by_label("Bot speed").select_option("quick")
+    teacher.get_by_role("button", name="Create session").click()
+    return teacher.get_by_label("Session code").inner_text().strip()
+
+
+@pytest.mark.timeout(WAIT_S + 90)
+def test_six_seats_keep_every_centre_pile_whole_and_tappable_both_ways(
+    teacher_page: Page, new_tablet: Callable[[], Page]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "ms-commotion-layout")
+    _create_class(teacher)
+    code = _create_full_table(teacher)
+    ava = new_tablet()
+    _join_by_roster(ava, code, "Ava")
+    teacher.get_by_role("button", name="Start").click()
+    expect(ava.get_by_role("region", name="Centre piles")).to_be_visible(timeout=8000)
+    ava.wait_for_function("() => window.commotion && window.commotion.view")
+    assert len(ava.evaluate("() => window.commotion.view.players")) == 6
+
+    deadline = time.monotonic() + WAIT_S
+    checked: dict[str, int] = {"landscape": 0, "portrait": 0}
+    most = 0
+    while time.monotonic() < deadline and most < ENOUGH_PILES:
+        view: dict[str, Any] = ava.evaluate("() => window.commotion.view")
+        if view["phase"] != "playing" or len(view["centre"]) <= most:
+            ava.wait_for_timeout(300)
+            continue
+        most = len(view["centre"])
+        # Both ways round, every time the centre grows (the piles reflow as it does).
+        for name, size in (("portrait", PORTRAIT), ("landscape", LANDSCAPE)):
+            ava.set_viewport_size(size)
+            ava.wait_for_timeout(150)  # the resize handler re-fits the piles
+            checked[name] = max(checked[name], _check_piles(ava, f"{name}, {most} piles"))
+    assert min(checked.values()) >= ENOUGH_PILES, checked
+    ava.set_viewport_size(LANDSCAPE)
+    screenshot(ava, "commotion-six-seats-landscape")
+    ava.set_viewport_size(PORTRAIT)
+    screenshot(ava, "commotion-six-seats-portrait")

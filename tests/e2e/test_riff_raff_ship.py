@@ -1,0 +1,160 @@
+"""A child loads the stormy ship by its numbers (issue 20, items 8 and 10): each round she
+picks the next card, reads that area's number on the drawn ship and drags her cargo onto it;
+falling cargo stays whole on screen, and she catches what falls on her turn by tapping it."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.e2e.conftest import screenshot
+from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+pytestmark = pytest.mark.e2e
+
+GAME_TIMEOUT_S = 300
+TAP_MS = 2000
+PORTRAIT = {"width": 768, "height": 1024}
+LANDSCAPE = {"width": 1024, "height": 768}
+
+# Every falling piece as drawn, in page pixels, with the canvas box: it must be inside.
+FALLING = """() => {
+  const rr = window.riffRaff, v = rr.view;
+  const frame = v.frame, falling = new Set(v.catchable.map((c) => c.piece));
+  const box = document.querySelector('.rr-canvas').getBoundingClientRect();
+  return (frame ? frame.pieces : []).filter((p) => falling.has(p[0])).map((p) => {
+    const at = rr.placeOf(p), c = rr.toCanvas(at[0], at[1]);
+    return { id: p[0], x: p[1], page: [box.left + c[0], box.top + c[1]],
+             box: [box.left, box.top, box.right, box.bottom],
+             radius: rr.catchRadius(v.pieces[String(p[0])].shape) };
+  });
+}"""
+
+
+def _create_stormy_session(teacher: Page) -> str:
+    teacher.goto("/sessions/new/")
+    teacher.get_by_label("Game").select_option(label="Riff Raff")
+    teacher.get_by_label("Class", exact=True).select_option(label="Year 3 Otters")
+    teacher.get_by_label("Players per table").fill("3")
+    teacher.get_by_label("Wave strength").fill("1")
+    teacher.get_by_label("Catch window (seconds)").fill("5")
+    teacher.get_by_label("Cargo pieces per player").fill("16")
+    teacher.get_by_role("button", name="Create session").click()
+    return teacher.get_by_label("Session code").inner_text().strip()
+
+
+def _drag_onto_number(tablet: Page, area: int) -> None:
+    labels: list[dict[str, Any]] = tablet.evaluate("() => window.riffRaff.areaLabels()")
+    assert sorted(label["area"] for label in labels) == list(range(1, 11))
+    label = next(label for label in labels if label["area"] == area)
+    box = tablet.evaluate(
+        "() => { const b = document.querySelector('.rr-canvas').getBoundingClientRect();"
+        " return [b.left, b.top]; }"
+    )
+    radius = tablet.evaluate("() => window.riffRaff.labelRadius()")
+    # Onto the number's circle, a little above its middle (the area's surface is above it).
+    x = box[0] + label["canvas"][0]
+    y = box[1] + label["canvas"][1] - radius * 0.3
+    tablet.mouse.move(x, y - 120)
+    tablet.mouse.down()
+    tablet.mouse.move(x, y, steps=8)
+    tablet.mouse.up()
+
+
+@pytest.mark.timeout(GAME_TIMEOUT_S + 60)
+def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
+    teacher_page: Page, new_tablet: Callable[[], Page]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "ms-riff-raff-ship")
+    _create_class(teacher)
+    code = _create_stormy_session(teacher)
+    ava = new_tablet()
+    errors: list[str] = []
+    ava.on("pageerror", lambda error: errors.append(str(error)))
+    _join_by_roster(ava, code, "Ava")
+    teacher.get_by_role("button", name="Start").click()
+    expect(ava.get_by_role("img", name="The ship and its cargo")).to_be_visible(timeout=8000)
+    ava.wait_for_function("() => window.riffRaff && window.riffRaff.view")
+    screenshot(ava, "riff-raff-ship-landscape")
+    ava.set_viewport_size(PORTRAIT)
+    ava.wait_for_timeout(300)
+    screenshot(ava, "riff-raff-ship-portrait")
+    ava.set_viewport_size(LANDSCAPE)
+
+    dropped: list[int] = []
+    phases: list[tuple[str, int | None, int]] = []
+    falls_seen: set[int] = set()
+    tapped: set[int] = set()
+    shots = {"falling": False}
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    while time.monotonic() < deadline:
+        view: dict[str, Any] = ava.evaluate("() => window.riffRaff.view")
+        phase, me = view["phase"], view["you"]
+        phases.append((phase, view["active"], view["round"]))
+        if phase == "game_over" or view.get("ended"):
+            break
+        for piece in ava.evaluate(FALLING):
+            falls_seen.add(piece["id"])
+            left, top, right, bottom = piece["box"]
+            x, y = piece["page"]
+            assert left <= x <= right, f"falling piece off screen {piece}"
+            assert top <= y <= bottom, f"falling piece off screen {piece}"
+            assert piece["radius"] >= 48
+            if not shots["falling"]:
+                screenshot(ava, "riff-raff-falling")
+                shots["falling"] = True
+            if view["active"] == me and piece["id"] not in tapped:
+                tapped.add(piece["id"])
+                ava.wait_for_timeout(250)  # a child needs a moment to see it
+                now_falling = [p for p in ava.evaluate(FALLING) if p["id"] == piece["id"]]
+                if now_falling:
+                    ava.mouse.click(*now_falling[0]["page"])
+        with contextlib.suppress(PlaywrightTimeoutError):
+            if phase == "choosing" and not view["chosen"][str(me)]:
+                card = min(view["cards_left"])  # 1, 2, … 10: every area once
+                ava.locator("[data-controls]").get_by_role(
+                    "button", name=str(card), exact=True
+                ).tap(timeout=TAP_MS)
+            elif phase in ("captain_tie", "order_tie", "declaring") and view["active"] in (
+                me,
+                None,
+            ):
+                controls = ava.locator("[data-controls] button")
+                if controls.count() and me in (
+                    view["tie_chooser"],
+                    view["captain"],
+                    view["active"],
+                ):
+                    controls.first.tap(timeout=TAP_MS)
+            elif phase == "placing" and view["active"] == me:
+                _drag_onto_number(ava, view["area"])
+                ava.wait_for_function(
+                    "() => window.riffRaff.view.phase !== 'placing'"
+                    f" || window.riffRaff.view.to_place < {view['to_place']}",
+                    timeout=4000,
+                )
+                dropped.append(view["area"])
+                if len(dropped) == 1:
+                    screenshot(ava, "riff-raff-first-drop")
+        ava.wait_for_timeout(50)
+    changes = [p for i, p in enumerate(phases) if i == 0 or phases[i - 1] != p]
+    assert sorted(set(dropped)) == list(range(1, 11)), (dropped, changes[-4:], errors[:3])
+    assert not errors, errors
+    caught = ava.evaluate("() => window.riffRaff.caught")
+    assert falls_seen, "nothing fell in a storm"
+    assert caught, f"no catch: falls {sorted(falls_seen)}, tapped {sorted(tapped)}"
+    # The smoothing follows the measured jitter, within its bounds.
+    smoothing = ava.evaluate("() => window.riffRaff.smoothingMs")
+    frames = ava.evaluate("() => window.riffRaff.motionFrames")
+    print(f"smoothing {smoothing:.0f} ms after {frames} motion frames")
+    assert 80 <= smoothing <= 300
+    screenshot(ava, "riff-raff-end")
