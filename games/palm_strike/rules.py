@@ -311,7 +311,10 @@ def _record(
     events: list[Event] = []
     if config.team_mode:
         assert place is not None
-        card = state.centre[place]
+        # Judged against the centre as it was when the card flipped (what every tablet saw
+        # while the window was open), so a right claim stays right after someone else's
+        # claim has emptied or refilled that place.
+        card = flip.centre[place]
         response.place = place
         response.card = card
         response.hit = card is not None and cards_match(flip.card, card, config.level)
@@ -325,8 +328,8 @@ def _record(
             response.competing = True
     flip.responses.append(response)
     if config.team_mode:
-        if not response.hit and not flip.resolved and flip.outcome is None:
-            flip.outcome = "false_claim"
+        # A wrong claim does not mark the flip: a right claim may still win the race, and
+        # the flip's outcome is only known when the race is settled (or the window closes).
         events.append(
             Event(
                 "claim" if response.hit else "false_claim",
@@ -644,6 +647,9 @@ def _close_window(state: State, now_ms: int) -> tuple[list[Event], list[Trial]]:
     assert flip is not None
     flip.open = False
     flip.bot_moves.clear()
+    if state.config.team_mode and flip.outcome is None:
+        if any(not response.hit for response in flip.responses):
+            flip.outcome = "false_claim"  # no claim won, and someone tapped a wrong card
     slappers = list(dict.fromkeys(response.seat for response in flip.responses))
     events = [
         Event(
@@ -704,8 +710,7 @@ def _run_timer(state: State, name: str, at_ms: int) -> tuple[list[Event], list[T
         flip = state.current
         assert flip is not None
         move = flip.bot_moves.pop(0)
-        if move.place is not None and state.centre[move.place] is None:
-            return [], []  # the card it went for is gone
+        # A bot's late claim is recorded like a child's: judged on the centre as flipped.
         return _record(state, move.seat, move.rt_ms, 0, at_ms, move.place), []
     if name == "choice":
         return _apply_choice(state, 0, at_ms, by_default=True), []
@@ -816,8 +821,10 @@ def _act_claim(state: State, seat: int, action: ClaimAction, now_ms: int) -> lis
         return flip
     if any(response.seat == seat for response in flip.responses):
         return Refusal(gettext_noop("You already tapped this card."))
-    # Tablets number the centre cards they see, empty places left out (team end A).
-    places = [place for place, card in enumerate(state.centre) if card is not None]
+    # Tablets number the centre cards they see, empty places left out (team end A); while a
+    # flip is open they see the centre as it was flipped (view.py), so the flip number is
+    # the version of the centre the index refers to.
+    places = [place for place, card in enumerate(flip.centre) if card is not None]
     if action.card >= len(places):
         return Refusal(gettext_noop("There is no such card in the centre."))
     return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, places[action.card])

@@ -87,6 +87,8 @@ VIEW_KEYS = {
     "chooser",
     "choice",
     "last",
+    "mine",
+    "glow",
     "winners",
     "target",
 }
@@ -600,6 +602,9 @@ def test_team_claim_takes_the_centre_card() -> None:
     state, _, _ = advance(state, 750)
     assert state.hands[2] == [RY]
     assert state.centre == [GP, None, PG]  # A: no refill
+    # While the window is open tablets keep the centre as flipped (claims are judged on it).
+    assert view(state, None)["centre"] == [card_to_dict(GP), card_to_dict(RY), card_to_dict(PG)]
+    state, _, _ = advance(state, 2500)
     assert view(state, None)["centre"] == [card_to_dict(GP), card_to_dict(PG)]
     assert view(state, None)["claims"] == {"1": 0, "2": 1, "3": 0}
     assert _last(state)["outcome"] == "claim"
@@ -607,9 +612,11 @@ def test_team_claim_takes_the_centre_card() -> None:
 
 def test_team_wrong_claim_is_a_false_alarm() -> None:
     state = claim(_team(), 3, 0, 500)
-    assert _last(state)["outcome"] == "false_claim"
+    assert _last(state)["outcome"] is None  # the race is not settled by a wrong claim
     state = claim(state, 2, 1, 900, rt=850)  # no grace window was opened by the false alarm
     state, _, trials = advance(state, 2500)
+    assert _last(state)["outcome"] == "claim"
+    assert _last(state)["winner"] == 2
     assert state.hands == {1: [], 2: [RY], 3: []}
     by_seat = {trial.seat: trial for trial in trials}
     assert by_seat[3].kind == "palm_strike.team_flip"
@@ -878,7 +885,7 @@ def test_view_shape_and_json() -> None:
 def test_views_differ_only_in_you_and_the_choice() -> None:
     state = _choosing()
     teacher = view(state, None)
-    private = ("you", "choice", "phase")
+    private = ("you", "choice", "phase", "mine", "glow")
     for seat in (1, 2):
         seen = view(state, seat)
         assert {k: v for k, v in seen.items() if k not in private} == {
