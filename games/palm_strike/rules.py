@@ -647,9 +647,9 @@ def _close_window(state: State, now_ms: int) -> tuple[list[Event], list[Trial]]:
     assert flip is not None
     flip.open = False
     flip.bot_moves.clear()
-    if state.config.team_mode and flip.outcome is None:
-        if any(not response.hit for response in flip.responses):
-            flip.outcome = "false_claim"  # no claim won, and someone tapped a wrong card
+    wrong_claims = any(not response.hit for response in flip.responses)
+    if state.config.team_mode and flip.outcome is None and wrong_claims:
+        flip.outcome = "false_claim"  # no claim won, and someone tapped a wrong card
     slappers = list(dict.fromkeys(response.seat for response in flip.responses))
     events = [
         Event(
