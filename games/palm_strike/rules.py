@@ -25,10 +25,11 @@ changes the game.
 
 [digital] additions beyond RULES.md, all deliberate:
 
-* deck swap can deadlock: some orange cards match no white card at all. With slap scope A
-  such a card never leaves its owner, so when every player holds one the round ends (fewest
-  cards wins); in team mode the game ends when no centre card can be claimed any more (most
-  cards wins);
+* deck swap is dealt from a swapped orange deck in which every card matches some white card
+  (cards.py ``_SWAP_RECIPE``), so every end condition is reachable. The old guards stay as
+  safety nets: with slap scope A a card that nothing matches would never leave its owner, so
+  when every player holds one the round ends (fewest cards wins); in team mode the game ends
+  when no centre card can be claimed any more (most cards wins);
 * as a last safety net a round also ends after ``MAX_FLIPS_PER_ROUND`` flips (fewest cards
   wins; team mode: most cards);
 * in the points variant a short break (``ROUND_BREAK_MS``) separates rounds;
@@ -148,7 +149,7 @@ def setup(
     _check_seats(config, seat_order, bot_skills)
     rng = random.Random(seed)
     white: list[Card] = list(player_deck(rng))
-    orange: list[Card] = list(public_deck(rng))
+    orange: list[Card] = list(public_deck(rng, swap=config.deck_swap))
     dealt, flipped = (orange, white) if config.deck_swap else (white, orange)
     state = State(
         config=config,
