@@ -384,6 +384,21 @@ def _settle_slap(state: State, seat: int, now_ms: int) -> list[Event]:
         flip.outcome = "false"
     data["outcome"] = flip.outcome
     data["to_seat"] = to_seat
+    if flip.outcome == "other" and len(found.others) > 1 and not _is_bot(state, seat):
+        # RULES.md [digital]: several other players have a match, so the slapper picks whose
+        # (tap the player), with the same time-out as other choices (first clockwise).
+        data["to_seat"] = None
+        state.choice = Choice(
+            seat, "player", None, now_ms + CHOICE_TIMEOUT_MS, options=tuple(found.others)
+        )
+        events.append(Event("resolved", data))
+        events.append(
+            Event(
+                "choice",
+                {"seat": seat, "reason": "player", "to_seat": None, "flip": flip.number},
+            )
+        )
+        return events
     if flip.outcome == "own":
         # The matching card itself goes back under the player deck.
         index = next(
@@ -460,9 +475,46 @@ def _end_grace(state: State, now_ms: int) -> list[Event]:
     return _settle_slap(state, winner.seat, now_ms)
 
 
+def _apply_player_choice(state: State, index: int, now_ms: int, *, by_default: bool) -> list[Event]:
+    """The slapper picked whose matching card it was; now they give that player a card (a
+    second choice when they have several, as in the one-match case)."""
+    choice = state.choice
+    assert choice is not None
+    to_seat = choice.options[index]
+    seat = choice.seat
+    events = [
+        Event(
+            "chosen",
+            {
+                "seat": seat,
+                "reason": "player",
+                "to_seat": to_seat,
+                "card": None,
+                "default": by_default,
+            },
+        )
+    ]
+    state.choice = None
+    hand = state.hands[seat]
+    if len(hand) > 1:
+        state.choice = Choice(seat, "give", to_seat, now_ms + CHOICE_TIMEOUT_MS)
+        flip = state.current
+        number = flip.number if flip is not None else None
+        events.append(
+            Event("choice", {"seat": seat, "reason": "give", "to_seat": to_seat, "flip": number})
+        )
+        return events
+    if hand:
+        _take_card(state, seat, 0, to_seat)
+    _note_empty(state, seat)
+    return events + _finish_flip(state, now_ms)
+
+
 def _apply_choice(state: State, index: int, now_ms: int, *, by_default: bool) -> list[Event]:
     choice = state.choice
     assert choice is not None
+    if choice.reason == "player":
+        return _apply_player_choice(state, index, now_ms, by_default=by_default)
     card = _take_card(state, choice.seat, index, choice.to_seat)
     state.choice = None
     _note_empty(state, choice.seat)
@@ -837,6 +889,11 @@ def _act_choose(
     choice = state.choice
     if choice is None or choice.seat != seat:
         return Refusal(gettext_noop("You have no card to choose right now."))
+    if choice.reason == "player":
+        # ``card`` is the index of the player among the choice's options (view: "players").
+        if action.card >= len(choice.options):
+            return Refusal(gettext_noop("That player has no matching card."))
+        return _apply_choice(state, action.card, now_ms, by_default=False)
     if action.card >= len(state.hands[seat]):
         return Refusal(gettext_noop("You do not have that card."))
     return _apply_choice(state, action.card, now_ms, by_default=False)

@@ -169,7 +169,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "you": seat,
         "chooser": choice.seat if choice is not None else None,
         "choice": (
-            {"reason": mine.reason, "to_seat": mine.to_seat, "deadline_ms": mine.deadline_ms}
+            {
+                "reason": mine.reason,
+                "to_seat": mine.to_seat,
+                "deadline_ms": mine.deadline_ms,
+                "players": list(mine.options),
+            }
             if mine is not None
             else None
         ),

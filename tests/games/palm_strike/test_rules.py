@@ -210,7 +210,12 @@ def test_match_with_another_player_gives_them_a_card_of_your_choice() -> None:
     state = flip(arranged(Config(), {1: [GP, PG], 2: [RY, GB]}, [Q_RY]), 1, 0)
     state, _, _ = advance(slap(state, 1, 600), 750)
     assert view(state, 1)["phase"] == "choosing"
-    assert view(state, 1)["choice"] == {"reason": "give", "to_seat": 2, "deadline_ms": 5750}
+    assert view(state, 1)["choice"] == {
+        "reason": "give",
+        "to_seat": 2,
+        "deadline_ms": 5750,
+        "players": [],
+    }
     state = choose(state, 1, 1, 1000)
     assert state.hands == {1: [GP], 2: [RY, GB, PG]}
     assert _last(state)["outcome"] == "other"
@@ -233,7 +238,12 @@ def test_match_with_another_player_and_one_card_gives_it_and_wins() -> None:
 def test_both_returns_a_card_of_your_choice_to_the_deck() -> None:
     state = flip(arranged(Config(), {1: [RY, GP], 2: [RY2]}, [Q_RY]), 1, 0)
     state, _, _ = advance(slap(state, 1, 600), 750)
-    assert view(state, 1)["choice"] == {"reason": "return", "to_seat": None, "deadline_ms": 5750}
+    assert view(state, 1)["choice"] == {
+        "reason": "return",
+        "to_seat": None,
+        "deadline_ms": 5750,
+        "players": [],
+    }
     state = choose(state, 1, 1, 900)
     assert state.hands == {1: [RY], 2: [RY2]}
     assert state.player_deck[-1] == GP

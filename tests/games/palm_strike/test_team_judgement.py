@@ -36,8 +36,8 @@ CENTRE = [GP, RY, PG]  # only RY (place 1) matches Q_RY
 
 
 def _team(team_end: str, *, deck: list[Any] | None = None, bots: Any = None) -> Any:
-    config = Config(team_mode=True, team_end=team_end)
-    hands = {1: [], 2: [], 3: [], 4: []}
+    config = Config(team_mode=True, team_end=team_end)  # type: ignore[arg-type]
+    hands: dict[int, list[Any]] = {1: [], 2: [], 3: [], 4: []}
     table = arranged(config, hands, [Q_RY], centre=list(CENTRE), deck=deck or [PB, GB], bots=bots)
     return flip(table, 1, 0)
 
@@ -150,7 +150,7 @@ def test_every_claim_is_judged_on_the_centre_as_flipped(
     rng = random.Random(seed)
     deck = player_deck(rng)
     centre = deck[:10]
-    config = Config(team_mode=True, team_end=team_end, level=level, centre_cards=10)
+    config = Config(team_mode=True, team_end=team_end, level=level, centre_cards=10)  # type: ignore[arg-type]
     seats = list(range(len(taps)))
     table = arranged(config, {s: [] for s in seats}, [Q_RY], centre=centre, deck=deck[10:])
     state = flip(table, seats[0], 0)
