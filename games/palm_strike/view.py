@@ -93,7 +93,8 @@ def _mine(state: State, seat: int | None) -> dict[str, Any] | None:
         ).any
     if flip.winner == seat:
         result = "first" if right else "first_no_match"
-    elif right and not _judged(flip) and response.competing:
+    elif response.competing and not _judged(flip):
+        # It may still win the race (a false slap that wins draws a card): wait for it.
         result = "waiting"
     elif right:
         result = "right"
