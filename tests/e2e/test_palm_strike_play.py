@@ -335,7 +335,7 @@ def test_team_mode_on_a_portrait_tablet_is_claimed_by_tap(
     teacher_page: Page, open_tablet: Callable[..., Page], cards: int
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, f"ms-team-tablet-{cards}")
+    _sign_up(teacher, f"ms-claims-{cards}")
     code = _session(teacher, team=cards, auto=3.5, window=2.5)
     ava = Player("Ava", 450, open_tablet(PORTRAIT))
     ben = Player("Ben", 1450, open_tablet(LANDSCAPE))
