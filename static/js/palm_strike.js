@@ -46,6 +46,7 @@
   var lastAnswer = null;  // [text, mood, icon] of that judgement, shown again on a second tap
   var feedbackTimer = null;
   var tapPending = false;
+  var pressed = null;  // team mode: {flip, index} of the centre card this tablet claimed
   // This tablet's own responses, judged as it saw them: accuracy feedback when scoring is off.
   var tally = { right: 0, total: 0 };
 
@@ -319,6 +320,8 @@
       button.setAttribute("aria-label", fmt(L.claim, { card: node.getAttribute("aria-label") }));
       button.appendChild(node);
       var flip = view.flip;
+      // The card this child tapped stays marked while the flip is on (views redraw the centre).
+      if (pressed && pressed.flip === flip && pressed.index === index) button.classList.add("is-pressed");
       button.addEventListener("pointerdown", function (event) {
         event.preventDefault();
         if (!view.public) { showFeedback(L.wait_flip, "gentle", "hand"); return; }
@@ -327,6 +330,7 @@
         if (rt === null) return;
         respondedFlip = flip;
         tapPending = true;
+        pressed = { flip: flip, index: index };
         button.classList.add("is-pressed");
         act({ kind: "claim", flip: flip, card: index, rt_ms: rt, rtt_ms: Math.min(table.rtt(), 10000) });
       });
