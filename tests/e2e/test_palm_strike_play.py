@@ -156,7 +156,7 @@ def test_every_tap_kind_is_answered_on_the_tablet_that_tapped(
     code = _session(teacher)
     ava = Player("Ava", 400, open_tablet())
     ben = Player("Ben", 1400, open_tablet())
-    cy = Player("Cy", 1450, open_tablet(language="zh-hant"))
+    cy = Player("Cy", 1450, open_tablet(PORTRAIT, language="zh-hant"))
     players = [ava, ben, cy]
     _join(code, ava.page, "Ava")
     _join(code, ben.page, "Ben")
