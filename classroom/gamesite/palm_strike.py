@@ -98,11 +98,29 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "claimed": _("You got it!"),
         "too_slow": _("A match, but %(name)s was faster"),
         "false_slap": _("No match this time: +1 card"),
+        **_answer_labels(),
         # Accuracy-only sessions (scoring off): right or not, never who was first.
         "spotted": _("Well spotted! That was a match."),
-        "no_match": _("No match this time."),
+        "no_match": _("No match this time"),
         "right_count": _("Right: %(right)s of %(total)s"),
         "right_total": _("You got %(right)s of %(total)s right."),
+    }
+
+
+def _answer_labels() -> dict[str, str]:
+    """What a tablet says to each kind of tap (issue 19): short, for a 7-year-old, never
+    harsh; a picture beside each says the same."""
+    return {
+        "right_slower": _("Right! %(name)s was a bit faster"),
+        "wrong_card": _("Not that one. See the glowing card?"),
+        "too_late": _("Too late for that card"),
+        "paused_tap": _("Paused: eyes on your teacher"),
+        "not_your_turn": _("%(name)s flips next: wait for the card"),
+        "team_hint": _("Now tap the matching card in the middle"),
+        "wait_flip": _("Wait for the next card"),
+        "choose_give_why": _("It matched %(name)s's card!"),
+        "choose_return_why": _("It matched your own card!"),
+        "choose_player": _("More than one player has a match. Tap whose card it is!"),
     }
 
 

@@ -127,13 +127,28 @@ _RECIPE = (
 )
 
 
-def public_deck(rng: random.Random) -> list[PublicCard]:
-    """The 30 orange cards, shuffled, made from ``_RECIPE`` (see the module doc)."""
+# Deck swap (RULES.md: "generate the swapped decks so that every public card can match"):
+# the orange cards are dealt in front of players, so each must be matched by some white card
+# at every level (a level may change mid-game on the adaptive ladder), or it never leaves its
+# owner (scope A stalls) and team-mode centres cannot be cleared. Only the kinds that match at
+# all three levels are used; "calm" (the plain advanced match) is the bulk, and five
+# "reversed" cards (one per pair) keep the reversed white card worth something.
+_SWAP_RECIPE = (
+    ("calm", 12),
+    ("echo", 6),
+    ("busy", 7),
+    ("reversed", 5),
+)
+
+
+def public_deck(rng: random.Random, *, swap: bool = False) -> list[PublicCard]:
+    """The 30 orange cards, shuffled, made from ``_RECIPE`` (see the module doc), or, for
+    the deck-swap variant, from ``_SWAP_RECIPE``: every card then matches some white card."""
     deck: list[PublicCard] = []
     # Kinds take the ring pairs in turn, so every kind with >= 5 cards covers every pair and
     # colours stay balanced.
     pair = rng.randrange(5)
-    for kind, count in _RECIPE:
+    for kind, count in _SWAP_RECIPE if swap else _RECIPE:
         for _ in range(count):
             deck.append(_public_kind(kind, pair))
             pair = (pair + 1) % 5

@@ -25,10 +25,11 @@ changes the game.
 
 [digital] additions beyond RULES.md, all deliberate:
 
-* deck swap can deadlock: some orange cards match no white card at all. With slap scope A
-  such a card never leaves its owner, so when every player holds one the round ends (fewest
-  cards wins); in team mode the game ends when no centre card can be claimed any more (most
-  cards wins);
+* deck swap is dealt from a swapped orange deck in which every card matches some white card
+  (cards.py ``_SWAP_RECIPE``), so every end condition is reachable. The old guards stay as
+  safety nets: with slap scope A a card that nothing matches would never leave its owner, so
+  when every player holds one the round ends (fewest cards wins); in team mode the game ends
+  when no centre card can be claimed any more (most cards wins);
 * as a last safety net a round also ends after ``MAX_FLIPS_PER_ROUND`` flips (fewest cards
   wins; team mode: most cards);
 * in the points variant a short break (``ROUND_BREAK_MS``) separates rounds;
@@ -148,7 +149,7 @@ def setup(
     _check_seats(config, seat_order, bot_skills)
     rng = random.Random(seed)
     white: list[Card] = list(player_deck(rng))
-    orange: list[Card] = list(public_deck(rng))
+    orange: list[Card] = list(public_deck(rng, swap=config.deck_swap))
     dealt, flipped = (orange, white) if config.deck_swap else (white, orange)
     state = State(
         config=config,
@@ -311,7 +312,10 @@ def _record(
     events: list[Event] = []
     if config.team_mode:
         assert place is not None
-        card = state.centre[place]
+        # Judged against the centre as it was when the card flipped (what every tablet saw
+        # while the window was open), so a right claim stays right after someone else's
+        # claim has emptied or refilled that place.
+        card = flip.centre[place]
         response.place = place
         response.card = card
         response.hit = card is not None and cards_match(flip.card, card, config.level)
@@ -325,8 +329,8 @@ def _record(
             response.competing = True
     flip.responses.append(response)
     if config.team_mode:
-        if not response.hit and not flip.resolved and flip.outcome is None:
-            flip.outcome = "false_claim"
+        # A wrong claim does not mark the flip: a right claim may still win the race, and
+        # the flip's outcome is only known when the race is settled (or the window closes).
         events.append(
             Event(
                 "claim" if response.hit else "false_claim",
@@ -380,6 +384,21 @@ def _settle_slap(state: State, seat: int, now_ms: int) -> list[Event]:
         flip.outcome = "false"
     data["outcome"] = flip.outcome
     data["to_seat"] = to_seat
+    if flip.outcome == "other" and len(found.others) > 1 and not _is_bot(state, seat):
+        # RULES.md [digital]: several other players have a match, so the slapper picks whose
+        # (tap the player), with the same time-out as other choices (first clockwise).
+        data["to_seat"] = None
+        state.choice = Choice(
+            seat, "player", None, now_ms + CHOICE_TIMEOUT_MS, options=tuple(found.others)
+        )
+        events.append(Event("resolved", data))
+        events.append(
+            Event(
+                "choice",
+                {"seat": seat, "reason": "player", "to_seat": None, "flip": flip.number},
+            )
+        )
+        return events
     if flip.outcome == "own":
         # The matching card itself goes back under the player deck.
         index = next(
@@ -456,9 +475,46 @@ def _end_grace(state: State, now_ms: int) -> list[Event]:
     return _settle_slap(state, winner.seat, now_ms)
 
 
+def _apply_player_choice(state: State, index: int, now_ms: int, *, by_default: bool) -> list[Event]:
+    """The slapper picked whose matching card it was; now they give that player a card (a
+    second choice when they have several, as in the one-match case)."""
+    choice = state.choice
+    assert choice is not None
+    to_seat = choice.options[index]
+    seat = choice.seat
+    events = [
+        Event(
+            "chosen",
+            {
+                "seat": seat,
+                "reason": "player",
+                "to_seat": to_seat,
+                "card": None,
+                "default": by_default,
+            },
+        )
+    ]
+    state.choice = None
+    hand = state.hands[seat]
+    if len(hand) > 1:
+        state.choice = Choice(seat, "give", to_seat, now_ms + CHOICE_TIMEOUT_MS)
+        flip = state.current
+        number = flip.number if flip is not None else None
+        events.append(
+            Event("choice", {"seat": seat, "reason": "give", "to_seat": to_seat, "flip": number})
+        )
+        return events
+    if hand:
+        _take_card(state, seat, 0, to_seat)
+    _note_empty(state, seat)
+    return events + _finish_flip(state, now_ms)
+
+
 def _apply_choice(state: State, index: int, now_ms: int, *, by_default: bool) -> list[Event]:
     choice = state.choice
     assert choice is not None
+    if choice.reason == "player":
+        return _apply_player_choice(state, index, now_ms, by_default=by_default)
     card = _take_card(state, choice.seat, index, choice.to_seat)
     state.choice = None
     _note_empty(state, choice.seat)
@@ -644,6 +700,9 @@ def _close_window(state: State, now_ms: int) -> tuple[list[Event], list[Trial]]:
     assert flip is not None
     flip.open = False
     flip.bot_moves.clear()
+    wrong_claims = any(not response.hit for response in flip.responses)
+    if state.config.team_mode and flip.outcome is None and wrong_claims:
+        flip.outcome = "false_claim"  # no claim won, and someone tapped a wrong card
     slappers = list(dict.fromkeys(response.seat for response in flip.responses))
     events = [
         Event(
@@ -704,8 +763,7 @@ def _run_timer(state: State, name: str, at_ms: int) -> tuple[list[Event], list[T
         flip = state.current
         assert flip is not None
         move = flip.bot_moves.pop(0)
-        if move.place is not None and state.centre[move.place] is None:
-            return [], []  # the card it went for is gone
+        # A bot's late claim is recorded like a child's: judged on the centre as flipped.
         return _record(state, move.seat, move.rt_ms, 0, at_ms, move.place), []
     if name == "choice":
         return _apply_choice(state, 0, at_ms, by_default=True), []
@@ -816,8 +874,10 @@ def _act_claim(state: State, seat: int, action: ClaimAction, now_ms: int) -> lis
         return flip
     if any(response.seat == seat for response in flip.responses):
         return Refusal(gettext_noop("You already tapped this card."))
-    # Tablets number the centre cards they see, empty places left out (team end A).
-    places = [place for place, card in enumerate(state.centre) if card is not None]
+    # Tablets number the centre cards they see, empty places left out (team end A); while a
+    # flip is open they see the centre as it was flipped (view.py), so the flip number is
+    # the version of the centre the index refers to.
+    places = [place for place, card in enumerate(flip.centre) if card is not None]
     if action.card >= len(places):
         return Refusal(gettext_noop("There is no such card in the centre."))
     return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, places[action.card])
@@ -829,6 +889,11 @@ def _act_choose(
     choice = state.choice
     if choice is None or choice.seat != seat:
         return Refusal(gettext_noop("You have no card to choose right now."))
+    if choice.reason == "player":
+        # ``card`` is the index of the player among the choice's options (view: "players").
+        if action.card >= len(choice.options):
+            return Refusal(gettext_noop("That player has no matching card."))
+        return _apply_choice(state, action.card, now_ms, by_default=False)
     if action.card >= len(state.hands[seat]):
         return Refusal(gettext_noop("You do not have that card."))
     return _apply_choice(state, action.card, now_ms, by_default=False)

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from games.palm_strike.cards import Card
 
 RaceOutcome = Literal["own", "other", "both", "false", "claim", "false_claim"]
-Reason = Literal["give", "return"]
+# give: one of your cards to ``to_seat``; return: one under the player deck; player: whose
+# matching card it was, when several other players have one (then a "give" may follow).
+Reason = Literal["give", "return", "player"]
 
 
 @dataclass
@@ -80,6 +82,8 @@ class Choice:
     reason: Reason
     to_seat: int | None
     deadline_ms: int
+    # reason "player": the seats to pick from, clockwise from the chooser (the default first).
+    options: tuple[int, ...] = ()
 
 
 @dataclass(eq=False)

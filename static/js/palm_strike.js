@@ -3,8 +3,14 @@
 // Reaction time: onset is the first animation frame after the flipped card is in the DOM
 // (two requestAnimationFrame callbacks: the first runs before that frame is painted, the
 // second at the start of the next, after the paint); the response is the pointerdown event's
-// timeStamp, on the same clock as performance.now(). Only the measured RT travels; the server
+// timeStamp, on the same clock as performance.now(). The judged card is never scaled, turned
+// or faded in (issue 18): it is whole at its final size in that first frame, with or without
+// reduced motion; only the frame around it animates. Only the measured RT travels; the server
 // checks it is plausible and decides who was first.
+//
+// Every tap gets an answer on this tablet (issue 19): the server's judgement of this seat's
+// own response (view.mine) once the race is settled, and at once for what the tablet itself
+// knows (too late, paused, not your turn, team-mode hint).
 (function () {
   "use strict";
 
@@ -24,6 +30,9 @@
     flip: root.querySelector("[data-flip-button]"),
     deckCount: root.querySelector("[data-deck-count]"),
     feedback: root.querySelector("[data-feedback]"),
+    feedbackText: root.querySelector("[data-feedback-text]"),
+    feedbackIcon: root.querySelector("[data-feedback-icon]"),
+    deck: root.querySelector("[data-deck]"),
     over: root.querySelector("[data-over]"),
     overTitle: root.querySelector("[data-over-title]"),
     overText: root.querySelector("[data-over-text]"),
@@ -33,8 +42,11 @@
   var shownFlip = 0;
   var onset = null;
   var respondedFlip = 0;
-  var lastFeedbackFlip = 0;
+  var answeredFlip = 0;  // the flip whose judgement this tablet has shown
+  var lastAnswer = null;  // [text, mood, icon] of that judgement, shown again on a second tap
   var feedbackTimer = null;
+  var tapPending = false;
+  var pressed = null;  // team mode: {flip, index} of the centre card this tablet claimed
   // This tablet's own responses, judged as it saw them: accuracy feedback when scoring is off.
   var tally = { right: 0, total: 0 };
 
@@ -51,9 +63,12 @@
       render();
     },
     onError: function (frame) {
-      if (frame.code === "rejected" || frame.code === "paused" || frame.code === "slow_down") {
-        showFeedback(frame.message, "gentle");
+      if (frame.code === "paused") showFeedback(L.paused_tap, "gentle", "pause");
+      else if (frame.code === "rejected" || frame.code === "slow_down") {
+        // A slap the server refused (its window closed on the way): the sentence says why.
+        showFeedback(frame.message, "gentle", tapPending ? "clock" : "hand");
       }
+      tapPending = false;
     },
     onStop: function (message) { showOver(message || L.left_title, ""); },
     onStandings: function (frame) {
@@ -109,6 +124,7 @@
 
   function render() {
     var you = view.you;
+    root.classList.toggle("is-team", !!view.team_mode);
     el.level.textContent = L.level[view.level] || "";
     el.deckCount.textContent = fmt(L.deck_count, { n: view.deck_count });
     renderOthers(you);
@@ -116,7 +132,8 @@
     renderPublic();
     renderCentre();
     renderStatus(you);
-    renderLast(you);
+    renderAnswer(you);
+    renderGlow(you);
     if (!standings.scoring() && tally.total) el.level.textContent += " · " + fmt(L.right_count, tally);
     renderOver(you);
   }
@@ -132,19 +149,39 @@
     return L.names[String(seat)] || fmt(L.player_n, { n: seat + 1 });
   }
 
+  function choosingPlayer() {
+    return view.choice && view.phase === "choosing" && view.choice.reason === "player";
+  }
+
   function renderOthers(you) {
     el.others.textContent = "";
+    var offered = choosingPlayer() ? view.choice.players : [];
     view.players.forEach(function (player) {
       if (player.seat === you) return;
-      var box = document.createElement("div");
-      box.className = "opponent" + (player.seat === view.active_seat ? " is-active" : "");
+      var pick = offered.indexOf(player.seat);
+      // Several players have a match: the slapper taps whose card it was.
+      var box = document.createElement(pick >= 0 ? "button" : "div");
+      box.className = "opponent" + (player.seat === view.active_seat ? " is-active" : "") + (pick >= 0 ? " player-choice" : "");
+      box.dataset.seat = String(player.seat);
+      if (pick >= 0) {
+        box.type = "button";
+        box.addEventListener("pointerdown", function (event) {
+          event.preventDefault();
+          box.classList.add("is-pressed");
+          act({ kind: "choose", card: pick });
+        });
+      }
       var label = document.createElement("p");
       label.className = "opponent-name";
       label.textContent = seatName(player.seat) + (view.target && standings.shown(view) ? " · " + player.score : "");
       box.appendChild(label);
       var row = document.createElement("div");
       row.className = "opponent-cards";
-      player.cards.forEach(function (card) { row.appendChild(drawCard(card, "pcard-small")); });
+      player.cards.forEach(function (card, index) {
+        var node = drawCard(card, "pcard-small");
+        node.dataset.index = String(index);
+        row.appendChild(node);
+      });
       box.appendChild(row);
       el.others.appendChild(box);
     });
@@ -156,10 +193,13 @@
     var choosing = view.choice && view.phase === "choosing";
     el.prompt.hidden = !choosing;
     if (choosing) {
-      el.prompt.textContent = view.choice.reason === "give"
-        ? fmt(L.choose_give, { name: seatName(view.choice.to_seat) })
-        : L.choose_return;
+      // Why this choice, then what to tap; the matching cards glow (renderGlow).
+      var reason = view.choice.reason;
+      if (reason === "player") el.prompt.textContent = L.choose_player;
+      else if (reason === "give") el.prompt.textContent = fmt(L.choose_give_why, { name: seatName(view.choice.to_seat) }) + " " + fmt(L.choose_give, { name: seatName(view.choice.to_seat) });
+      else el.prompt.textContent = L.choose_return_why + " " + L.choose_return;
     }
+    choosing = choosing && view.choice.reason !== "player";
     if (view.team_mode) {
       // Whole-class game: nobody holds cards; show how many this student has claimed.
       var claimed = document.createElement("p");
@@ -173,6 +213,7 @@
     if (!me) return;
     me.cards.forEach(function (card, index) {
       var node = drawCard(card, "pcard-mine");
+      node.dataset.index = String(index);
       if (choosing) {
         var button = document.createElement("button");
         button.type = "button";
@@ -237,12 +278,29 @@
     return Math.max(0, Math.round(event.timeStamp - onset));
   }
 
+  // What a tap the tablet itself can answer gets at once: paused, too late, a second tap.
+  function answeredLocally(flip) {
+    if (view.paused) { showFeedback(L.paused_tap, "gentle", "pause"); return true; }
+    if (flip !== view.flip || !flipOpen()) { showFeedback(L.too_late, "gentle", "clock"); return true; }
+    if (respondedFlip === flip) {
+      if (lastAnswer && answeredFlip === flip) showFeedback(lastAnswer[0], lastAnswer[1], lastAnswer[2]);
+      return true;
+    }
+    return false;
+  }
+
   function slap(event, flip, target) {
     event.preventDefault();
-    if (view.team_mode || !flipOpen() || respondedFlip === flip) return;
+    if (view.team_mode) {
+      // Team mode keeps one tap: the matching card in the middle is the claim.
+      if (!answeredLocally(flip)) showFeedback(L.team_hint, "gentle", "hand");
+      return;
+    }
+    if (answeredLocally(flip)) return;
     var rt = reactionTime(event);
     if (rt === null) return;
     respondedFlip = flip;
+    tapPending = true;
     target.classList.add("is-pressed");
     act({ kind: "slap", flip: flip, rt_ms: rt, rtt_ms: Math.min(table.rtt(), 10000) });
   }
@@ -251,21 +309,30 @@
     el.centre.hidden = !view.team_mode;
     if (!view.team_mode) return;
     el.centre.textContent = "";
+    // Two rows: as many columns as half the cards (6-10 cards: 3-5 columns).
+    el.centre.style.setProperty("--cols", String(Math.max(3, Math.ceil(view.centre.length / 2))));
     view.centre.forEach(function (card, index) {
       var button = document.createElement("button");
       button.type = "button";
       button.className = "centre-card";
-      var node = drawCard(card, "pcard-small");
+      var node = drawCard(card, "pcard-centre");
+      button.dataset.index = String(index);
       button.setAttribute("aria-label", fmt(L.claim, { card: node.getAttribute("aria-label") }));
       button.appendChild(node);
+      var flip = view.flip;
+      // The card this child tapped stays marked while the flip is on (views redraw the centre).
+      if (pressed && pressed.flip === flip && pressed.index === index) button.classList.add("is-pressed");
       button.addEventListener("pointerdown", function (event) {
         event.preventDefault();
-        if (!flipOpen() || respondedFlip === view.flip) return;
+        if (!view.public) { showFeedback(L.wait_flip, "gentle", "hand"); return; }
+        if (answeredLocally(flip)) return;
         var rt = reactionTime(event);
         if (rt === null) return;
-        respondedFlip = view.flip;
+        respondedFlip = flip;
+        tapPending = true;
+        pressed = { flip: flip, index: index };
         button.classList.add("is-pressed");
-        act({ kind: "claim", flip: view.flip, card: index, rt_ms: rt, rtt_ms: Math.min(table.rtt(), 10000) });
+        act({ kind: "claim", flip: flip, card: index, rt_ms: rt, rtt_ms: Math.min(table.rtt(), 10000) });
       });
       el.centre.appendChild(button);
     });
@@ -286,6 +353,15 @@
     root.classList.toggle("is-paused", !!view.paused);
   }
 
+  // A tap on the deck when it is someone else's turn to flip: say whose.
+  el.deck.addEventListener("pointerdown", function (event) {
+    if (event.target === el.flip || !view) return;
+    if (view.paused) showFeedback(L.paused_tap, "gentle", "pause");
+    else if (view.phase === "waiting_flip" && L.pacing !== "auto" && view.active_seat !== view.you && view.active_seat !== null) {
+      showFeedback(fmt(L.not_your_turn, { name: seatName(view.active_seat) }), "gentle", "hand");
+    }
+  });
+
   el.flip.addEventListener("pointerdown", function (event) {
     event.preventDefault();
     el.flip.classList.add("is-pressed");
@@ -293,39 +369,72 @@
     setTimeout(function () { el.flip.classList.remove("is-pressed"); }, 200);
   });
 
-  function showFeedback(text, mood) {
-    el.feedback.textContent = text;
+  var ICONS = { star: "#fb-star", check: "#fb-check", eye: "#fb-eye", clock: "#fb-clock", pause: "#fb-pause", hand: "#fb-hand" };
+
+  function showFeedback(text, mood, icon) {
+    el.feedbackText.textContent = text;
+    el.feedbackIcon.setAttribute("href", ICONS[icon] || ICONS.hand);
     el.feedback.className = "ps-feedback feedback-" + mood;
+    el.feedback.dataset.icon = icon || "hand";
+    // Re-start the gentle pop (animation only; the bubble's place never moves).
+    el.feedback.hidden = true;
+    void el.feedback.offsetWidth;
     el.feedback.hidden = false;
     clearTimeout(feedbackTimer);
-    feedbackTimer = setTimeout(function () { el.feedback.hidden = true; }, 1600);
+    feedbackTimer = setTimeout(function () { el.feedback.hidden = true; }, 2200);
   }
 
-  function renderLast(you) {
-    var last = view.last;
-    if (!last || last.flip === lastFeedbackFlip || last.winner === undefined) return;
-    if (last.outcome === null && last.winner === null) return;
-    lastFeedbackFlip = last.flip;
-    var slapped = (last.slappers || []).indexOf(you) >= 0;
-    var missed = last.outcome === "false" || last.outcome === "false_claim";
-    if (slapped) {
-      tally.total += 1;
-      if (!missed) tally.right += 1;
-    }
+  // The server's judgement of this seat's own tap, once the race is settled.
+  function renderAnswer(you) {
+    var mine = view.mine;
+    if (!mine || mine.result === "waiting" || mine.flip === answeredFlip) return;
+    answeredFlip = mine.flip;
+    respondedFlip = mine.flip;
+    tapPending = false;
+    var right = mine.result === "first" || mine.result === "right";
+    tally.total += 1;
+    if (right) tally.right += 1;
+    var answer;
     if (!standings.scoring()) {
-      // Accuracy only: whether the slap was right, never who was first.
-      if (!slapped) return;
-      if (!missed) showFeedback(L.spotted, "happy");
-      else showFeedback(last.winner === you ? L.false_slap : L.no_match, "gentle");
-      return;
+      // Accuracy only: whether the tap was right, never who was first.
+      if (right) answer = [L.spotted, "happy", "check"];
+      else if (mine.result === "wrong_card") answer = [L.wrong_card, "gentle", "eye"];
+      else answer = [L.no_match, "gentle", "eye"];
+    } else if (mine.result === "first") {
+      answer = [view.team_mode ? L.claimed : L.first, "happy", "star"];
+    } else if (mine.result === "first_no_match") {
+      answer = [L.false_slap, "gentle", "eye"];
+    } else if (mine.result === "right") {
+      answer = mine.winner !== null && mine.winner !== undefined
+        ? [fmt(L.right_slower, { name: seatName(mine.winner) }), "happy", "check"]
+        : [L.spotted, "happy", "check"];
+    } else if (mine.result === "wrong_card") {
+      answer = [L.wrong_card, "gentle", "eye"];
+    } else {
+      answer = [L.no_match, "gentle", "eye"];
     }
-    if (last.winner === you) {
-      if (last.outcome === "false" || last.outcome === "false_claim") showFeedback(L.false_slap, "gentle");
-      else if (last.outcome === "claim") showFeedback(L.claimed, "happy");
-      else showFeedback(L.first, "happy");
-    } else if (slapped && last.winner !== null) {
-      showFeedback(fmt(L.too_slow, { name: seatName(last.winner) }), "gentle");
-    }
+    lastAnswer = answer;
+    showFeedback(answer[0], answer[1], answer[2]);
+  }
+
+  // After the flip is judged, the cards that matched glow, so the child sees why.
+  function renderGlow(you) {
+    var glow = view.glow;
+    var slot = el.slot.querySelector("[data-flip]");
+    if (slot) slot.classList.toggle("is-glowing", !!glow && (glow.centre.length > 0 || Object.keys(glow.players).some(function (s) { return glow.players[s].length; })));
+    if (!glow) return;
+    Object.keys(glow.players).forEach(function (seat) {
+      var area = Number(seat) === you ? el.hand : el.others.querySelector('[data-seat="' + seat + '"]');
+      if (!area) return;
+      glow.players[seat].forEach(function (index) {
+        var card = area.querySelector('.pcard[data-index="' + index + '"]');
+        if (card) card.classList.add("is-glowing");
+      });
+    });
+    glow.centre.forEach(function (index) {
+      var button = el.centre.querySelector('[data-index="' + index + '"]');
+      if (button) button.classList.add("is-glowing");
+    });
   }
 
   function renderOver(you) {
@@ -357,6 +466,7 @@
     get onset() { return onset; },
     get shownFlip() { return shownFlip; },
     get rttMs() { return table.rtt(); },
+    get feedback() { return el.feedback.hidden ? null : { text: el.feedbackText.textContent, icon: el.feedback.dataset.icon, mood: el.feedback.className }; },
   };
 
 })();

@@ -155,8 +155,11 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
             finished = True
             break
         for player in players:
-            if player.page.evaluate("window.palmStrike.view.choice"):
-                choice = player.page.locator(".card-choice").first.bounding_box()
+            choosing = player.page.evaluate("window.palmStrike.view.choice")
+            if choosing:
+                # Whose card (several players matched), or which of your cards.
+                kind = ".player-choice" if choosing["reason"] == "player" else ".card-choice"
+                choice = player.page.locator(kind).first.bounding_box(timeout=2000)
                 if choice is not None:  # it wiggles, so tap where it is rather than wait
                     _tap_middle(player.page, choice)
         flip = int(view.get("flip") or 0)

@@ -103,7 +103,7 @@ def original_decks(config: Config, seed: int) -> tuple[Counter[Card], Counter[Ca
     """(dealt deck, flipped deck) as multisets, exactly as setup draws them."""
     rng = random.Random(seed)
     white: list[Card] = list(player_deck(rng))
-    orange: list[Card] = list(public_deck(rng))
+    orange: list[Card] = list(public_deck(rng, swap=config.deck_swap))
     if config.deck_swap:
         return Counter(orange), Counter(white)
     return Counter(white), Counter(orange)

@@ -237,3 +237,46 @@ def test_solo_practice_against_bots_ends(pacing: str) -> None:
         assert state.game_over
         # The human never slaps, so never empties their area: a bot wins.
         assert 0 not in state.winners
+
+
+# --------------------------------------------------------------------------------------------
+# Deck swap: every end condition is reachable (issue 19)
+
+ERRING = BotSkill(mean_rt_ms=600, sd_rt_ms=150, error_rate=0.1)
+
+
+def _ended_by_its_own_rule(state: State) -> bool:
+    """The game ended the way RULES.md says: an empty area (or, team mode, A an empty
+    centre, B five cards, C every card claimed), not a stalemate or the safety net."""
+    config = state.config
+    if not config.team_mode:
+        return all(not state.hands[seat] for seat in state.winners)
+    if config.team_end == "first_to_five":
+        return any(len(state.hands[seat]) >= 5 for seat in state.winners)
+    return all(card is None for card in state.centre) and (
+        config.team_end == "centre_empty" or not state.player_deck
+    )
+
+
+@pytest.mark.parametrize("level", ["beginner", "intermediate", "advanced"])
+@pytest.mark.parametrize("scope", ["any", "own", "others", "neighbours"])
+def test_deck_swap_bot_games_never_stalemate(level: str, scope: str) -> None:
+    config = Config(deck_swap=True, level=level, slap_scope=scope)  # type: ignore[arg-type]
+    stuck = [
+        seed
+        for seed in range(40)
+        if not _ended_by_its_own_rule(_bot_game(config, [1, 2, 3, 4], seed, ERRING))
+    ]
+    assert stuck == []
+
+
+@pytest.mark.parametrize("level", ["beginner", "intermediate", "advanced"])
+@pytest.mark.parametrize("team_end", ["centre_empty", "first_to_five", "all_claimed"])
+def test_deck_swap_team_games_reach_their_end_condition(level: str, team_end: str) -> None:
+    config = Config(deck_swap=True, team_mode=True, team_end=team_end, level=level)  # type: ignore[arg-type]
+    stuck = [
+        seed
+        for seed in range(40)
+        if not _ended_by_its_own_rule(_bot_game(config, [1, 2, 3, 4], seed, ERRING))
+    ]
+    assert stuck == []

@@ -26,9 +26,9 @@ SEEDS = range(200)
 TABLES = [(players, cards) for players in (2, 3, 4) for cards in (2, 3)]
 
 
-def _decks(seed: int) -> tuple[list[PlayerCard], list[PublicCard]]:
+def _decks(seed: int, *, swap: bool = False) -> tuple[list[PlayerCard], list[PublicCard]]:
     rng = random.Random(seed)
-    return player_deck(rng), public_deck(rng)
+    return player_deck(rng), public_deck(rng, swap=swap)
 
 
 # --------------------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ def _share(level: str, players: int, per_player: int, *, swap: bool = False) -> 
     """Over many seeds: the share of flips that match some card on a freshly dealt table."""
     hits = total = 0
     for seed in SEEDS:
-        white, orange = _decks(seed)
+        white, orange = _decks(seed, swap=swap)
         if swap:
             table_cards = orange[: players * per_player]
             hits += sum(any(matches(q, p, level) for q in table_cards) for p in white)
@@ -160,8 +160,11 @@ def test_harder_levels_match_less_often(players: int, per_player: int) -> None:
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_deck_swap_is_neither_never_nor_always(level: str) -> None:
-    for players, per_player in ((2, 2), (4, 3)):
-        assert 0.2 <= _share(level, players, per_player, swap=True) <= 0.95
+    # Every dealt orange card must be matchable (no stalemate), so a crowded table of twelve
+    # covers nearly every white pair: "don't slap" flips get rare there (measured 0.85-0.98),
+    # and the bound for it only says "not every single flip".
+    assert 0.2 <= _share(level, 2, 2, swap=True) <= 0.8
+    assert 0.2 <= _share(level, 4, 3, swap=True) <= 0.99
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -171,3 +174,14 @@ def test_every_player_card_can_be_matched(level: str) -> None:
         white, orange = _decks(seed)
         for card in white:
             assert any(matches(q, card, level) for q in orange), card
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_deck_swap_every_orange_card_can_be_matched(level: str) -> None:
+    # In deck swap the orange cards are dealt: one that no white card matches would never
+    # leave its owner (issue 19: scope-A games stalled in 5-18 of 40 bot games).
+    for seed in range(20):
+        white, orange = _decks(seed, swap=True)
+        assert len(orange) == 30
+        for card in orange:
+            assert any(matches(card, p, level) for p in white), card

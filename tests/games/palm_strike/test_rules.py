@@ -87,6 +87,8 @@ VIEW_KEYS = {
     "chooser",
     "choice",
     "last",
+    "mine",
+    "glow",
     "winners",
     "target",
 }
@@ -208,7 +210,12 @@ def test_match_with_another_player_gives_them_a_card_of_your_choice() -> None:
     state = flip(arranged(Config(), {1: [GP, PG], 2: [RY, GB]}, [Q_RY]), 1, 0)
     state, _, _ = advance(slap(state, 1, 600), 750)
     assert view(state, 1)["phase"] == "choosing"
-    assert view(state, 1)["choice"] == {"reason": "give", "to_seat": 2, "deadline_ms": 5750}
+    assert view(state, 1)["choice"] == {
+        "reason": "give",
+        "to_seat": 2,
+        "deadline_ms": 5750,
+        "players": [],
+    }
     state = choose(state, 1, 1, 1000)
     assert state.hands == {1: [GP], 2: [RY, GB, PG]}
     assert _last(state)["outcome"] == "other"
@@ -231,7 +238,12 @@ def test_match_with_another_player_and_one_card_gives_it_and_wins() -> None:
 def test_both_returns_a_card_of_your_choice_to_the_deck() -> None:
     state = flip(arranged(Config(), {1: [RY, GP], 2: [RY2]}, [Q_RY]), 1, 0)
     state, _, _ = advance(slap(state, 1, 600), 750)
-    assert view(state, 1)["choice"] == {"reason": "return", "to_seat": None, "deadline_ms": 5750}
+    assert view(state, 1)["choice"] == {
+        "reason": "return",
+        "to_seat": None,
+        "deadline_ms": 5750,
+        "players": [],
+    }
     state = choose(state, 1, 1, 900)
     assert state.hands == {1: [RY], 2: [RY2]}
     assert state.player_deck[-1] == GP
@@ -600,6 +612,9 @@ def test_team_claim_takes_the_centre_card() -> None:
     state, _, _ = advance(state, 750)
     assert state.hands[2] == [RY]
     assert state.centre == [GP, None, PG]  # A: no refill
+    # While the window is open tablets keep the centre as flipped (claims are judged on it).
+    assert view(state, None)["centre"] == [card_to_dict(GP), card_to_dict(RY), card_to_dict(PG)]
+    state, _, _ = advance(state, 2500)
     assert view(state, None)["centre"] == [card_to_dict(GP), card_to_dict(PG)]
     assert view(state, None)["claims"] == {"1": 0, "2": 1, "3": 0}
     assert _last(state)["outcome"] == "claim"
@@ -607,9 +622,11 @@ def test_team_claim_takes_the_centre_card() -> None:
 
 def test_team_wrong_claim_is_a_false_alarm() -> None:
     state = claim(_team(), 3, 0, 500)
-    assert _last(state)["outcome"] == "false_claim"
+    assert _last(state)["outcome"] is None  # the race is not settled by a wrong claim
     state = claim(state, 2, 1, 900, rt=850)  # no grace window was opened by the false alarm
     state, _, trials = advance(state, 2500)
+    assert _last(state)["outcome"] == "claim"
+    assert _last(state)["winner"] == 2
     assert state.hands == {1: [], 2: [RY], 3: []}
     by_seat = {trial.seat: trial for trial in trials}
     assert by_seat[3].kind == "palm_strike.team_flip"
@@ -878,7 +895,7 @@ def test_view_shape_and_json() -> None:
 def test_views_differ_only_in_you_and_the_choice() -> None:
     state = _choosing()
     teacher = view(state, None)
-    private = ("you", "choice", "phase")
+    private = ("you", "choice", "phase", "mine", "glow")
     for seat in (1, 2):
         seen = view(state, seat)
         assert {k: v for k, v in seen.items() if k not in private} == {
