@@ -24,6 +24,7 @@ from classroom.analytics.progress import (
     trend,
 )
 from classroom.forms.whole_numbers import whole_number_parse
+from classroom.gamesite import game_site
 from classroom.gamesite.labels import kind_label, level_label
 from classroom.gamesite.ladder_labels import rung_label
 from classroom.live.fragments import game_name
@@ -114,8 +115,19 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         "colour_safe_seats": session_colour_safe_seats(session=session),
         "by_level": sorted(by_level.items()),
         "charts": _level_charts(by_level) if by_level else [],
+        **_site_context(session.game),
     }
     return render(request, "classroom/session_report.html", context)
+
+
+def _site_context(game: str) -> dict[str, Any]:
+    """The game's own measures and trial-table partials, for ``_analytics.html``."""
+    site = game_site(game)
+    return {
+        "site_measures": site.measures,
+        "trials_head": f"{site.trials_template}#head",
+        "trials_row": f"{site.trials_template}#row",
+    }
 
 
 @login_required
@@ -131,6 +143,7 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
         "measures": measures,
         "trials": trials,
         "colour_safe": seat.pk in session_colour_safe_seats(session=session),
+        **_site_context(session.game),
     }
     return render(request, "classroom/session_report_seat.html", context)
 

@@ -176,7 +176,24 @@ def sync(state: State, now_ms: int, *, own_play: int | None = None) -> list[Tria
     return trials
 
 
-def hit(state: State, seat: int, key: Key, rt_ms: int, rtt_ms: int, now_ms: int) -> Trial | None:
+def _onto(trial: Trial, pile: int | None, top: Card | None) -> Trial:
+    # Where the card went, for the teacher's trial table: the pile and its top card then
+    # (None for a new pile).
+    onto = None if top is None else card_to_dict(top)
+    return Trial(seat=trial.seat, kind=trial.kind, data={**trial.data, "pile": pile, "onto": onto})
+
+
+def hit(
+    state: State,
+    seat: int,
+    key: Key,
+    rt_ms: int,
+    rtt_ms: int,
+    now_ms: int,
+    *,
+    pile: int | None = None,
+    top: Card | None = None,
+) -> Trial | None:
     """Close the seat's opportunity for ``key`` as a hit (None for a bot)."""
     if seat in state.bots:
         return None
@@ -187,7 +204,7 @@ def hit(state: State, seat: int, key: Key, rt_ms: int, rtt_ms: int, now_ms: int)
     opened_ms = records.pop(index).opened_ms if index is not None else now_ms
     limit = (now_ms - opened_ms) + rtt_ms + PLAUSIBLE_SLACK_MS
     plausible = MIN_PLAUSIBLE_RT_MS <= rt_ms <= limit
-    return _trial(
+    trial = _trial(
         state,
         seat,
         key,
@@ -198,15 +215,24 @@ def hit(state: State, seat: int, key: Key, rt_ms: int, rtt_ms: int, now_ms: int)
         plausible=plausible,
         outcome="spotted",
     )
+    return _onto(trial, pile, top)
 
 
-def false_alarm(state: State, seat: int, key: Key, rt_ms: int) -> Trial | None:
+def false_alarm(
+    state: State,
+    seat: int,
+    key: Key,
+    rt_ms: int,
+    *,
+    pile: int | None = None,
+    top: Card | None = None,
+) -> Trial | None:
     """A play of a card that does not fit there (None for a bot)."""
     if seat in state.bots:
         return None
     # There was no opportunity to time it against: only the human floor applies.
     plausible = rt_ms >= MIN_PLAUSIBLE_RT_MS
-    return _trial(
+    trial = _trial(
         state,
         seat,
         key,
@@ -217,6 +243,7 @@ def false_alarm(state: State, seat: int, key: Key, rt_ms: int) -> Trial | None:
         plausible=plausible,
         outcome="wrong",
     )
+    return _onto(trial, pile, top)
 
 
 def close_all(state: State) -> list[Trial]:

@@ -73,6 +73,8 @@ PLAYER_KEYS = {
 }
 TRIAL_KEYS = {
     "outcome",
+    "pile",
+    "onto",
     "level",
     "target",
     "responded",
@@ -701,6 +703,8 @@ def test_a_play_is_a_hit_timed_from_when_the_card_became_playable() -> None:
         "source": "tableau",
         "round": 1,
         "bot": False,
+        "pile": 0,
+        "onto": card_to_dict(start(2)),
     }
     json.dumps(dict(trial.data))
 
