@@ -8,6 +8,7 @@ can be pooled. Rounding: two decimals, reaction times in whole milliseconds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from django.utils import timezone
@@ -103,16 +104,19 @@ def _cell(found: object) -> Cell:
     return found if isinstance(found, str | int | float | bool) else None
 
 
+def _trial_cell(value: Callable[[TrialRow], object], row: TrialRow) -> Cell:
+    return _cell(value(row))
+
+
 def trial_columns(games: Sequence[str]) -> tuple[Column[TrialRow], ...]:
     """The shared columns, each game's own (``GameSite.trial_columns``), then plausibility."""
     own: list[Column[TrialRow]] = []
     for slug in games:
         for column in game_site(slug).trial_columns:
-            value = column.value
             own.append(
                 Column(
                     column.label,
-                    _of_game(slug, lambda row, value=value: _cell(value(row))),
+                    _of_game(slug, partial(_trial_cell, column.value)),
                     column.width,
                 )
             )
@@ -150,7 +154,7 @@ def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
             own.append(
                 Column(
                     _header(measure),
-                    _of_game(slug, lambda row, measure=measure: _summary_cell(measure, row)),
+                    _of_game(slug, partial(_summary_cell, measure)),
                     10,
                 )
             )

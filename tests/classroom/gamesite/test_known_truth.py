@@ -69,7 +69,8 @@ class ScriptedTablet:
         rng: random.Random,
         decide: Callable[[ScriptedTablet, dict[str, Any]], None],
     ) -> None:
-        self.seat = seat
+        self.seat: int | None = seat
+        self.index = seat
         self.skill = skill
         self.rng = rng
         self.decide = decide
@@ -220,7 +221,7 @@ def _palm_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
 
     state = tablet.host.state
     assert state.current is not None
-    match = _flip_matches_for(state, state.current, tablet.seat)
+    match = _flip_matches_for(state, state.current, tablet.index)
     p = tablet.skill.p_respond_signal if match else tablet.skill.p_respond_noise
     if tablet.rng.random() < p:
         tablet.answer_after(tablet.rt(), lambda: {"kind": "slap", "flip": flip})
@@ -275,7 +276,7 @@ def _commotion_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
         tablet.seen = set()
         return
     state = host.state
-    now = playable_now(state, tablet.seat)
+    now = playable_now(state, tablet.index)
     # An opportunity that closed and opens again is a new one (as the engine counts it).
     tablet.seen &= set(now)
     if tablet.pending:
@@ -292,7 +293,7 @@ def _commotion_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
         wrong_first = tablet.rng.random() < skill.p_wrong_first
 
         def play(source: str = source, card: Any = card, wrong_first: bool = wrong_first) -> Any:
-            player = host.state.players[tablet.seat]
+            player = host.state.players[tablet.index]
             where = [
                 (s, index) for s, index, c in visible_cards(player) if (s, c) == (source, card)
             ]
@@ -327,7 +328,7 @@ def _commotion_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
         tablet.pending = True
         tablet.answer_after(tablet.rt(), play)
         return
-    if can_turn(state.players[tablet.seat]):
+    if can_turn(state.players[tablet.index]):
         # Nothing spotted to play: turn the stock a little later (covering what was missed).
 
         def turn() -> dict[str, Any]:
