@@ -16,7 +16,7 @@ from classroom.analytics import charts
 from classroom.live.standings import leaderboard_action, standings_shown
 from classroom.live.tiles import TableTile, table_tile
 from classroom.models import GameSession, Seat
-from classroom.selectors.analytics import session_dashboard
+from classroom.selectors.analytics import session_absent_students, session_dashboard
 from classroom.selectors.celebration import session_highlights
 from classroom.selectors.sessions import session_roster, table_mates
 from games.registry import game_get
@@ -70,6 +70,7 @@ def console_context(
     return {
         "session": session,
         "roster": roster,
+        "not_here_yet": session_absent_students(session=session),
         "game_name": game_name(session),
         "table_numbers": [entry.table.number for entry in roster.tables],
         "tiles": _tiles(session, views),

@@ -548,3 +548,15 @@ def session_dashboard(*, session: GameSession) -> Dashboard:
         class_accuracy=class_median,
         headline_label=str(site.headline_measure.label),
     )
+
+
+def session_absent_students(*, session: GameSession) -> list[Student]:
+    """The class members with no seat in the session: "not here yet" on the console."""
+    if session.school_class_id is None:
+        return []
+    present = Seat.objects.filter(session=session, student__isnull=False).values("student")
+    return list(
+        Student.objects.filter(school_class_id=session.school_class_id)
+        .exclude(pk__in=present)
+        .order_by("display_name", "pk")
+    )
