@@ -65,7 +65,7 @@ def test_a_commotion_report_shows_play_opportunities_not_signal_detection(
     page = teacher_client.get(reverse("session_report", args=[class_session.pk])).content.decode()
     for header in ("Spotting rate", "Beaten", "Wrong-play rate", "Time to play"):
         assert header in page
-    assert "d′" not in page  # noqa: RUF001
+    assert "d′" not in page
     assert "Correct rejections" not in page
     assert "75 %" in page  # 3 spotted / (3 + 1 missed); the beaten ones are not misses
     seat_page = teacher_client.get(
@@ -79,7 +79,7 @@ def test_a_commotion_report_shows_play_opportunities_not_signal_detection(
     ).content.decode("utf-8-sig")
     header = summary.splitlines()[0]
     assert "Spotting rate (%)" in header
-    assert "d′" not in header  # noqa: RUF001
+    assert "d′" not in header
     response = teacher_client.get(reverse("session_export", args=[class_session.pk, "trials.csv"]))
     trials = b"".join(response.streaming_content).decode("utf-8-sig")  # type: ignore[attr-defined]
     assert "Outcome" in trials.splitlines()[0]
@@ -95,7 +95,7 @@ def test_a_riff_raff_report_has_no_rate_beside_zero_catches(
     page = teacher_client.get(reverse("session_report", args=[class_session.pk])).content.decode()
     assert "Catch rate" in page
     assert "Stayed aboard" in page
-    assert "d′" not in page  # noqa: RUF001
+    assert "d′" not in page
     assert "75 %" in page  # 3 of 4 placements stayed; the catch rate is "—", not 75 %
 
 
