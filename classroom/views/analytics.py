@@ -16,12 +16,14 @@ from django.utils.translation import gettext as _
 
 from classroom.analytics import charts
 from classroom.analytics.progress import (
+    MIN_WEEKS,
     LineFit,
     SessionPoint,
+    distinct_weeks,
+    honest_trend,
     learning_curve,
     progress_summary,
     summary_text,
-    trend,
 )
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site
@@ -179,6 +181,8 @@ class LineSummary:
     sessions: int
     rt_per_week: float | None
     accuracy_per_week: float | None
+    # The sessions like the latest (its game and level) span fewer than MIN_WEEKS weeks.
+    not_enough_weeks: bool = False
 
 
 def _session_label(point: selectors.SessionMeasures) -> str:
@@ -332,16 +336,48 @@ def _sentence(
 def _line_summary(
     points: Sequence[selectors.SessionMeasures], line: ProgressLine, *, titled: bool
 ) -> LineSummary:
+    """Per-week rates (learning lines) only like with like and over enough weeks: fitted on
+    the sessions of the latest session's game and level that have this line, and only when
+    they fall in at least ``MIN_WEEKS`` different calendar weeks (ten sessions on one day
+    give no rate per week). The accuracy rate is of the game's headline measure."""
     weeks = _weeks_since_first(points)
-    rt_fit = _fit(weeks, line.measures, _median_rt)
-    accuracy_fit = _fit(weeks, line.measures, _accuracy)
+    shown = [(p, m) for p, m in zip(points, line.measures, strict=True) if m is not None]
+    latest = shown[-1][0] if shown else None
+    like = [
+        (week if latest and (p.game, p.level) == (latest.game, latest.level) else None)
+        for week, p in zip(weeks, points, strict=True)
+    ]
+    kept = [m if x is not None else None for x, m in zip(like, line.measures, strict=True)]
+    days = [
+        timezone.localtime(p.started).date()
+        for x, p in zip(like, points, strict=True)
+        if x is not None
+    ]
+    enough = distinct_weeks(days) >= MIN_WEEKS
+    xs = [x if x is not None else 0.0 for x in like]
+    rt_fit = _fit(xs, kept, _median_rt) if enough else None
+    # A kind's own line (catches, placements) is already one measure: its proportion right.
+    headline = _headline_percent(latest.game) if latest and line.kind is None else _accuracy
+    accuracy_fit = _fit(xs, kept, headline) if enough else None
     return LineSummary(
         title=line.title if titled else "",
         sentence=_sentence(points, line.measures),
         sessions=line.sessions,
         rt_per_week=rt_fit.slope if rt_fit else None,
         accuracy_per_week=accuracy_fit.slope if accuracy_fit else None,
+        not_enough_weeks=bool(shown) and not enough,
     )
+
+
+def _headline_percent(game: str) -> Callable[[Measures], float | None]:
+    """The game's headline rate (accuracy, spotting rate, catch rate) in percent."""
+    measure = game_site(game).headline_measure
+
+    def value(m: Measures) -> float | None:
+        found = measure.value(m)
+        return None if found is None else 100 * float(found)
+
+    return value
 
 
 def _summaries(
@@ -408,6 +444,7 @@ def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
         "colour_safe_sessions": student_colour_safe_sessions(student=student),
         "labels": [_session_label(point) for point in points],
         "summaries": _summaries(points, lines),
+        "min_weeks": MIN_WEEKS,
         "charts": _progress_charts(points, lines) if points else [],
     }
 
@@ -489,16 +526,26 @@ def _figures(measures: Measures | None) -> dict[str, float | None]:
 
 
 def _trends(series: Sequence[selectors.KindFacts]) -> dict[str, Any]:
-    # Trends over sessions use each session's mean correct RT, which the database computes.
+    # Trends over sessions use each session's mean correct RT, which the database computes;
+    # ``honest_trend`` calls a change only when it is beyond its own uncertainty.
     rts = [facts.mean_correct_rt_ms for facts in series if facts.mean_correct_rt_ms]
     accuracies = [facts.accuracy for facts in series if facts.accuracy is not None]
     return {
         "has_rts": bool(rts),
-        "rt_trend": trend(rts, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
-        "accuracy_trend": trend(
+        "rt_trend": honest_trend(rts, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
+        "accuracy_trend": honest_trend(
             accuracies, lower_is_better=False, tolerance=ACCURACY_TREND_TOLERANCE
         ),
     }
+
+
+def _like_latest(
+    sessions: Sequence[selectors.SessionFacts], latest: selectors.SessionMeasures | None
+) -> list[selectors.SessionFacts]:
+    """Like with like: only the sessions of the latest one's game and level."""
+    if latest is None:
+        return []
+    return [fact for fact in sessions if (fact.game, fact.level) == (latest.game, latest.level)]
 
 
 def _kind_row(
@@ -519,8 +566,12 @@ def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
         "level": latest.level if latest else None,
         # A mixed game's latest session has no whole figures: its kinds' rows give them.
         **_figures(latest.measures if latest and not by_kind else None),
-        **_trends([whole for fact in entry.sessions if (whole := fact.whole) is not None]),
-        "kinds": [_kind_row(kind, m, entry.sessions) for kind, m in by_kind.items()],
+        **_trends(
+            [whole for fact in _like_latest(entry.sessions, latest) if (whole := fact.whole)]
+        ),
+        "kinds": [
+            _kind_row(kind, m, _like_latest(entry.sessions, latest)) for kind, m in by_kind.items()
+        ],
     }
 
 

@@ -110,3 +110,31 @@ def test_the_console_lists_the_class_members_not_here_yet(
     page = teacher_client.get(reverse("session_console", args=[class_session.pk])).content.decode()
     assert "Not here yet" in page
     assert "Ben, Chen, Dara, Eli" in page
+
+
+def test_ten_sessions_on_one_day_give_no_rate_per_week(
+    teacher_client: Client,
+    make_session: Any,
+    school_class: SchoolClass,
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.classroom.trial_rows import trial_add
+
+    ava = school_class.students.get(display_name="Ava")
+    day = timezone.now().replace(hour=9, minute=0) - timedelta(days=1)
+    for number in range(10):
+        session = make_session(school_class=school_class)
+        at = day + timedelta(minutes=10 * number)
+        seat = played_session(session=session, students=[ava], started=at)[ava.pk]
+        for flip in range(1, 5):
+            trial_add(
+                seat=seat, target=True, responded=True, rt_ms=900 - 30 * number, at=at, flip=flip
+            )
+    page = teacher_client.get(
+        reverse("student_progress", args=[school_class.pk, ava.pk])
+    ).content.decode()
+    assert "per week" not in page.replace("rate per week", "")
+    assert "Not enough weeks yet for a rate per week" in page
