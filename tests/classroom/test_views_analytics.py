@@ -48,6 +48,9 @@ def played(
     return early, late
 
 
+NOT_ENOUGH_WEEKS = "Not enough weeks yet for a rate per week: it needs sessions at this level in 3 different weeks."
+
+
 def _pages(school_class: SchoolClass, early: GameSession) -> list[str]:
     ava = school_class.students.get(display_name="Ava")
     seat = early.seats.get(student=ava)
@@ -84,10 +87,7 @@ def test_every_page_shows_the_hand_calculated_numbers(
     # Her own learning line through (0 weeks, 575 ms) and (3 weeks, 430 ms): -48 ms a week.
     # Two sessions a week apart: no rate per week yet (it needs three different weeks).
     assert "ms per week" not in text
-    assert (
-        "Not enough weeks yet for a rate per week: it needs sessions at this level in 3 different weeks."
-        in text
-    )
+    assert NOT_ENOUGH_WEEKS in text
 
     overview = client.get(reverse("class_overview", args=[school_class.pk])).content.decode()
     assert "430 ms" in overview  # Ava's latest median
@@ -217,12 +217,7 @@ def test_the_progress_page_shows_catches_and_placements_apart(
     assert "Placements (stayed on board): Accuracy up." in text
     # Learning lines over the 3 weeks: (450 - 600) / 3 = -50 ms and 20 / 3 = 6.7 points a week.
     assert "points per week" not in text
-    assert (
-        text.count(
-            "Not enough weeks yet for a rate per week: it needs sessions at this level in 3 different weeks."
-        )
-        == 2
-    )
+    assert text.count(NOT_ENOUGH_WEEKS) == 2
 
     rt_chart, accuracy_chart, dprime_chart = response.context["charts"]
     assert "Catches" in rt_chart.svg
@@ -331,10 +326,7 @@ def test_palm_strike_beside_riff_raff_still_shows_whole_sessions(
     assert f'<p class="summary-sentence">{sentence}</p>' in text  # no "Palm Strike:" before it
     # Two sessions a week apart: no rate per week yet (it needs three different weeks).
     assert "ms per week" not in text
-    assert (
-        "Not enough weeks yet for a rate per week: it needs sessions at this level in 3 different weeks."
-        in text
-    )
+    assert NOT_ENOUGH_WEEKS in text
     assert text.count("<svg") == 3
     assert "Learning line (fitted to this student)" in palm_strike.context["charts"][0].svg
     overview = client.get(
