@@ -48,7 +48,7 @@ def played(
     return early, late
 
 
-NOT_ENOUGH_WEEKS = "Not enough weeks yet for a rate per week: it needs sessions at this level in 3 different weeks."
+NOT_ENOUGH_WEEKS = "Not enough weeks yet for a rate per week: it needs sessions at this level in 3 different weeks."  # noqa: E501
 
 
 def _pages(school_class: SchoolClass, early: GameSession) -> list[str]:
