@@ -101,11 +101,14 @@ def projector_context(
     *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     roster = session_roster(session=session)
+    tiles = _tiles(session, views)
     context = {
         "session": session,
         "roster": roster,
         "game_name": game_name(session),
-        "tiles": _tiles(session, views),
+        "tiles": tiles,
+        # Every table has ended: the projector says so instead of "Playing!".
+        "all_over": bool(tiles) and all(tile.phase == "game_over" for tile in tiles.values()),
     }
     if session.status == GameSession.Status.ENDED:
         # Names only where the class may see who did best (never without scoring).

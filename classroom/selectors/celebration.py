@@ -16,11 +16,15 @@ from classroom.selectors.analytics import human_trials, scored_responses
 if TYPE_CHECKING:
     from classroom.models import GameSession, Seat
 
-# A student's median needs a few correct answers to mean anything.
+# A student's median needs a few correct answers to mean anything (the projector says so).
 FASTEST_MIN_CORRECT: Final = 5
 FASTEST_SHOWN: Final = 3
-# "Most improved": accuracy in the second half of a student's answers against the first half.
+# "Most improved": accuracy in the second half of a student's judged trials against the first
+# half, among students with at least IMPROVED_MIN_ANSWERS judged trials of which at least
+# IMPROVED_MIN_RESPONSES were answers they gave (a slap, a play, a catch): holding back on
+# every card is no improvement, however the matches happened to fall.
 IMPROVED_MIN_ANSWERS: Final = 10
+IMPROVED_MIN_RESPONSES: Final = 5
 IMPROVED_MIN_POINTS: Final = 10.0
 
 
@@ -32,6 +36,9 @@ class Highlights:
     median_rt_ms: float | None = None
     fastest: list[str] = field(default_factory=list)
     most_improved: str | None = None
+    # The minimums behind the names, said on the screen.
+    fastest_min: int = FASTEST_MIN_CORRECT
+    improved_min: int = IMPROVED_MIN_ANSWERS
 
 
 def first_name(seat: Seat) -> str:
@@ -61,13 +68,15 @@ def _most_improved(session: GameSession) -> int | None:
         human_trials()
         .filter(session=session, correct__isnull=False)
         .order_by("created_at", "pk")
-        .values_list("seat", "correct")
+        .values_list("seat", "correct", "responded")
     )
-    for seat_id, correct in rows:
+    responses: dict[int, int] = defaultdict(int)
+    for seat_id, correct, responded in rows:
         answers[seat_id].append(bool(correct))
+        responses[seat_id] += bool(responded)
     best: tuple[float, int] | None = None
     for seat_id, results in answers.items():
-        if len(results) < IMPROVED_MIN_ANSWERS:
+        if len(results) < IMPROVED_MIN_ANSWERS or responses[seat_id] < IMPROVED_MIN_RESPONSES:
             continue
         half = len(results) // 2
         first, second = results[:half], results[half:]
