@@ -81,9 +81,11 @@ def _game_choices(games: Sequence[str]) -> list[tuple[str, str]]:
 # One session
 
 
-def _level_charts(by_level: dict[str, Measures]) -> list[charts.Chart]:
+def _level_charts(by_level: dict[str, Measures], game: str) -> list[charts.Chart]:
     levels = sorted(by_level)
     labels = [level_label(level) for level in levels]
+    headline = game_site(game).headline_measure
+    rate = _headline_percent(game)
     return [
         charts.bar_chart(
             title=_("Median correct reaction time by level"),
@@ -92,9 +94,9 @@ def _level_charts(by_level: dict[str, Measures]) -> list[charts.Chart]:
             unit="ms",
         ),
         charts.bar_chart(
-            title=_("Accuracy by level"),
+            title=_("%(measure)s by level") % {"measure": headline.label},
             labels=labels,
-            values=[by_level[level].accuracy_percent for level in levels],
+            values=[rate(by_level[level]) for level in levels],
             unit="%",
         ),
     ]
@@ -116,7 +118,7 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         "rows": rows,
         "colour_safe_seats": session_colour_safe_seats(session=session),
         "by_level": sorted(by_level.items()),
-        "charts": _level_charts(by_level) if by_level else [],
+        "charts": _level_charts(by_level, session.game) if by_level else [],
         **_site_context(session.game),
     }
     return render(request, "classroom/session_report.html", context)
@@ -290,6 +292,16 @@ def _progress_charts(
 ) -> list[charts.Chart]:
     labels = [_session_label(point) for point in points]
     weeks = _weeks_since_first(points)
+    # One game's sessions: its own headline rate (a mixed game's kinds: each kind's own
+    # proportion right), and d' only for a game with signal and noise trials.
+    games = {point.game for point in points}
+    sites = [game_site(slug) for slug in games]
+    signal_detection = any(site.signal_detection for site in sites)
+    rate: Callable[[Measures], float | None] = _accuracy
+    rate_title = _("Accuracy")
+    if len(sites) == 1 and not sites[0].mixed_kinds:
+        rate = _headline_percent(sites[0].slug)
+        rate_title = str(sites[0].headline_measure.label)
     rt_lines = _plotted(lines, _median_rt)
     # One dashed learning line at most: beside several RT lines it could belong to any of
     # them (the summary gives each line's slope).
@@ -303,7 +315,7 @@ def _progress_charts(
             unit="ms",
             fitted=[rt_fit.predict(x) for x in weeks] if rt_fit is not None else None,
         ),
-        _measure_chart(title=_("Accuracy"), value=_accuracy, lines=lines, labels=labels, unit="%"),
+        _measure_chart(title=rate_title, value=rate, lines=lines, labels=labels, unit="%"),
         _measure_chart(
             title=_("Sensitivity (d′)"),  # noqa: RUF001 — the prime is the symbol
             value=_dprime,
@@ -311,7 +323,9 @@ def _progress_charts(
             labels=labels,
             unit="",
             decimals=2,
-        ),
+        )
+        if signal_detection
+        else None,
     ]
     return [chart for chart in made if chart is not None]
 
