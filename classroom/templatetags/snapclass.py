@@ -79,3 +79,9 @@ def measure_cell(measures: Measures | None, measure: Measure) -> str:
     if measure.unit == "pts":
         return _("%(points)s pts") % {"points": shown}
     return shown
+
+
+@register.filter
+def in_set(value: Any, members: Any) -> bool:
+    """``{{ point.game|in_set:signal_games }}``: membership, for a ``with`` block."""
+    return bool(members) and value in members

@@ -26,7 +26,7 @@ from classroom.analytics.progress import (
     summary_text,
 )
 from classroom.forms.whole_numbers import whole_number_parse
-from classroom.gamesite import game_site
+from classroom.gamesite import game_site, game_sites
 from classroom.gamesite.labels import kind_label, level_label
 from classroom.gamesite.ladder_labels import rung_label
 from classroom.live.fragments import game_name
@@ -200,11 +200,13 @@ def _weeks_since_first(points: Sequence[selectors.SessionMeasures]) -> list[floa
 def _progress_lines(points: Sequence[selectors.SessionMeasures]) -> list[ProgressLine]:
     """The whole-session line (if any session is shown whole), then one line per kind."""
     lines = []
-    whole: list[Measures | None] = [None if point.by_kind else point.measures for point in points]
-    if any(m is not None for m in whole):
-        games = dict.fromkeys(point.game for point in points if not point.by_kind)
-        title = ", ".join(_game_title(slug) for slug in games)
-        lines.append(ProgressLine(kind=None, title=title, measures=whole))
+    # A whole-session line per game: one game's rate is never read beside another's.
+    games = dict.fromkeys(point.game for point in points if not point.by_kind)
+    for game in games:
+        whole: list[Measures | None] = [
+            None if point.by_kind or point.game != game else point.measures for point in points
+        ]
+        lines.append(ProgressLine(kind=None, title=_game_title(game), measures=whole))
     for kind in sorted({kind for point in points for kind in point.by_kind}):
         of_kind = [point.by_kind.get(kind) for point in points]
         lines.append(ProgressLine(kind=kind, title=kind_label(kind), measures=of_kind))
@@ -459,6 +461,9 @@ def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
         "labels": [_session_label(point) for point in points],
         "summaries": _summaries(points, lines),
         "min_weeks": MIN_WEEKS,
+        # The numbers table: each game's own headline rate, d' only where it means something.
+        "headlines": {site.slug: site.headline_measure for site in game_sites()},
+        "signal_games": {site.slug for site in game_sites() if site.signal_detection},
         "charts": _progress_charts(points, lines) if points else [],
     }
 
@@ -494,6 +499,8 @@ def class_progress_print(request: TeacherRequest, class_id: int) -> HttpResponse
         "game": game,
         "game_names": dict(_game_choices(games)),
         "reports": [_progress_context(student, game) for student in students],
+        "headlines": {site.slug: site.headline_measure for site in game_sites()},
+        "signal_games": {site.slug for site in game_sites() if site.signal_detection},
         "printed_on": timezone.localdate(),
     }
     return render(request, "classroom/class_progress_print.html", context)
@@ -528,12 +535,17 @@ SORTS: dict[str, Callable[[dict[str, Any]], Any]] = {
 }
 
 
-def _figures(measures: Measures | None) -> dict[str, float | None]:
-    """The overview's columns of one latest session (or one kind of trial of it)."""
+def _figures(
+    measures: Measures | None, game: str | None = None, *, kind: bool = False
+) -> dict[str, float | None]:
+    """The overview's columns of one latest session (or one kind of trial of it): the game's
+    own headline rate (a kind's row: its share right) and d' only for signal detection."""
+    site = game_site(game) if game else None
+    rate = _headline_percent(game) if game and not kind else _accuracy
     return {
         "median_rt": measures.rt.median if measures else None,
-        "accuracy": measures.accuracy_percent if measures else None,
-        "dprime": measures.dprime if measures else None,
+        "accuracy": rate(measures) if measures else None,
+        "dprime": measures.dprime if measures and site and site.signal_detection else None,
         "ies": measures.inverse_efficiency_ms if measures else None,
         "bis": measures.balanced_integration if measures else None,
     }
@@ -567,7 +579,13 @@ def _kind_row(
 ) -> dict[str, Any]:
     """One kind of trial of a mixed game, under its student: trends over that kind only."""
     of_kind = [fact.by_kind[kind] for fact in sessions if kind in fact.by_kind]
-    return {"kind": kind, "sessions": len(of_kind), **_figures(measures), **_trends(of_kind)}
+    game = sessions[0].game if sessions else None
+    return {
+        "kind": kind,
+        "sessions": len(of_kind),
+        **_figures(measures, game, kind=True),
+        **_trends(of_kind),
+    }
 
 
 def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
@@ -579,7 +597,9 @@ def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
         "sessions": len(entry.sessions),
         "level": latest.level if latest else None,
         # A mixed game's latest session has no whole figures: its kinds' rows give them.
-        **_figures(latest.measures if latest and not by_kind else None),
+        **_figures(
+            latest.measures if latest and not by_kind else None, latest.game if latest else None
+        ),
         **_trends(
             [whole for fact in _like_latest(entry.sessions, latest) if (whole := fact.whole)]
         ),

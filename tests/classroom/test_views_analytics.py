@@ -202,10 +202,10 @@ def test_the_progress_page_shows_catches_and_placements_apart(
     rows = _body_rows(text)
     assert [row[1:] for row in rows] == [
         ["Wave 0.5", "9", "—", "—", "—"],
-        ["", "4", "600 ms", "75 %", "0.52"],
+        ["", "4", "600 ms", "75 %", "—"],
         ["", "5", "—", "60 %", "—"],
         ["Wave 0.5", "9", "—", "—", "—"],
-        ["", "4", "450 ms", "75 %", "0.52"],
+        ["", "4", "450 ms", "75 %", "—"],
         ["", "5", "—", "80 %", "—"],
     ]
     assert rows[1][0].endswith(": Catches")  # the date for screen readers, then the kind
@@ -261,10 +261,10 @@ def test_the_overview_shows_a_catches_row_and_a_placements_row(
     figures = [row[:1] + row[4:9] for row in _body_rows(text)[:6]]
     assert figures == [
         ["Ava", "—", "—", "—", "—", "—"],
-        ["Ava: Catches", "450 ms", "75 %", "0.52", "600 ms", "2.00"],
+        ["Ava: Catches", "450 ms", "75 %", "—", "600 ms", "2.00"],
         ["Ava: Placements (stayed on board)", "—", "80 %", "—", "—", "—"],
         ["Ben", "—", "—", "—", "—", "—"],
-        ["Ben: Catches", "750 ms", "50 %", "0.00", "1500 ms", "-2.00"],
+        ["Ben: Catches", "750 ms", "50 %", "—", "1500 ms", "-2.00"],
         ["Ben: Placements (stayed on board)", "—", "50 %", "—", "—", "—"],
     ]
 
@@ -287,7 +287,7 @@ def test_the_printed_report_shows_each_kind(
     text = client.get(url, {"student": ava.pk}).content.decode()
     assert [row[1:] for row in _body_rows(text)][:3] == [
         ["Wave 0.5", "9", "—", "—", "—"],
-        ["", "4", "600 ms", "75 %", "0.52"],
+        ["", "4", "600 ms", "75 %", "—"],
         ["", "5", "—", "60 %", "—"],
     ]
     assert "Catches: Faster than 3 weeks ago; accuracy steady." in text
