@@ -7,7 +7,6 @@ prints. Every chart comes with the numbers it shows, for the page's text alterna
 from __future__ import annotations
 
 import html
-
 import math
 import re
 from dataclasses import dataclass
