@@ -167,6 +167,8 @@ class ProgressLine:
     kind: str | None
     title: str
     measures: list[Measures | None]
+    # The game of a whole-session line (one line per game; None for a kind's line).
+    game: str | None = None
 
     @property
     def sessions(self) -> int:
@@ -206,7 +208,7 @@ def _progress_lines(points: Sequence[selectors.SessionMeasures]) -> list[Progres
         whole: list[Measures | None] = [
             None if point.by_kind or point.game != game else point.measures for point in points
         ]
-        lines.append(ProgressLine(kind=None, title=_game_title(game), measures=whole))
+        lines.append(ProgressLine(kind=None, title=_game_title(game), measures=whole, game=game))
     for kind in sorted({kind for point in points for kind in point.by_kind}):
         of_kind = [point.by_kind.get(kind) for point in points]
         lines.append(ProgressLine(kind=kind, title=kind_label(kind), measures=of_kind))
@@ -321,7 +323,12 @@ def _progress_charts(
         _measure_chart(
             title=_("Sensitivity (d′)"),  # noqa: RUF001 — the prime is the symbol
             value=_dprime,
-            lines=lines,
+            # Only the lines of games with signal and noise trials.
+            lines=[
+                line
+                for line in lines
+                if line.game is not None and game_site(line.game).signal_detection
+            ],
             labels=labels,
             unit="",
             decimals=2,
