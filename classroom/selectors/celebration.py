@@ -11,7 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from classroom.selectors.analytics import human_trials, scored_responses
+from classroom.gamesite import game_site
+from classroom.selectors.analytics import human_trials, measures_by, scored_responses
 
 if TYPE_CHECKING:
     from classroom.models import GameSession, Seat
@@ -32,7 +33,9 @@ IMPROVED_MIN_POINTS: Final = 10.0
 class Highlights:
     players: int = 0
     answers: int = 0
+    # The game's own headline rate of the whole class (accuracy, spotting rate, catch rate).
     accuracy_percent: float | None = None
+    rate_label: str = ""
     median_rt_ms: float | None = None
     fastest: list[str] = field(default_factory=list)
     most_improved: str | None = None
@@ -100,10 +103,14 @@ def session_highlights(*, session: GameSession, names: bool) -> Highlights:
         fastest = [first_name(seats[seat_id]) for seat_id in _fastest(session) if seat_id in seats]
         improved_seat = seats.get(_most_improved(session) or 0)
         improved = first_name(improved_seat) if improved_seat is not None else None
+    headline = game_site(session.game).headline_measure
+    whole = measures_by(trials=trials, by=["session"]).get((session.pk,))
+    rate = headline.value(whole) if whole is not None else None
     return Highlights(
         players=len({seat_id for seat_id, _correct in judged}),
         answers=len(judged),
-        accuracy_percent=100 * sum(1 for _seat, correct in judged if correct) / len(judged),
+        accuracy_percent=None if rate is None else 100 * float(rate),
+        rate_label=str(headline.label),
         median_rt_ms=statistics.median(rts) if rts else None,
         fastest=fastest,
         most_improved=improved,
