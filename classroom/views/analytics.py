@@ -546,15 +546,18 @@ def _figures(
     measures: Measures | None, game: str | None = None, *, kind: bool = False
 ) -> dict[str, float | None]:
     """The overview's columns of one latest session (or one kind of trial of it): the game's
-    own headline rate (a kind's row: its share right) and d' only for signal detection."""
+    own headline rate (a kind's row: its share right) and d' only for signal detection.
+    IES and BIS divide by the proportion right: for a whole session of a game without
+    signal detection (whose trials include chances a rival took) they mean nothing."""
     site = game_site(game) if game else None
     rate = _headline_percent(game) if game and not kind else _accuracy
+    combined = measures is not None and (kind or site is None or site.signal_detection)
     return {
         "median_rt": measures.rt.median if measures else None,
         "accuracy": rate(measures) if measures else None,
         "dprime": measures.dprime if measures and site and site.signal_detection else None,
-        "ies": measures.inverse_efficiency_ms if measures else None,
-        "bis": measures.balanced_integration if measures else None,
+        "ies": measures.inverse_efficiency_ms if measures and combined else None,
+        "bis": measures.balanced_integration if measures and combined else None,
     }
 
 
