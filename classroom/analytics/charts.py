@@ -6,6 +6,7 @@ prints. Every chart comes with the numbers it shows, for the page's text alterna
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from dataclasses import dataclass
@@ -43,6 +44,10 @@ class Chart:
 
     svg: SafeString
     title: str
+
+
+# At most this many x labels on a line chart.
+MAX_X_LABELS = 6
 
 
 def _config(**overrides: object) -> dict[str, object]:
@@ -105,7 +110,9 @@ def chart_stylesheet() -> str:
     histogram.add("histogram", [(1, 0, 100)])
     rules: list[str] = []
     for sample in (line, bar, histogram):
-        for block in _STYLE_BLOCK.findall(sample.render(is_unicode=True)):
+        # The style text comes XML-escaped out of the SVG (".graph &gt; .background"): a
+        # stylesheet needs it as CSS, or no child rule matches and every background is black.
+        for block in map(html.unescape, _STYLE_BLOCK.findall(sample.render(is_unicode=True))):
             for rule in _CHART_ID.sub(".pygal-chart", block).split("}"):
                 rule = rule.strip()
                 if rule and f"{rule}}}" not in rules and not _SERIES_RULE.fullmatch(f"{rule}}}"):
@@ -154,7 +161,19 @@ def line_chart(
             x_label_rotation=-20,
             show_legend=named or fitted is not None,
             legend_at_bottom=True,
-            **({"legend_at_bottom_columns": 1, "truncate_legend": -1} if named else {}),
+            # Every legend in full, one a row ("Median correct…" told nothing).
+            legend_at_bottom_columns=1,
+            truncate_legend=-1,
+            # Many sessions: a date label on every few points only, so none overlap at
+            # 1,366 px or in print (the numbers table under the chart has every one).
+            **(
+                {
+                    "x_labels_major_every": -(-len(labels) // MAX_X_LABELS),
+                    "show_minor_x_labels": False,
+                }
+                if len(labels) > MAX_X_LABELS
+                else {}
+            ),
         )
     )
     chart.x_labels = list(labels)

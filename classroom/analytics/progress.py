@@ -93,6 +93,46 @@ def trend(values: Sequence[float], *, lower_is_better: bool, tolerance: float) -
     return STEADY
 
 
+# A per-week rate needs sessions in at least this many different calendar weeks.
+MIN_WEEKS = 3
+# A change counts only beyond this many standard errors of itself.
+TREND_STANDARD_ERRORS = 2.0
+
+
+def distinct_weeks(days: Sequence[date]) -> int:
+    """How many different ISO calendar weeks ``days`` fall in."""
+    return len({(day.isocalendar().year, day.isocalendar().week) for day in days})
+
+
+def honest_trend(values: Sequence[float], *, lower_is_better: bool, tolerance: float) -> str:
+    """Like :func:`trend`, but "improving" or "declining" only when the change is larger than
+    its uncertainty.
+
+    With k = max(1, n // 3): change = mean(last k) - mean(first k) (sign flipped when
+    ``lower_is_better``). Its standard error, taking the sessions as independent draws with
+    the student's own session-to-session SD s (sample SD of all n values), is
+    SE = s * sqrt(2 / k) (the SE of a difference of two means of k; e.g. Howell, D. C.
+    (2013), *Statistical Methods for Psychology*, 8th ed., ch. 7). The change counts when it
+    is beyond both ``tolerance`` and ``TREND_STANDARD_ERRORS`` * SE (about a 95 % bound);
+    otherwise steady. Fewer than 3 values: steady (no SD to judge a change by). Callers pass
+    one game at one level only (like with like).
+    """
+    if tolerance < 0:
+        raise ValueError(f"tolerance must be zero or more, got {tolerance}")
+    if len(values) < 3:
+        return STEADY
+    k = max(1, len(values) // 3)
+    change = statistics.fmean(values[-k:]) - statistics.fmean(values[:k])
+    if lower_is_better:
+        change = -change
+    bound = max(tolerance, TREND_STANDARD_ERRORS * statistics.stdev(values) * (2 / k) ** 0.5)
+    if change > bound:
+        return IMPROVING
+    if change < -bound:
+        return DECLINING
+    return STEADY
+
+
 def rolling_median(values: Sequence[float], window: int) -> list[float]:
     """Trailing running median: out[i] = median(values[max(0, i - window + 1) : i + 1]).
 

@@ -8,12 +8,15 @@ can be pooled. Rounding: two decimals, reaction times in whole milliseconds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from django.utils import timezone
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from classroom.exports.cells import rounded
+from classroom.gamesite import game_site
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
     from classroom.exports.cells import Cell
     from classroom.exports.summary_rows import SummaryRow
     from classroom.exports.trial_rows import TrialRow
+    from classroom.gamesite.contract import Measure
 
 R = TypeVar("R")
 
@@ -52,24 +56,6 @@ def _session_date(row: TrialRow) -> str:
     return timezone.localdate(row.session_started_at or row.session_created_at).isoformat()
 
 
-def _public(row: TrialRow, part: str) -> Cell:
-    card = row.data.get("public")
-    if not isinstance(card, dict):
-        return None
-    value = card.get(part)
-    return value if isinstance(value, str) else None
-
-
-def _response(row: TrialRow) -> Cell:
-    # The game names the response ("slap"/"none"); older rows only have the yes/no column.
-    recorded = row.data.get("response")
-    if isinstance(recorded, str):
-        return recorded
-    if row.responded is None:
-        return None
-    return "slap" if row.responded else "none"
-
-
 def _data(key: str) -> Callable[[TrialRow], Cell]:
     def value(row: TrialRow) -> Cell:
         found = row.data.get(key)
@@ -84,7 +70,7 @@ def _adaptive_level(row: TrialRow) -> Cell:
     return rung + 1 if isinstance(rung, int) and not isinstance(rung, bool) else None
 
 
-TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
+SHARED_TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
     Column(_("Session"), lambda row: row.session_code, 10),
     Column(_("Session date"), _session_date, 12),
     Column(_("Game"), lambda row: row.game, 12),
@@ -95,16 +81,8 @@ TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
     Column(_("Adaptive level"), _adaptive_level, 9),
     # "colour_safe": played on the colour-vision-safe palette (classroom.people.colour_vision).
     Column(_("Accommodation"), _data("accommodation"), 13),
-    Column(_("Flip"), _data("flip"), 7),
-    Column(_("Public card word"), lambda row: _public(row, "word"), 11),
-    Column(_("Public card ink"), lambda row: _public(row, "ink"), 11),
-    Column(_("Public card background"), lambda row: _public(row, "bg"), 11),
-    Column(_("Target"), lambda row: row.target, 8),
-    Column(_("Congruent"), lambda row: row.congruent, 10),
-    Column(_("Response"), _response, 10),
-    Column(_("RT (ms)"), lambda row: row.rt_ms, 9),
-    Column(_("Correct"), lambda row: row.correct, 9),
-    Column(_("First"), _data("first"), 7),
+)
+LAST_TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
     Column(_("Plausible"), lambda row: row.plausible, 10),
     Column(
         _("Recorded at"),
@@ -114,38 +92,79 @@ TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
 )
 
 
+def _of_game(slug: str, value: Callable[[R], Cell]) -> Callable[[R], Cell]:
+    # A class file pools games: a game's own column is blank on another game's rows.
+    def of_game(row: R) -> Cell:
+        return value(row) if getattr(row, "game", None) == slug else None
+
+    return of_game
+
+
+def _cell(found: object) -> Cell:
+    return found if isinstance(found, str | int | float | bool) else None
+
+
+def _trial_cell(value: Callable[[TrialRow], object], row: TrialRow) -> Cell:
+    return _cell(value(row))
+
+
+def trial_columns(games: Sequence[str]) -> tuple[Column[TrialRow], ...]:
+    """The shared columns, each game's own (``GameSite.trial_columns``), then plausibility."""
+    own: list[Column[TrialRow]] = []
+    for slug in games:
+        for column in game_site(slug).trial_columns:
+            own.append(
+                Column(
+                    column.label,
+                    _of_game(slug, partial(_trial_cell, column.value)),
+                    column.width,
+                )
+            )
+    return (*SHARED_TRIAL_COLUMNS, *own, *LAST_TRIAL_COLUMNS)
+
+
 # --------------------------------------------------------------------------------------------
 # Summary: one row per player overall ("all") and per level
 
 
-def _points(proportion: float | None) -> Cell:
-    # Error interference is a proportion in the measures; points read like accuracy (%).
-    return rounded(None if proportion is None else 100 * proportion, 2)
-
-
-SUMMARY_COLUMNS: tuple[Column[SummaryRow], ...] = (
+SHARED_SUMMARY_COLUMNS: tuple[Column[SummaryRow], ...] = (
     Column(_("Name"), lambda row: row.name, 20),
+    Column(_("Game"), lambda row: row.game, 12),
     Column(_("Level"), lambda row: row.level, 13),
-    Column(_("Trials"), lambda row: row.measures.trials, 8),
-    Column(_("Hits"), lambda row: row.measures.signal.hits, 7),
-    Column(_("Misses"), lambda row: row.measures.signal.misses, 8),
-    Column(_("False alarms"), lambda row: row.measures.signal.false_alarms, 8),
-    Column(_("Correct rejections"), lambda row: row.measures.signal.correct_rejections, 11),
-    Column(_("Accuracy (%)"), lambda row: rounded(row.measures.accuracy_percent, 2), 10),
-    Column(_("d′ (sensitivity)"), lambda row: rounded(row.measures.dprime, 2), 8),  # noqa: RUF001
-    Column(_("c (response bias)"), lambda row: rounded(row.measures.criterion, 2), 8),
-    Column(_("Median correct RT (ms)"), lambda row: rounded(row.measures.rt.median, 0), 10),
-    Column(_("Mean correct RT (ms)"), lambda row: rounded(row.measures.rt.mean, 0), 10),
-    Column(
-        _("Trimmed mean correct RT (ms)"), lambda row: rounded(row.measures.rt.trimmed_mean, 0), 10
-    ),
-    Column(_("Anticipations"), lambda row: row.measures.rt.anticipations, 10),
-    Column(_("IES (ms)"), lambda row: rounded(row.measures.inverse_efficiency_ms, 0), 9),
-    Column(_("BIS"), lambda row: rounded(row.measures.balanced_integration, 2), 7),
-    Column(_("Interference (ms)"), lambda row: rounded(row.measures.interference_ms, 0), 10),
-    Column(
-        _("Error interference (percentage points)"),
-        lambda row: _points(row.measures.error_interference),
-        12,
-    ),
 )
+
+
+def _header(measure: Measure) -> StrPromise:
+    label = measure.export_label or measure.label
+    if measure.unit == "%":
+        return format_lazy("{} (%)", label)
+    if measure.unit == "ms":
+        return format_lazy("{} (ms)", label)
+    if measure.unit == "pts":
+        return format_lazy("{} ({})", label, _("percentage points"))
+    return label
+
+
+def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
+    """Name, game and level, then each game's own measures (``GameSite.measures``) with
+    two decimals (times in whole ms); a game's columns are blank on another game's rows."""
+    own: list[Column[SummaryRow]] = []
+    for slug in games:
+        for measure in game_site(slug).measures:
+            own.append(
+                Column(
+                    _header(measure),
+                    _of_game(slug, partial(_summary_cell, measure)),
+                    10,
+                )
+            )
+    return (*SHARED_SUMMARY_COLUMNS, *own)
+
+
+def _summary_cell(measure: Measure, row: SummaryRow) -> Cell:
+    value = measure.value(row.measures)
+    if value is None:
+        return None
+    if measure.unit == "ms":  # reaction times in whole milliseconds
+        return rounded(value, 0)
+    return rounded(100 * value if measure.unit in {"%", "pts"} else value, 2)

@@ -10,13 +10,13 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 
 from classroom.exports import workbook
-from classroom.exports.columns import SUMMARY_COLUMNS, TRIAL_COLUMNS, header_row, value_row
+from classroom.exports.columns import header_row, summary_columns, trial_columns, value_row
 from classroom.exports.csv_files import csv_chunks
 from classroom.exports.streaming import streamed
 from classroom.exports.trial_rows import trial_rows
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Sequence
     from typing import IO
 
     from django.db.models import QuerySet
@@ -60,6 +60,7 @@ def export_response(
     stem: str,
     trials: QuerySet[Trial],
     summary: Callable[[], list[SummaryRow]],
+    games: Sequence[str],
 ) -> HttpResponseBase:
     """The ``kind`` download (one of ``KINDS``, else 404) named ``snapclass-<stem>-<kind>``.
 
@@ -67,19 +68,21 @@ def export_response(
     the request's language, before streaming begins.
     """
     filename = f"snapclass-{stem}-{kind}"
+    # Each game's own columns (``GameSite``), for the games in the file.
+    trial_cols, summary_cols = trial_columns(games), summary_columns(games)
     response: HttpResponseBase
     if kind == TRIALS_CSV:
         chunks = csv_chunks(
-            header=header_row(TRIAL_COLUMNS),
-            rows=(value_row(TRIAL_COLUMNS, row) for row in trial_rows(trials=trials)),
+            header=header_row(trial_cols),
+            rows=(value_row(trial_cols, row) for row in trial_rows(trials=trials)),
         )
         response = StreamingHttpResponse(streamed(request, chunks), content_type=CSV_CONTENT_TYPE)
     elif kind == SUMMARY_CSV:
         # A row per player and level: small enough to build in one go.
         body = "".join(
             csv_chunks(
-                header=header_row(SUMMARY_COLUMNS),
-                rows=(value_row(SUMMARY_COLUMNS, row) for row in summary()),
+                header=header_row(summary_cols),
+                rows=(value_row(summary_cols, row) for row in summary()),
             )
         )
         response = HttpResponse(body, content_type=CSV_CONTENT_TYPE)
@@ -87,7 +90,13 @@ def export_response(
         # The zip is written to a temporary file (on disk past 1 MB), then streamed from it.
         file = tempfile.SpooledTemporaryFile(max_size=1024 * 1024)  # noqa: SIM115 (closed by _file_chunks)
         try:
-            workbook.workbook_write(file=file, trials=trial_rows(trials=trials), summary=summary())
+            workbook.workbook_write(
+                file=file,
+                trials=trial_rows(trials=trials),
+                summary=summary(),
+                trial_columns=trial_cols,
+                summary_columns=summary_cols,
+            )
         except BaseException:
             file.close()
             raise

@@ -27,6 +27,7 @@ ALL_LEVELS = "all"
 @dataclass(frozen=True)
 class SummaryRow:
     name: str
+    game: str
     level: str  # ALL_LEVELS, or one level the player played
     measures: Measures
 
@@ -51,12 +52,15 @@ def _bis_per_level(per_player: Mapping[K, Mapping[str, Measures]]) -> dict[K, di
     return scored
 
 
-def _rows(players: Iterable[tuple[str, Measures, Mapping[str, Measures]]]) -> list[SummaryRow]:
+def _rows(
+    players: Iterable[tuple[str, str, Measures, Mapping[str, Measures]]],
+) -> list[SummaryRow]:
     rows: list[SummaryRow] = []
-    for name, overall, levels in players:
-        rows.append(SummaryRow(name=name, level=ALL_LEVELS, measures=overall))
+    for name, game, overall, levels in players:
+        rows.append(SummaryRow(name=name, game=game, level=ALL_LEVELS, measures=overall))
         rows.extend(
-            SummaryRow(name=name, level=level, measures=levels[level]) for level in sorted(levels)
+            SummaryRow(name=name, game=game, level=level, measures=levels[level])
+            for level in sorted(levels)
         )
     return rows
 
@@ -66,24 +70,43 @@ def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
     reports = session_report(session=session)
     levels = _bis_per_level({report.seat.pk: report.by_level for report in reports})
     return _rows(
-        (report.seat.name, report.overall, levels.get(report.seat.pk, {})) for report in reports
+        (report.seat.name, session.game, report.overall, levels.get(report.seat.pk, {}))
+        for report in reports
     )
 
 
 def class_summary_rows(*, school_class: SchoolClass) -> list[SummaryRow]:
-    """One block per student on the class list, over all their sessions, in name order."""
+    """One block per student on the class list and game they played, over all their sessions,
+    in name order (a student who has not played yet gets an empty row per game of the class).
+    Games are never pooled: each has its own measures."""
     trials = class_export_trials(school_class=school_class)
-    overall = _with_bis(
-        {key[0]: measures for key, measures in measures_by(trials=trials, by=["student"]).items()}
-    )
-    per_level: dict[int, dict[str, Measures]] = defaultdict(dict)
-    for (student_id, level), measures in measures_by(
-        trials=trials, by=["student", "level"]
-    ).items():
-        per_level[student_id][level] = measures
+    overall: dict[tuple[int, str], Measures] = {}
+    per_level: dict[tuple[int, str], dict[str, Measures]] = defaultdict(dict)
+    for game in sorted(set(trials.values_list("game", flat=True))):
+        of_game = trials.filter(game=game)
+        scored = _with_bis(
+            {key[0]: m for key, m in measures_by(trials=of_game, by=["student"]).items()}
+        )
+        for student_id, measures in scored.items():
+            overall[student_id, game] = measures
+        for (student_id, level), measures in measures_by(
+            trials=of_game, by=["student", "level"]
+        ).items():
+            per_level[student_id, game][level] = measures
     levels = _bis_per_level(per_level)
-    students = school_class.students.order_by("display_name", "pk")
-    return _rows(
-        (student.display_name, overall.get(student.pk) or _no_trials(), levels.get(student.pk, {}))
-        for student in students
-    )
+    games = sorted({game for _student, game in overall})
+    blocks: list[tuple[str, str, Measures, Mapping[str, Measures]]] = []
+    for student in school_class.students.order_by("display_name", "pk"):
+        played = sorted(game for student_id, game in overall if student_id == student.pk)
+        if not played:  # listed under each game of the class, with nothing yet
+            blocks.extend((student.display_name, game, _no_trials(), {}) for game in games)
+        blocks.extend(
+            (
+                student.display_name,
+                game,
+                overall[student.pk, game],
+                levels.get((student.pk, game), {}),
+            )
+            for game in played
+        )
+    return _rows(blocks)

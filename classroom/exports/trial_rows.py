@@ -38,6 +38,7 @@ class TrialRow(NamedTuple):
     plausible: bool
     data: dict[str, Any]
     created_at: datetime
+    kind: str
 
 
 # The Trial lookups behind each TrialRow field, in the same order.
@@ -58,6 +59,7 @@ _FIELDS = (
     "plausible",
     "data",
     "created_at",
+    "kind",
 )
 
 

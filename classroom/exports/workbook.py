@@ -12,7 +12,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from classroom.exports.cells import looks_like_formula
-from classroom.exports.columns import SUMMARY_COLUMNS, TRIAL_COLUMNS, header_row, value_row
+from classroom.exports.columns import header_row, value_row
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -62,10 +62,15 @@ def _sheet_write(
 
 
 def workbook_write(
-    *, file: IO[bytes], trials: Iterable[TrialRow], summary: Iterable[SummaryRow]
+    *,
+    file: IO[bytes],
+    trials: Iterable[TrialRow],
+    summary: Iterable[SummaryRow],
+    trial_columns: Sequence[Column[TrialRow]],
+    summary_columns: Sequence[Column[SummaryRow]],
 ) -> None:
     """Write the workbook into ``file``. Write-only mode keeps rows on disk, not in memory."""
     workbook = Workbook(write_only=True)
-    _sheet_write(workbook, title=_("Trials"), columns=TRIAL_COLUMNS, rows=trials)
-    _sheet_write(workbook, title=_("Summary"), columns=SUMMARY_COLUMNS, rows=summary)
+    _sheet_write(workbook, title=_("Trials"), columns=trial_columns, rows=trials)
+    _sheet_write(workbook, title=_("Summary"), columns=summary_columns, rows=summary)
     workbook.save(file)

@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext
 
 from classroom.gamesite._shared import table_labels
-from classroom.gamesite.contract import PRACTICE_WITH_BOTS, GameSite
+from classroom.gamesite.contract import PRACTICE_WITH_BOTS, GameSite, Measure, TrialColumn
 from games.commotion.spec import SPEC
 from games.commotion.trials import level_fields
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from classroom.analytics.measures import Measures
     from classroom.models import Seat
 
 PLAY = "commotion.play"
@@ -80,6 +81,148 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# ============================================================================================
+# Measures of play opportunities (games/commotion/trials.py)
+#
+# An opportunity opens when one of the child's visible cards fits a centre pile on their
+# screen and ends *spotted* (they played it: a hit), *beaten* (a rival's play closed it first:
+# ``target`` None, neither right nor wrong), or *missed* (it passed: covered by their own
+# stock, the round ended). A *wrong play* is a tap of a card onto a pile it does not fit (a
+# false alarm). There are no noise trials a child could rightly hold back on (no correct
+# rejections), so d' and c do not apply.
+
+
+def _spotted(m: Measures) -> int:
+    return m.signal.hits
+
+
+def _missed(m: Measures) -> int:
+    return m.signal.misses
+
+
+def _beaten(m: Measures) -> int:
+    """Opportunities a rival closed first: the trials that are neither signal nor noise."""
+    return m.trials - m.signal.trials
+
+
+def _opportunities(m: Measures) -> int:
+    """spotted + beaten + missed (every trial but the wrong plays)."""
+    return m.trials - m.signal.false_alarms
+
+
+def spotting_rate(m: Measures) -> float | None:
+    """Spotting rate = spotted / (spotted + missed).
+
+    Beaten opportunities are left out: a rival being faster says nothing about whether the
+    child saw the card. This is the hit rate of signal detection (Macmillan & Creelman 2005,
+    ch. 1) over the opportunities the child had to the end. None with no such opportunity.
+    """
+    return m.signal.hit_rate
+
+
+def wrong_play_rate(m: Measures) -> float | None:
+    """Wrong-play rate = wrong plays / (spotted + wrong plays): the share of the child's
+    plays that did not fit the pile. None when they played nothing."""
+    plays = m.signal.hits + m.signal.false_alarms
+    return m.signal.false_alarms / plays if plays else None
+
+
+def time_to_play(m: Measures) -> float | None:
+    """Median time to play: from the frame the opportunity appeared on the child's tablet to
+    the tap, over plausible spotted plays, anticipations (< 200 ms) left out (Ratcliff 1993,
+    ``classroom.analytics.speed.rt_summary``)."""
+    return m.rt.median
+
+
+MEASURES = (
+    Measure(
+        "opportunities",
+        gettext_lazy("Opportunities"),
+        gettext_lazy("Times one of the child's cards fitted a pile"),
+        _opportunities,
+    ),
+    Measure("spotted", gettext_lazy("Spotted"), gettext_lazy("They played the card"), _spotted),
+    Measure(
+        "beaten",
+        gettext_lazy("Beaten"),
+        gettext_lazy("A rival filled the pile first (not counted as a miss)"),
+        _beaten,
+    ),
+    Measure(
+        "missed",
+        gettext_lazy("Missed"),
+        gettext_lazy("The chance passed without a play (card covered, round over)"),
+        _missed,
+    ),
+    Measure(
+        "spotting_rate",
+        gettext_lazy("Spotting rate"),
+        gettext_lazy("Spotted ÷ (spotted + missed): how often they saw a card that fitted"),
+        spotting_rate,
+        unit="%",
+    ),
+    Measure(
+        "time_to_play",
+        gettext_lazy("Time to play"),
+        gettext_lazy("Median time from the card fitting on their screen to their tap"),
+        time_to_play,
+        unit="ms",
+    ),
+    Measure(
+        "wrong_plays",
+        gettext_lazy("Wrong plays"),
+        gettext_lazy("Taps of a card onto a pile it does not fit"),
+        lambda m: m.signal.false_alarms,
+    ),
+    Measure(
+        "wrong_play_rate",
+        gettext_lazy("Wrong-play rate"),
+        gettext_lazy("Share of their plays that did not fit"),
+        wrong_play_rate,
+        unit="%",
+    ),
+)
+
+
+def _card(trial: Any) -> str | None:
+    card = trial.data.get("card")
+    if not isinstance(card, dict):
+        return None
+    if card.get("kind") == "number":
+        return f"{card.get('colour')} {card.get('number')}"
+    return str(card.get("kind") or "") or None
+
+
+def _outcome(trial: Any) -> str | None:
+    recorded = trial.data.get("outcome")
+    if isinstance(recorded, str):
+        return recorded
+    # Rows from before outcomes were named: a rival's play was still counted as a miss.
+    if trial.target is False:
+        return "wrong"
+    return "spotted" if trial.responded else "missed"
+
+
+TRIAL_COLUMNS = (
+    TrialColumn(gettext_lazy("Round"), lambda t: t.data.get("round"), 7),
+    TrialColumn(gettext_lazy("Card"), _card, 10),
+    TrialColumn(gettext_lazy("From"), lambda t: t.data.get("source"), 9),
+    TrialColumn(gettext_lazy("Pile"), lambda t: t.data.get("pile"), 7),
+    TrialColumn(gettext_lazy("Outcome"), _outcome, 10),
+    TrialColumn(gettext_lazy("Time to play (ms)"), lambda t: t.rt_ms, 10),
+)
+
+
+def outcome_names() -> dict[str, str]:
+    """How the per-trial table names each outcome."""
+    return {
+        "spotted": _("spotted"),
+        "beaten": _("beaten"),
+        "missed": _("missed"),
+        "wrong": _("wrong play"),
+    }
+
+
 SITE = GameSite(
     spec=SPEC,
     tablet_labels=tablet_labels,
@@ -90,7 +233,9 @@ SITE = GameSite(
     # The refill pile still to clear.
     count_field="refill",
     tile_template="gamesite/commotion/_tile.html",
-    # A card that fits a pile is a signal, one that fits none is noise.
-    measures=("accuracy", "rt", "dprime", "criterion", "inverse_efficiency_ms"),
+    measures=MEASURES,
+    headline="spotting_rate",
+    trial_columns=TRIAL_COLUMNS,
+    trials_template="gamesite/commotion/_trials.html",
     colour_symbols=True,
 )

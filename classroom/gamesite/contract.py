@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from django.contrib.auth.models import User
+    from django_stubs_ext import StrPromise
 
+    from classroom.analytics.measures import Measures
     from classroom.models import SchoolClass, Seat
     from games.core import GameSpec
 
@@ -43,6 +45,48 @@ TILE_PARTIALS: Final = (
     # Projector: what the per-player number is, for screen readers.
     "count",
 )
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure a game reports, as every page, export and console tile shows it.
+
+    ``value`` reads it off the measures of a group of trials (``classroom.analytics.measures``);
+    the formula and its source are in the docstring of the function the site module passes.
+    """
+
+    # Stable name (the summary export's column id and tests use it).
+    key: str
+    # Short column header, e.g. "Spotting rate".
+    label: StrPromise
+    # What it means in plain words (shown under the table and as the header's title).
+    meaning: StrPromise
+    value: Callable[[Measures], float | int | None]
+    # How it is written: "%" (a proportion shown as a percentage), "pts" (a difference of
+    # proportions shown in percentage points), "ms", or "" (a number).
+    unit: str = ""
+    decimals: int = 0
+    # The export's header, where it says more than the page's short one.
+    export_label: StrPromise | None = None
+
+    def cell(self, measures: Measures) -> float | int | None:
+        """The value as pages and exports write it (a proportion in %, rounded)."""
+        value = self.value(measures)
+        if value is None:
+            return None
+        if self.unit in {"%", "pts"}:
+            value = 100 * value
+        return round(value, self.decimals) if self.decimals else round(value)
+
+
+@dataclass(frozen=True)
+class TrialColumn:
+    """One column of a game's per-trial table and trials export (its own columns)."""
+
+    label: StrPromise
+    # From one trial (a ``Trial`` row or an export row: both have ``data`` and the columns).
+    value: Callable[[Any], str | int | float | bool | None]
+    width: int = 9  # in characters, for the workbook
 
 
 class TabletLabels(Protocol):
@@ -77,8 +121,17 @@ class GameSite:
     count_field: str
     # The template with the game's tile partials (``TILE_PARTIALS``) for console and projector.
     tile_template: str
-    # The measures the game offers teachers today (names of analytics measures).
-    measures: tuple[str, ...]
+    # The measures the game reports, in the order of every table and export.
+    measures: tuple[Measure, ...]
+    # The key of the measure the console tile and progress lead with (accuracy, spotting rate…).
+    headline: str
+    # The game's own trial columns (per-student table, trials export), after the shared ones.
+    trial_columns: tuple[TrialColumn, ...]
+    # The template with the per-student trial table's ``head`` and ``row`` partials.
+    trials_template: str
+    # Signal and noise trials both exist (a response can be withheld on a non-match): only then
+    # d', c and the console's "many responses without a match" flag mean anything.
+    signal_detection: bool = False
     # A colour is the stimulus: trials on the colour-safe palette carry the accommodation.
     colour_stimulus: bool = False
     # Marks each colour with a shape too (static/js/colour_symbols.js).
@@ -97,6 +150,13 @@ class GameSite:
     @property
     def slug(self) -> str:
         return self.spec.slug
+
+    def measure(self, key: str) -> Measure:
+        return next(m for m in self.measures if m.key == key)
+
+    @property
+    def headline_measure(self) -> Measure:
+        return self.measure(self.headline)
 
     def tile_partials(self) -> dict[str, str]:
         return tile_partials(self.tile_template)

@@ -5,9 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from classroom.gamesite._shared import table_labels
-from classroom.gamesite.contract import PRACTICE_SOLO, PRACTICE_WITH_BOTS, GameSite
+from classroom.gamesite.contract import (
+    PRACTICE_SOLO,
+    PRACTICE_WITH_BOTS,
+    GameSite,
+    Measure,
+    TrialColumn,
+)
 from classroom.gamesite.labels import colour_words
 from games.palm_strike.matching import LEVELS
 from games.palm_strike.spec import SPEC
@@ -17,6 +24,7 @@ if TYPE_CHECKING:
 
     from django.contrib.auth.models import User
 
+    from classroom.analytics.measures import Measures
     from classroom.models import SchoolClass, Seat
 
 FLIP = "palm_strike.flip"
@@ -139,6 +147,218 @@ def demo_seed(
     )
 
 
+# ============================================================================================
+# Measures: every flip is a yes/no trial (a match in the child's scope, or not; a slap, or not)
+
+
+def _hits(m: Measures) -> int:
+    """Slaps on a flip with a match in the child's scope (signal present, responded)."""
+    return m.signal.hits
+
+
+def _misses(m: Measures) -> int:
+    """A match in scope, no slap (or a slap on the wrong card in team mode)."""
+    return m.signal.misses
+
+
+def _false_alarms(m: Measures) -> int:
+    """Slaps with no match in scope."""
+    return m.signal.false_alarms
+
+
+def _correct_rejections(m: Measures) -> int:
+    """No match, no slap: holding back was right."""
+    return m.signal.correct_rejections
+
+
+def _accuracy(m: Measures) -> float | None:
+    """Proportion correct = (hits + correct rejections) / trials (``analytics.signal``)."""
+    return m.accuracy
+
+
+def _dprime(m: Measures) -> float | None:
+    """d' = z(H) - z(F) with the log-linear correction (Macmillan & Creelman 2005; Hautus
+    1995), see ``classroom.analytics.signal.dprime``."""
+    return m.dprime
+
+
+def _criterion(m: Measures) -> float | None:
+    """c = -1/2 [z(H) + z(F)], same corrected rates (``classroom.analytics.signal.criterion``)."""
+    return m.criterion
+
+
+def _median_rt(m: Measures) -> float | None:
+    """Median RT of plausible correct slaps, anticipations (< 200 ms) left out (Ratcliff 1993,
+    ``classroom.analytics.speed.rt_summary``)."""
+    return m.rt.median
+
+
+def _mean_rt(m: Measures) -> float | None:
+    return m.rt.mean
+
+
+def _trimmed_rt(m: Measures) -> float | None:
+    """Mean without values beyond 2.5 SD of the child's own mean (Ratcliff 1993)."""
+    return m.rt.trimmed_mean
+
+
+def _ies(m: Measures) -> float | None:
+    """IES = mean correct RT / proportion correct (Townsend & Ashby 1983)."""
+    return m.inverse_efficiency_ms
+
+
+def _bis(m: Measures) -> float | None:
+    """BIS = z(accuracy) - z(mean correct RT) within the group (Liesefeld & Janczyk 2019)."""
+    return m.balanced_integration
+
+
+def _interference(m: Measures) -> float | None:
+    """Median correct RT on incongruent minus congruent matches (Stroop 1935; MacLeod 1991)."""
+    return m.interference_ms
+
+
+def _error_interference(m: Measures) -> float | None:
+    """Error rate on incongruent minus congruent matches (Stroop 1935; MacLeod 1991)."""
+    return m.error_interference
+
+
+MEASURES = (
+    Measure(
+        "trials",
+        gettext_lazy("Trials"),
+        gettext_lazy("Flips the child saw"),
+        lambda m: m.trials,
+    ),
+    Measure("hits", gettext_lazy("Hits"), gettext_lazy("A match, and they slapped"), _hits),
+    Measure("misses", gettext_lazy("Misses"), gettext_lazy("A match, but no slap"), _misses),
+    Measure(
+        "false_alarms",
+        gettext_lazy("False alarms"),
+        gettext_lazy("A slap with no match"),
+        _false_alarms,
+    ),
+    Measure(
+        "correct_rejections",
+        gettext_lazy("Correct rejections"),
+        gettext_lazy("No match, and they rightly held back"),
+        _correct_rejections,
+    ),
+    Measure(
+        "accuracy",
+        gettext_lazy("Accuracy"),
+        gettext_lazy("Share of flips answered right (slap on a match, no slap otherwise)"),
+        _accuracy,
+        unit="%",
+    ),
+    Measure(
+        "dprime",
+        gettext_lazy("d′"),  # noqa: RUF001
+        gettext_lazy("Sensitivity: how well matches are told from non-matches (0 = guessing)"),
+        _dprime,
+        decimals=2,
+        export_label=gettext_lazy("d′ (sensitivity)"),  # noqa: RUF001
+    ),
+    Measure(
+        "criterion",
+        gettext_lazy("c"),
+        gettext_lazy("Criterion: below 0 slaps readily, above 0 holds back"),
+        _criterion,
+        decimals=2,
+        export_label=gettext_lazy("c (response bias)"),
+    ),
+    Measure(
+        "median_rt",
+        gettext_lazy("Median RT"),
+        gettext_lazy("Typical time from the card to a right slap"),
+        _median_rt,
+        unit="ms",
+        export_label=gettext_lazy("Median correct RT"),
+    ),
+    Measure(
+        "mean_rt",
+        gettext_lazy("Mean RT"),
+        gettext_lazy("Average right-slap time"),
+        _mean_rt,
+        unit="ms",
+        export_label=gettext_lazy("Mean correct RT"),
+    ),
+    Measure(
+        "trimmed_mean_rt",
+        gettext_lazy("Trimmed mean"),
+        gettext_lazy("Mean without anticipations and values beyond 2.5 SD"),
+        _trimmed_rt,
+        unit="ms",
+        export_label=gettext_lazy("Trimmed mean correct RT"),
+    ),
+    Measure(
+        "ies",
+        gettext_lazy("IES"),
+        gettext_lazy("Inverse efficiency: mean correct RT divided by accuracy (lower is better)"),
+        _ies,
+        unit="ms",
+    ),
+    Measure(
+        "bis",
+        gettext_lazy("BIS"),
+        gettext_lazy(
+            "Balanced integration score: speed and accuracy together, within this group "
+            "(higher is better)"
+        ),
+        _bis,
+        decimals=2,
+    ),
+    Measure(
+        "interference",
+        gettext_lazy("Interference"),
+        gettext_lazy("Stroop interference: median RT on incongruent minus congruent matches"),
+        _interference,
+        unit="ms",
+    ),
+    Measure(
+        "error_interference",
+        gettext_lazy("Error interference"),
+        gettext_lazy(
+            "Error rate on incongruent matches minus congruent matches, in percentage points"
+        ),
+        _error_interference,
+        unit="pts",
+    ),
+)
+
+
+def _public(part: str) -> Any:
+    def value(trial: Any) -> str | None:
+        card = trial.data.get("public")
+        found = card.get(part) if isinstance(card, dict) else None
+        return found if isinstance(found, str) else None
+
+    return value
+
+
+def _response(trial: Any) -> str | None:
+    # The game names the response ("slap"/"none"); older rows only have the yes/no column.
+    recorded = trial.data.get("response")
+    if isinstance(recorded, str):
+        return recorded
+    if trial.responded is None:
+        return None
+    return "slap" if trial.responded else "none"
+
+
+TRIAL_COLUMNS = (
+    TrialColumn(gettext_lazy("Flip"), lambda t: t.data.get("flip"), 7),
+    TrialColumn(gettext_lazy("Public card word"), _public("word"), 11),
+    TrialColumn(gettext_lazy("Public card ink"), _public("ink"), 11),
+    TrialColumn(gettext_lazy("Public card background"), _public("bg"), 11),
+    TrialColumn(gettext_lazy("Target"), lambda t: t.target, 8),
+    TrialColumn(gettext_lazy("Congruent"), lambda t: t.congruent, 10),
+    TrialColumn(gettext_lazy("Response"), _response, 10),
+    TrialColumn(gettext_lazy("RT (ms)"), lambda t: t.rt_ms, 9),
+    TrialColumn(gettext_lazy("Correct"), lambda t: t.correct, 9),
+    TrialColumn(gettext_lazy("First"), lambda t: t.data.get("first"), 7),
+)
+
+
 SITE = GameSite(
     spec=SPEC,
     tablet_labels=tablet_labels,
@@ -153,16 +373,11 @@ SITE = GameSite(
     count_field="card_count",
     tile_template="gamesite/palm_strike/_tile.html",
     # Signal detection (d', criterion) on slap or not, and the Stroop costs of the colour words.
-    measures=(
-        "accuracy",
-        "rt",
-        "dprime",
-        "criterion",
-        "inverse_efficiency_ms",
-        "interference_ms",
-        "error_interference",
-        "balanced_integration",
-    ),
+    measures=MEASURES,
+    headline="accuracy",
+    trial_columns=TRIAL_COLUMNS,
+    trials_template="gamesite/palm_strike/_trials.html",
+    signal_detection=True,
     # The card's colour is what the child reacts to.
     colour_stimulus=True,
     demo_seed=demo_seed,

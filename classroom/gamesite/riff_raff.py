@@ -5,15 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from classroom.gamesite._shared import table_labels
-from classroom.gamesite.contract import PRACTICE_WITH_BOTS, GameSite
+from classroom.gamesite.contract import PRACTICE_WITH_BOTS, GameSite, Measure, TrialColumn
 from games.riff_raff.spec import SPEC
 from games.riff_raff.trials import CATCH, PLACEMENT, level_wave_strength
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from classroom.analytics.measures import Measures
     from classroom.models import Seat
 
 
@@ -72,6 +74,109 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# ============================================================================================
+# Measures (games/riff_raff/trials.py)
+#
+# A *catch* trial is a piece that fell overboard in the child's turn (``target`` True): caught
+# (a hit, with an RT) or not (a miss). A *placement* is one drop (``target`` None): right when
+# the piece stayed aboard through the settling. Every catch trial is a signal trial and there
+# is no noise trial, so d' and c do not apply. The counts of both kinds come pooled in one
+# ``Measures`` (a session) or alone (a kind's row), and each formula below reads its own part.
+
+
+def _falls(m: Measures) -> int:
+    """Pieces that fell in the child's turn: caught + not caught."""
+    return m.signal.hits + m.signal.misses
+
+
+def catch_rate(m: Measures) -> float | None:
+    """Catch rate = caught / pieces that fell (the hit rate, Macmillan & Creelman 2005,
+    ch. 1). None when nothing fell."""
+    return m.signal.hit_rate
+
+
+def catch_rt(m: Measures) -> float | None:
+    """Median catch RT: from the first frame the piece is shown falling to the tap, over
+    plausible catches, anticipations (< 200 ms) left out (Ratcliff 1993,
+    ``classroom.analytics.speed.rt_summary``)."""
+    return m.rt.median
+
+
+def _placements(m: Measures) -> int:
+    """Drops: the trials that are not catches."""
+    return m.trials - m.signal.trials
+
+
+def placement_stability(m: Measures) -> float | None:
+    """Placement stability = placements that stayed aboard to the end of the settling /
+    placements. Stayed = correct trials that are not caught pieces (correct - hits). None with
+    no placement."""
+    placements = _placements(m)
+    return (m.correct - m.signal.hits) / placements if placements else None
+
+
+MEASURES = (
+    Measure(
+        "falls",
+        gettext_lazy("Falling pieces"),
+        gettext_lazy("Cargo that fell in their turn"),
+        _falls,
+    ),
+    Measure(
+        "caught",
+        gettext_lazy("Caught"),
+        gettext_lazy("Falling cargo they caught"),
+        lambda m: m.signal.hits,
+    ),
+    Measure(
+        "catch_rate",
+        gettext_lazy("Catch rate"),
+        gettext_lazy("Share of falling cargo they caught"),
+        catch_rate,
+        unit="%",
+    ),
+    Measure(
+        "catch_rt",
+        gettext_lazy("Catch time"),
+        gettext_lazy("Median time from the piece starting to fall to their tap"),
+        catch_rt,
+        unit="ms",
+    ),
+    Measure(
+        "placements",
+        gettext_lazy("Placements"),
+        gettext_lazy("Pieces they put on the ship"),
+        _placements,
+    ),
+    Measure(
+        "placement_stability",
+        gettext_lazy("Stayed aboard"),
+        gettext_lazy("Share of their pieces that stayed on the ship through the rocking"),
+        placement_stability,
+        unit="%",
+    ),
+)
+
+
+def _caught(trial: Any) -> bool | None:
+    # Only catches are caught or not; a placement row leaves it blank.
+    return trial.correct if trial.kind == CATCH else None
+
+
+def _stayed(trial: Any) -> bool | None:
+    return trial.correct if trial.kind == PLACEMENT else None
+
+
+TRIAL_COLUMNS = (
+    TrialColumn(gettext_lazy("Round"), lambda t: t.data.get("round"), 7),
+    TrialColumn(gettext_lazy("Area"), lambda t: t.data.get("area"), 7),
+    TrialColumn(gettext_lazy("Piece"), lambda t: t.data.get("shape"), 10),
+    TrialColumn(gettext_lazy("Caught"), _caught, 8),
+    TrialColumn(gettext_lazy("Catch time (ms)"), lambda t: t.rt_ms, 10),
+    TrialColumn(gettext_lazy("Stayed aboard"), _stayed, 9),
+)
+
+
 SITE = GameSite(
     spec=SPEC,
     tablet_labels=tablet_labels,
@@ -82,8 +187,10 @@ SITE = GameSite(
     # The cargo still to load.
     count_field="pieces_left",
     tile_template="gamesite/riff_raff/_tile.html",
-    # Catches (caught or not, with an RT); placements have no RT and no noise trials.
-    measures=("accuracy", "rt", "inverse_efficiency_ms"),
+    measures=MEASURES,
+    headline="catch_rate",
+    trial_columns=TRIAL_COLUMNS,
+    trials_template="gamesite/riff_raff/_trials.html",
     # Catches and placements share a session: each kind is shown on its own.
     colour_symbols=True,
     mixed_kinds=True,

@@ -17,7 +17,7 @@ from classroom.forms.game_settings import game_settings_form_class
 from classroom.live.standings import leaderboard_action, standings_shown
 from classroom.live.tiles import TableTile, table_tile
 from classroom.models import GameSession, Seat
-from classroom.selectors.analytics import session_dashboard
+from classroom.selectors.analytics import session_absent_students, session_dashboard
 from classroom.selectors.celebration import session_highlights
 from classroom.selectors.sessions import (
     session_game_over,
@@ -84,6 +84,7 @@ def console_context(
     return {
         "session": session,
         "roster": roster,
+        "not_here_yet": session_absent_students(session=session),
         "game_name": game_name(session),
         "game_over": session_game_over(session=session),
         "play_again_form": _play_again_form(session),
@@ -117,15 +118,18 @@ def projector_context(
 ) -> dict[str, Any]:
     roster = session_roster(session=session)
     game_over = session_game_over(session=session)
+    tiles = _tiles(session, views)
     context = {
         "session": session,
         "roster": roster,
         "game_name": game_name(session),
-        "tiles": _tiles(session, views),
+        "tiles": tiles,
         "game_over": game_over,
         # Between games, the standings of the game just played, where the leaderboard allows.
         "between_games_standings": game_over
         and standings_shown(session=session, phase="game_over"),
+        # Every table has ended: the projector says so instead of "Playing!".
+        "all_over": bool(tiles) and all(tile.phase == "game_over" for tile in tiles.values()),
     }
     if session.status == GameSession.Status.ENDED:
         # Names only where the class may see who did best (never without scoring).

@@ -26,7 +26,7 @@ from classroom.analytics.measures import (
 from classroom.analytics.progress import trend
 from classroom.analytics.signal import SignalCounts
 from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rt_summary
-from classroom.gamesite import game_sites
+from classroom.gamesite import game_site, game_sites
 from classroom.models import GameSession, SchoolClass, Seat, Student, Trial
 
 if TYPE_CHECKING:
@@ -463,6 +463,8 @@ RT_TREND_TOLERANCE_MS = 30.0
 class DashboardTile:
     seat: Seat
     measures: Measures
+    # The game's headline rate (accuracy, spotting rate, catch rate), a proportion.
+    headline: float | None
     rolling_median_ms: float | None
     rt_trend: str
     low_accuracy: bool
@@ -472,26 +474,44 @@ class DashboardTile:
     def struggling(self) -> bool:
         return self.low_accuracy or self.many_false_alarms
 
+    @property
+    def headline_percent(self) -> float | None:
+        return None if self.headline is None else 100 * self.headline
+
 
 @dataclass(frozen=True)
 class Dashboard:
     tiles: list[DashboardTile]
     class_rts: list[int]
+    # The class median of the game's headline rate.
     class_accuracy: float | None
+    # What the headline rate is called, for the tiles ("Accuracy", "Spotting rate"…).
+    headline_label: str = ""
 
     @property
     def class_accuracy_percent(self) -> float | None:
         return None if self.class_accuracy is None else 100 * self.class_accuracy
 
 
-def _struggles(m: Measures, class_median_accuracy: float | None) -> tuple[bool, bool]:
+def _struggles(
+    m: Measures,
+    headline: float | None,
+    class_median: float | None,
+    *,
+    signal_detection: bool,
+) -> tuple[bool, bool]:
+    """Low: the game's headline rate is ``STRUGGLE_ACCURACY_GAP`` below the class median.
+    Many false alarms: only where there are noise trials (``GameSite.signal_detection``); a
+    game whose every "no" trial is a response would read 100 %."""
     if m.trials < STRUGGLE_MIN_TRIALS:
         return False, False
     low = (
-        class_median_accuracy is not None
-        and m.accuracy is not None
-        and m.accuracy <= class_median_accuracy - STRUGGLE_ACCURACY_GAP
+        class_median is not None
+        and headline is not None
+        and headline <= class_median - STRUGGLE_ACCURACY_GAP
     )
+    if not signal_detection:
+        return low, False
     noise = m.signal.false_alarms + m.signal.correct_rejections
     rate = m.signal.false_alarm_rate
     return low, noise >= STRUGGLE_MIN_TRIALS // 2 and rate is not None and (
@@ -507,7 +527,9 @@ def session_dashboard(*, session: GameSession) -> Dashboard:
     for seat_id, rt in scored_responses(trials).order_by("pk").values_list("seat", "rt_ms"):
         if seat_id is not None and rt is not None:  # both guaranteed by the filters
             in_order[seat_id].append(rt)
-    accuracies = sorted(m.accuracy for m in measures.values() if m.accuracy is not None)
+    site = game_site(session.game)
+    rates = {seat_id: site.headline_measure.value(m) for seat_id, m in measures.items()}
+    accuracies = sorted(float(rate) for rate in rates.values() if rate is not None)
     class_median = statistics.median(accuracies) if accuracies else None
     tiles = []
     for seat in Seat.objects.filter(pk__in=measures).order_by("name", "pk"):
@@ -518,11 +540,18 @@ def session_dashboard(*, session: GameSession) -> Dashboard:
             if (summary := rt_summary(rts[max(0, end - ROLLING_RESPONSES) : end])).median
             is not None
         ]
-        low, noisy = _struggles(measures[seat.pk], class_median)
+        rate = rates[seat.pk]
+        low, noisy = _struggles(
+            measures[seat.pk],
+            None if rate is None else float(rate),
+            class_median,
+            signal_detection=site.signal_detection,
+        )
         tiles.append(
             DashboardTile(
                 seat=seat,
                 measures=measures[seat.pk],
+                headline=None if rate is None else float(rate),
                 rolling_median_ms=rolling[-1] if rolling else None,
                 rt_trend=trend(rolling, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
                 low_accuracy=low,
@@ -530,4 +559,21 @@ def session_dashboard(*, session: GameSession) -> Dashboard:
             )
         )
     every_rt = [rt for rts in in_order.values() for rt in rts]
-    return Dashboard(tiles=tiles, class_rts=every_rt, class_accuracy=class_median)
+    return Dashboard(
+        tiles=tiles,
+        class_rts=every_rt,
+        class_accuracy=class_median,
+        headline_label=str(site.headline_measure.label),
+    )
+
+
+def session_absent_students(*, session: GameSession) -> list[Student]:
+    """The class members with no seat in the session: "not here yet" on the console."""
+    if session.school_class_id is None:
+        return []
+    present = Seat.objects.filter(session=session, student__isnull=False).values("student")
+    return list(
+        Student.objects.filter(school_class_id=session.school_class_id)
+        .exclude(pk__in=present)
+        .order_by("display_name", "pk")
+    )

@@ -11,16 +11,21 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from classroom.selectors.analytics import human_trials, scored_responses
+from classroom.gamesite import game_site
+from classroom.selectors.analytics import human_trials, measures_by, scored_responses
 
 if TYPE_CHECKING:
     from classroom.models import GameSession, Seat
 
-# A student's median needs a few correct answers to mean anything.
+# A student's median needs a few correct answers to mean anything (the projector says so).
 FASTEST_MIN_CORRECT: Final = 5
 FASTEST_SHOWN: Final = 3
-# "Most improved": accuracy in the second half of a student's answers against the first half.
+# "Most improved": accuracy in the second half of a student's judged trials against the first
+# half, among students with at least IMPROVED_MIN_ANSWERS judged trials of which at least
+# IMPROVED_MIN_RESPONSES were answers they gave (a slap, a play, a catch): holding back on
+# every card is no improvement, however the matches happened to fall.
 IMPROVED_MIN_ANSWERS: Final = 10
+IMPROVED_MIN_RESPONSES: Final = 5
 IMPROVED_MIN_POINTS: Final = 10.0
 
 
@@ -28,10 +33,15 @@ IMPROVED_MIN_POINTS: Final = 10.0
 class Highlights:
     players: int = 0
     answers: int = 0
+    # The game's own headline rate of the whole class (accuracy, spotting rate, catch rate).
     accuracy_percent: float | None = None
+    rate_label: str = ""
     median_rt_ms: float | None = None
     fastest: list[str] = field(default_factory=list)
     most_improved: str | None = None
+    # The minimums behind the names, said on the screen.
+    fastest_min: int = FASTEST_MIN_CORRECT
+    improved_min: int = IMPROVED_MIN_ANSWERS
 
 
 def first_name(seat: Seat) -> str:
@@ -61,13 +71,15 @@ def _most_improved(session: GameSession) -> int | None:
         human_trials()
         .filter(session=session, correct__isnull=False)
         .order_by("created_at", "pk")
-        .values_list("seat", "correct")
+        .values_list("seat", "correct", "responded")
     )
-    for seat_id, correct in rows:
+    responses: dict[int, int] = defaultdict(int)
+    for seat_id, correct, responded in rows:
         answers[seat_id].append(bool(correct))
+        responses[seat_id] += bool(responded)
     best: tuple[float, int] | None = None
     for seat_id, results in answers.items():
-        if len(results) < IMPROVED_MIN_ANSWERS:
+        if len(results) < IMPROVED_MIN_ANSWERS or responses[seat_id] < IMPROVED_MIN_RESPONSES:
             continue
         half = len(results) // 2
         first, second = results[:half], results[half:]
@@ -91,10 +103,14 @@ def session_highlights(*, session: GameSession, names: bool) -> Highlights:
         fastest = [first_name(seats[seat_id]) for seat_id in _fastest(session) if seat_id in seats]
         improved_seat = seats.get(_most_improved(session) or 0)
         improved = first_name(improved_seat) if improved_seat is not None else None
+    headline = game_site(session.game).headline_measure
+    whole = measures_by(trials=trials, by=["session"]).get((session.pk,))
+    rate = headline.value(whole) if whole is not None else None
     return Highlights(
         players=len({seat_id for seat_id, _correct in judged}),
         answers=len(judged),
-        accuracy_percent=100 * sum(1 for _seat, correct in judged if correct) / len(judged),
+        accuracy_percent=None if rate is None else 100 * float(rate),
+        rate_label=str(headline.label),
         median_rt_ms=statistics.median(rts) if rts else None,
         fastest=fastest,
         most_improved=improved,

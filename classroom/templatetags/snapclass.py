@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import template
+from django.utils import formats
+from django.utils.translation import gettext as _
 
 from classroom.gamesite import labels
 from classroom.gamesite.labels import colour_words, game_name, kind_label, level_label
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from classroom.analytics.measures import Measures
+    from classroom.gamesite.contract import Measure
 
 register = template.Library()
 
@@ -57,3 +62,26 @@ def trial_kind_name(kind: str) -> str:
 def colour_word(colour: str, language: str) -> str:
     """``{{ card.word|colour_word:session.language }}``: the word as the child read it."""
     return colour_words(language=language).get(colour, colour)
+
+
+@register.filter
+def measure_cell(measures: Measures | None, measure: Measure) -> str:
+    """``{{ m|measure_cell:measure }}``: one of a game's measures as its tables write it
+    ("72 %", "640 ms", "1.25", or "—" when it does not apply)."""
+    value = None if measures is None else measure.cell(measures)
+    if value is None:
+        return "—"
+    shown = formats.number_format(value, measure.decimals)
+    if measure.unit == "%":
+        return f"{shown} %"
+    if measure.unit == "ms":
+        return f"{shown} ms"
+    if measure.unit == "pts":
+        return _("%(points)s pts") % {"points": shown}
+    return shown
+
+
+@register.filter
+def in_set(value: Any, members: Any) -> bool:
+    """``{{ point.game|in_set:signal_games }}``: membership, for a ``with`` block."""
+    return bool(members) and value in members

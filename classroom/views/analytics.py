@@ -16,14 +16,17 @@ from django.utils.translation import gettext as _
 
 from classroom.analytics import charts
 from classroom.analytics.progress import (
+    MIN_WEEKS,
     LineFit,
     SessionPoint,
+    distinct_weeks,
+    honest_trend,
     learning_curve,
     progress_summary,
     summary_text,
-    trend,
 )
 from classroom.forms.whole_numbers import whole_number_parse
+from classroom.gamesite import game_site, game_sites
 from classroom.gamesite.labels import kind_label, level_label
 from classroom.gamesite.ladder_labels import rung_label
 from classroom.live.fragments import game_name
@@ -78,9 +81,11 @@ def _game_choices(games: Sequence[str]) -> list[tuple[str, str]]:
 # One session
 
 
-def _level_charts(by_level: dict[str, Measures]) -> list[charts.Chart]:
+def _level_charts(by_level: dict[str, Measures], game: str) -> list[charts.Chart]:
     levels = sorted(by_level)
     labels = [level_label(level) for level in levels]
+    headline = game_site(game).headline_measure
+    rate = _headline_percent(game)
     return [
         charts.bar_chart(
             title=_("Median correct reaction time by level"),
@@ -89,9 +94,9 @@ def _level_charts(by_level: dict[str, Measures]) -> list[charts.Chart]:
             unit="ms",
         ),
         charts.bar_chart(
-            title=_("Accuracy by level"),
+            title=_("%(measure)s by level") % {"measure": headline.label},
             labels=labels,
-            values=[by_level[level].accuracy_percent for level in levels],
+            values=[rate(by_level[level]) for level in levels],
             unit="%",
         ),
     ]
@@ -113,15 +118,26 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         "rows": rows,
         "colour_safe_seats": session_colour_safe_seats(session=session),
         "by_level": sorted(by_level.items()),
-        "charts": _level_charts(by_level) if by_level else [],
+        "charts": _level_charts(by_level, session.game) if by_level else [],
         # Several games in the session: each game's numbers beside the whole session's.
         "by_game": (
             sorted(selectors.session_by_game(session=session).items())
             if session.game_number > 1
             else []
         ),
+        **_site_context(session.game),
     }
     return render(request, "classroom/session_report.html", context)
+
+
+def _site_context(game: str) -> dict[str, Any]:
+    """The game's own measures and trial-table partials, for ``_analytics.html``."""
+    site = game_site(game)
+    return {
+        "site_measures": site.measures,
+        "trials_head": f"{site.trials_template}#head",
+        "trials_row": f"{site.trials_template}#row",
+    }
 
 
 @login_required
@@ -137,6 +153,7 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
         "measures": measures,
         "trials": trials,
         "colour_safe": seat.pk in session_colour_safe_seats(session=session),
+        **_site_context(session.game),
     }
     return render(request, "classroom/session_report_seat.html", context)
 
@@ -156,6 +173,8 @@ class ProgressLine:
     kind: str | None
     title: str
     measures: list[Measures | None]
+    # The game of a whole-session line (one line per game; None for a kind's line).
+    game: str | None = None
 
     @property
     def sessions(self) -> int:
@@ -172,6 +191,8 @@ class LineSummary:
     sessions: int
     rt_per_week: float | None
     accuracy_per_week: float | None
+    # The sessions like the latest (its game and level) span fewer than MIN_WEEKS weeks.
+    not_enough_weeks: bool = False
 
 
 def _session_label(point: selectors.SessionMeasures) -> str:
@@ -187,11 +208,13 @@ def _weeks_since_first(points: Sequence[selectors.SessionMeasures]) -> list[floa
 def _progress_lines(points: Sequence[selectors.SessionMeasures]) -> list[ProgressLine]:
     """The whole-session line (if any session is shown whole), then one line per kind."""
     lines = []
-    whole: list[Measures | None] = [None if point.by_kind else point.measures for point in points]
-    if any(m is not None for m in whole):
-        games = dict.fromkeys(point.game for point in points if not point.by_kind)
-        title = ", ".join(_game_title(slug) for slug in games)
-        lines.append(ProgressLine(kind=None, title=title, measures=whole))
+    # A whole-session line per game: one game's rate is never read beside another's.
+    games = dict.fromkeys(point.game for point in points if not point.by_kind)
+    for game in games:
+        whole: list[Measures | None] = [
+            None if point.by_kind or point.game != game else point.measures for point in points
+        ]
+        lines.append(ProgressLine(kind=None, title=_game_title(game), measures=whole, game=game))
     for kind in sorted({kind for point in points for kind in point.by_kind}):
         of_kind = [point.by_kind.get(kind) for point in points]
         lines.append(ProgressLine(kind=kind, title=kind_label(kind), measures=of_kind))
@@ -279,6 +302,16 @@ def _progress_charts(
 ) -> list[charts.Chart]:
     labels = [_session_label(point) for point in points]
     weeks = _weeks_since_first(points)
+    # One game's sessions: its own headline rate (a mixed game's kinds: each kind's own
+    # proportion right), and d' only for a game with signal and noise trials.
+    games = {point.game for point in points}
+    sites = [game_site(slug) for slug in games]
+    signal_detection = any(site.signal_detection for site in sites)
+    rate: Callable[[Measures], float | None] = _accuracy
+    rate_title = _("Accuracy")
+    if len(sites) == 1 and not sites[0].mixed_kinds:
+        rate = _headline_percent(sites[0].slug)
+        rate_title = str(sites[0].headline_measure.label)
     rt_lines = _plotted(lines, _median_rt)
     # One dashed learning line at most: beside several RT lines it could belong to any of
     # them (the summary gives each line's slope).
@@ -292,15 +325,22 @@ def _progress_charts(
             unit="ms",
             fitted=[rt_fit.predict(x) for x in weeks] if rt_fit is not None else None,
         ),
-        _measure_chart(title=_("Accuracy"), value=_accuracy, lines=lines, labels=labels, unit="%"),
+        _measure_chart(title=rate_title, value=rate, lines=lines, labels=labels, unit="%"),
         _measure_chart(
             title=_("Sensitivity (d′)"),  # noqa: RUF001 — the prime is the symbol
             value=_dprime,
-            lines=lines,
+            # Only the lines of games with signal and noise trials.
+            lines=[
+                line
+                for line in lines
+                if line.game is not None and game_site(line.game).signal_detection
+            ],
             labels=labels,
             unit="",
             decimals=2,
-        ),
+        )
+        if signal_detection
+        else None,
     ]
     return [chart for chart in made if chart is not None]
 
@@ -325,16 +365,48 @@ def _sentence(
 def _line_summary(
     points: Sequence[selectors.SessionMeasures], line: ProgressLine, *, titled: bool
 ) -> LineSummary:
+    """Per-week rates (learning lines) only like with like and over enough weeks: fitted on
+    the sessions of the latest session's game and level that have this line, and only when
+    they fall in at least ``MIN_WEEKS`` different calendar weeks (ten sessions on one day
+    give no rate per week). The accuracy rate is of the game's headline measure."""
     weeks = _weeks_since_first(points)
-    rt_fit = _fit(weeks, line.measures, _median_rt)
-    accuracy_fit = _fit(weeks, line.measures, _accuracy)
+    shown = [(p, m) for p, m in zip(points, line.measures, strict=True) if m is not None]
+    latest = shown[-1][0] if shown else None
+    like = [
+        (week if latest and (p.game, p.level) == (latest.game, latest.level) else None)
+        for week, p in zip(weeks, points, strict=True)
+    ]
+    kept = [m if x is not None else None for x, m in zip(like, line.measures, strict=True)]
+    days = [
+        timezone.localtime(p.started).date()
+        for x, p in zip(like, points, strict=True)
+        if x is not None
+    ]
+    enough = distinct_weeks(days) >= MIN_WEEKS
+    xs = [x if x is not None else 0.0 for x in like]
+    rt_fit = _fit(xs, kept, _median_rt) if enough else None
+    # A kind's own line (catches, placements) is already one measure: its proportion right.
+    headline = _headline_percent(latest.game) if latest and line.kind is None else _accuracy
+    accuracy_fit = _fit(xs, kept, headline) if enough else None
     return LineSummary(
         title=line.title if titled else "",
         sentence=_sentence(points, line.measures),
         sessions=line.sessions,
         rt_per_week=rt_fit.slope if rt_fit else None,
         accuracy_per_week=accuracy_fit.slope if accuracy_fit else None,
+        not_enough_weeks=bool(shown) and not enough,
     )
+
+
+def _headline_percent(game: str) -> Callable[[Measures], float | None]:
+    """The game's headline rate (accuracy, spotting rate, catch rate) in percent."""
+    measure = game_site(game).headline_measure
+
+    def value(m: Measures) -> float | None:
+        found = measure.value(m)
+        return None if found is None else 100 * float(found)
+
+    return value
 
 
 def _summaries(
@@ -401,6 +473,10 @@ def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
         "colour_safe_sessions": student_colour_safe_sessions(student=student),
         "labels": [_session_label(point) for point in points],
         "summaries": _summaries(points, lines),
+        "min_weeks": MIN_WEEKS,
+        # The numbers table: each game's own headline rate, d' only where it means something.
+        "headlines": {site.slug: site.headline_measure for site in game_sites()},
+        "signal_games": {site.slug for site in game_sites() if site.signal_detection},
         "charts": _progress_charts(points, lines) if points else [],
     }
 
@@ -436,6 +512,8 @@ def class_progress_print(request: TeacherRequest, class_id: int) -> HttpResponse
         "game": game,
         "game_names": dict(_game_choices(games)),
         "reports": [_progress_context(student, game) for student in students],
+        "headlines": {site.slug: site.headline_measure for site in game_sites()},
+        "signal_games": {site.slug for site in game_sites() if site.signal_detection},
         "printed_on": timezone.localdate(),
     }
     return render(request, "classroom/class_progress_print.html", context)
@@ -470,28 +548,46 @@ SORTS: dict[str, Callable[[dict[str, Any]], Any]] = {
 }
 
 
-def _figures(measures: Measures | None) -> dict[str, float | None]:
-    """The overview's columns of one latest session (or one kind of trial of it)."""
+def _figures(
+    measures: Measures | None, game: str | None = None, *, kind: bool = False
+) -> dict[str, float | None]:
+    """The overview's columns of one latest session (or one kind of trial of it): the game's
+    own headline rate (a kind's row: its share right) and d' only for signal detection.
+    IES and BIS divide by the proportion right: for a whole session of a game without
+    signal detection (whose trials include chances a rival took) they mean nothing."""
+    site = game_site(game) if game else None
+    rate = _headline_percent(game) if game and not kind else _accuracy
+    combined = measures is not None and (kind or site is None or site.signal_detection)
     return {
         "median_rt": measures.rt.median if measures else None,
-        "accuracy": measures.accuracy_percent if measures else None,
-        "dprime": measures.dprime if measures else None,
-        "ies": measures.inverse_efficiency_ms if measures else None,
-        "bis": measures.balanced_integration if measures else None,
+        "accuracy": rate(measures) if measures else None,
+        "dprime": measures.dprime if measures and site and site.signal_detection else None,
+        "ies": measures.inverse_efficiency_ms if measures and combined else None,
+        "bis": measures.balanced_integration if measures and combined else None,
     }
 
 
 def _trends(series: Sequence[selectors.KindFacts]) -> dict[str, Any]:
-    # Trends over sessions use each session's mean correct RT, which the database computes.
+    # Trends over sessions use each session's mean correct RT, which the database computes;
+    # ``honest_trend`` calls a change only when it is beyond its own uncertainty.
     rts = [facts.mean_correct_rt_ms for facts in series if facts.mean_correct_rt_ms]
     accuracies = [facts.accuracy for facts in series if facts.accuracy is not None]
     return {
         "has_rts": bool(rts),
-        "rt_trend": trend(rts, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
-        "accuracy_trend": trend(
+        "rt_trend": honest_trend(rts, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
+        "accuracy_trend": honest_trend(
             accuracies, lower_is_better=False, tolerance=ACCURACY_TREND_TOLERANCE
         ),
     }
+
+
+def _like_latest(
+    sessions: Sequence[selectors.SessionFacts], latest: selectors.SessionMeasures | None
+) -> list[selectors.SessionFacts]:
+    """Like with like: only the sessions of the latest one's game and level."""
+    if latest is None:
+        return []
+    return [fact for fact in sessions if (fact.game, fact.level) == (latest.game, latest.level)]
 
 
 def _kind_row(
@@ -499,7 +595,13 @@ def _kind_row(
 ) -> dict[str, Any]:
     """One kind of trial of a mixed game, under its student: trends over that kind only."""
     of_kind = [fact.by_kind[kind] for fact in sessions if kind in fact.by_kind]
-    return {"kind": kind, "sessions": len(of_kind), **_figures(measures), **_trends(of_kind)}
+    game = sessions[0].game if sessions else None
+    return {
+        "kind": kind,
+        "sessions": len(of_kind),
+        **_figures(measures, game, kind=True),
+        **_trends(of_kind),
+    }
 
 
 def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
@@ -511,9 +613,15 @@ def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
         "sessions": len(entry.sessions),
         "level": latest.level if latest else None,
         # A mixed game's latest session has no whole figures: its kinds' rows give them.
-        **_figures(latest.measures if latest and not by_kind else None),
-        **_trends([whole for fact in entry.sessions if (whole := fact.whole) is not None]),
-        "kinds": [_kind_row(kind, m, entry.sessions) for kind, m in by_kind.items()],
+        **_figures(
+            latest.measures if latest and not by_kind else None, latest.game if latest else None
+        ),
+        **_trends(
+            [whole for fact in _like_latest(entry.sessions, latest) if (whole := fact.whole)]
+        ),
+        "kinds": [
+            _kind_row(kind, m, _like_latest(entry.sessions, latest)) for kind, m in by_kind.items()
+        ],
     }
 
 

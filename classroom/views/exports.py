@@ -13,6 +13,7 @@ from classroom.exports.downloads import KINDS, class_file_stem, export_response
 from classroom.exports.summary_rows import class_summary_rows, session_summary_rows
 from classroom.exports.trial_rows import class_export_trials, session_export_trials
 from classroom.models import GameSession, SchoolClass
+from classroom.selectors.analytics import class_games
 
 if TYPE_CHECKING:
     from django.http.response import HttpResponseBase
@@ -40,6 +41,7 @@ def session_export(request: TeacherRequest, session_id: int, kind: str) -> HttpR
         stem=session.code,
         trials=session_export_trials(session=session),
         summary=lambda: session_summary_rows(session=session),
+        games=[session.game],
     )
 
 
@@ -54,4 +56,5 @@ def class_export(request: TeacherRequest, class_id: int, kind: str) -> HttpRespo
         stem=class_file_stem(school_class=school_class),
         trials=class_export_trials(school_class=school_class),
         summary=lambda: class_summary_rows(school_class=school_class),
+        games=class_games(school_class=school_class),
     )

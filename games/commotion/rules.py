@@ -325,7 +325,7 @@ def _do_play(
         if not card.is_start:
             return Refusal(
                 gettext_noop("Only a START card can begin a new pile."),
-                triallib.false_alarm(state, seat, key, rt_ms),
+                triallib.false_alarm(state, seat, key, rt_ms, pile=len(state.centre)),
             )
     elif pile >= len(state.centre):
         return Refusal(gettext_noop("There is no such pile."))
@@ -337,10 +337,20 @@ def _do_play(
             if 0 <= pile_size < len(target) and can_play(card, target[:pile_size]):
                 return Refusal(TOO_LATE)
             return Refusal(
-                _misfit_reason(card, target), triallib.false_alarm(state, seat, key, rt_ms)
+                _misfit_reason(card, target),
+                triallib.false_alarm(state, seat, key, rt_ms, pile=pile, top=target[-1]),
             )
     trials: list[Trial] = []
-    hit = triallib.hit(state, seat, key, rt_ms, rtt_ms, now_ms)
+    hit = triallib.hit(
+        state,
+        seat,
+        key,
+        rt_ms,
+        rtt_ms,
+        now_ms,
+        pile=len(state.centre) if pile == -1 else pile,
+        top=None if pile == -1 else state.centre[pile][-1],
+    )
     if hit is not None:
         trials.append(hit)
     events: list[Event] = []

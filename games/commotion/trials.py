@@ -6,8 +6,11 @@ go to the centre. It opens at the game time the card becomes playable and closes
 * as a **hit** when the seat plays that card (reaction time from the tablet; plausible when
   at least ``MIN_PLAUSIBLE_RT_MS`` and no longer than the opportunity has existed plus the
   measured round trip and ``PLAUSIBLE_SLACK_MS``);
-* as a **miss** when the card stops being playable (someone else filled the slot, the seat
-  turned its stock over it) or when the round ends;
+* as **beaten** when another seat's play closed it (a rival filled the slot first): not a
+  miss, since the child may simply have been slower than the rival, so the trial has
+  ``target`` None (no yes/no decision left to score) and ``outcome`` "beaten";
+* as a **miss** when the card stops being playable for any other reason (the seat turned its
+  stock over it, the round ended);
 * without a trial when the seat's *own* play took the slot with another card (two 2s for
   one START pile: answering with either is not a miss).
 
@@ -15,6 +18,9 @@ A refused play of a real card that does not fit (not a lost race) is a **false a
 refused input leaves the state unchanged, so the false-alarm trial cannot be stored in the
 state: ``act`` returns it on the rejected Outcome itself (``Outcome.trials`` is allowed on
 a rejected outcome; the host must store those trials too).
+
+Every trial carries ``outcome``: "spotted" (hit), "beaten", "missed" or "wrong" (false alarm).
+The site's measures (classroom/gamesite/commotion.py) read them.
 
 Opportunities are keyed by (source, card); equal cards (a deck's four STOPs) are counted,
 not told apart. Bots produce no trials.
@@ -79,14 +85,16 @@ def _trial(
     seat: int,
     key: Key,
     *,
-    target: bool,
+    target: bool | None,
     responded: bool,
-    correct: bool,
+    correct: bool | None,
     rt_ms: int | None,
     plausible: bool,
+    outcome: str,
 ) -> Trial:
     source, card = key
     data: dict[str, Any] = {
+        "outcome": outcome,
         "level": level(state.config, seat),
         "target": target,
         "responded": responded,
@@ -105,7 +113,30 @@ def _trial(
 def _miss(state: State, seat: int, key: Key) -> Trial:
     # No response: no measurement to doubt.
     return _trial(
-        state, seat, key, target=True, responded=False, correct=False, rt_ms=None, plausible=True
+        state,
+        seat,
+        key,
+        target=True,
+        responded=False,
+        correct=False,
+        rt_ms=None,
+        plausible=True,
+        outcome="missed",
+    )
+
+
+def _beaten(state: State, seat: int, key: Key) -> Trial:
+    # A rival was first: neither right nor wrong for this seat.
+    return _trial(
+        state,
+        seat,
+        key,
+        target=None,
+        responded=False,
+        correct=None,
+        rt_ms=None,
+        plausible=True,
+        outcome="beaten",
     )
 
 
@@ -122,8 +153,9 @@ def playable_now(state: State, seat: int) -> Counter[Key]:
 def sync(state: State, now_ms: int, *, own_play: int | None = None) -> list[Trial]:
     """Bring every human seat's opportunities up to date after a change at ``now_ms``.
 
-    Cards no longer playable close as misses (dropped without a trial for ``own_play``, the
-    seat whose play caused the change); newly playable cards open at ``now_ms``.
+    Cards no longer playable close as misses, or as beaten when ``own_play`` (the seat whose
+    play caused the change) is another seat; for ``own_play`` itself they are dropped without
+    a trial. Newly playable cards open at ``now_ms``.
     """
     trials: list[Trial] = []
     for seat in humans(state):
@@ -134,15 +166,34 @@ def sync(state: State, now_ms: int, *, own_play: int | None = None) -> list[Tria
             if current[key] > 0:
                 current[key] -= 1
                 kept.append(opportunity)
-            elif seat != own_play:
+            elif own_play is None:
                 trials.append(_miss(state, seat, key))
+            elif seat != own_play:
+                trials.append(_beaten(state, seat, key))
         for (source, card), count in current.items():
             kept.extend(Opportunity(source, card, now_ms) for _ in range(count))
         state.opportunities[seat] = kept
     return trials
 
 
-def hit(state: State, seat: int, key: Key, rt_ms: int, rtt_ms: int, now_ms: int) -> Trial | None:
+def _onto(trial: Trial, pile: int | None, top: Card | None) -> Trial:
+    # Where the card went, for the teacher's trial table: the pile and its top card then
+    # (None for a new pile).
+    onto = None if top is None else card_to_dict(top)
+    return Trial(seat=trial.seat, kind=trial.kind, data={**trial.data, "pile": pile, "onto": onto})
+
+
+def hit(
+    state: State,
+    seat: int,
+    key: Key,
+    rt_ms: int,
+    rtt_ms: int,
+    now_ms: int,
+    *,
+    pile: int | None = None,
+    top: Card | None = None,
+) -> Trial | None:
     """Close the seat's opportunity for ``key`` as a hit (None for a bot)."""
     if seat in state.bots:
         return None
@@ -153,7 +204,7 @@ def hit(state: State, seat: int, key: Key, rt_ms: int, rtt_ms: int, now_ms: int)
     opened_ms = records.pop(index).opened_ms if index is not None else now_ms
     limit = (now_ms - opened_ms) + rtt_ms + PLAUSIBLE_SLACK_MS
     plausible = MIN_PLAUSIBLE_RT_MS <= rt_ms <= limit
-    return _trial(
+    trial = _trial(
         state,
         seat,
         key,
@@ -162,16 +213,26 @@ def hit(state: State, seat: int, key: Key, rt_ms: int, rtt_ms: int, now_ms: int)
         correct=True,
         rt_ms=rt_ms,
         plausible=plausible,
+        outcome="spotted",
     )
+    return _onto(trial, pile, top)
 
 
-def false_alarm(state: State, seat: int, key: Key, rt_ms: int) -> Trial | None:
+def false_alarm(
+    state: State,
+    seat: int,
+    key: Key,
+    rt_ms: int,
+    *,
+    pile: int | None = None,
+    top: Card | None = None,
+) -> Trial | None:
     """A play of a card that does not fit there (None for a bot)."""
     if seat in state.bots:
         return None
     # There was no opportunity to time it against: only the human floor applies.
     plausible = rt_ms >= MIN_PLAUSIBLE_RT_MS
-    return _trial(
+    trial = _trial(
         state,
         seat,
         key,
@@ -180,7 +241,9 @@ def false_alarm(state: State, seat: int, key: Key, rt_ms: int) -> Trial | None:
         correct=False,
         rt_ms=rt_ms,
         plausible=plausible,
+        outcome="wrong",
     )
+    return _onto(trial, pile, top)
 
 
 def close_all(state: State) -> list[Trial]:

@@ -243,8 +243,17 @@ _decoder: Final = msgspec.json.Decoder(ClientFrame)
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
-    """The engine's plain form of a validated action (``kind`` plus its fields)."""
+    """The engine's plain form of a validated action (``kind`` plus its fields).
+
+    The round trip a tablet reports (``rtt_ms``) never reaches an engine: plausibility is
+    judged on the server's own clock. A stimulus's age there (from the moment the host made it,
+    before the frame left, to the moment the response arrived) already holds the whole round
+    trip, so a real reaction time is never longer than that age plus frame slack; adding the
+    tablet's own figure (up to a minute) let a forged RT pass as plausible.
+    """
     result: dict[str, Any] = msgspec.to_builtins(action)
+    if "rtt_ms" in result:
+        result["rtt_ms"] = 0
     return result
 
 

@@ -114,3 +114,26 @@ def test_no_celebration_while_the_session_runs(
     session, _seats = played
     session.status = GameSession.Status.RUNNING
     assert 'class="celebration"' not in _projector(session)
+
+
+def test_nobody_is_most_improved_in_a_session_without_slaps(
+    teacher: User, make_session: Callable[..., GameSession]
+) -> None:
+    # Ben never slaps: his "accuracy" rises only because the later flips had no match.
+    school_class = class_create(teacher=teacher, name="Year 5 Owls", student_names=["Ben"])
+    session = make_session(school_class=school_class)
+    (seat,) = played_session(
+        session=session, students=list(Student.objects.filter(school_class=school_class))
+    ).values()
+    start = timezone.now()
+    for index in range(12):
+        trial_add(
+            seat=seat,
+            target=index < 6,
+            responded=False,
+            at=start + timedelta(seconds=index),
+            flip=index + 1,
+        )
+    highlights = session_highlights(session=session, names=True)
+    assert highlights.most_improved is None
+    assert highlights.fastest == []

@@ -287,7 +287,7 @@ def test_the_projector_celebrates_when_the_session_ends(
     celebration = projector.locator(".celebration")
     expect(celebration).to_be_visible(timeout=3000)
     expect(celebration.get_by_role("heading", name="Well played, everyone!")).to_be_visible()
-    expect(celebration).to_contain_text("Class accuracy")
+    expect(celebration).to_contain_text("Class: Accuracy")
     expect(celebration.locator(".celebration-stat dd").first).to_have_text(re.compile(r"^\d+ %$"))
     expect(projector.locator(".projector-join")).to_be_hidden()  # the code is no use any more
     # The page may swap the fragment once more (late table updates after the end): measure

@@ -176,3 +176,34 @@ def test_rolling_median_stays_within_its_window(values: list[float], window: int
     for i, median in enumerate(smoothed):
         span = values[max(0, i - window + 1) : i + 1]
         assert min(span) <= median <= max(span)
+
+
+def test_honest_trend_calls_a_change_only_beyond_its_uncertainty() -> None:
+    from classroom.analytics.progress import DECLINING, IMPROVING, STEADY, honest_trend
+
+    # 6 values, k = 2: change = mean(600, 400) - mean(700, 500) = -100 ms (faster), but the
+    # sessions vary: s = 216.0, SE = s * sqrt(2 / 2) = s, and 100 < 2 SE = 432: steady.
+    values = [700, 500, 900, 300, 600, 400]
+    assert honest_trend(values, lower_is_better=True, tolerance=30) == STEADY
+    # Steady sessions: change = 500 - 700 = -200 ms, s = 89.4, 200 > 2 SE = 178.9: improving.
+    assert honest_trend([700, 700, 600, 600, 500, 500], lower_is_better=True, tolerance=30) == (
+        IMPROVING
+    )
+    assert honest_trend([0.5, 0.5, 0.6, 0.6, 0.9, 0.9], lower_is_better=False, tolerance=0.05) == (
+        IMPROVING
+    )
+    assert honest_trend([500, 500, 600, 600, 700, 700], lower_is_better=True, tolerance=30) == (
+        DECLINING
+    )
+    # Two sessions: nothing to judge a change by.
+    assert honest_trend([900, 400], lower_is_better=True, tolerance=30) == STEADY
+
+
+def test_distinct_weeks_counts_calendar_weeks() -> None:
+    from datetime import date
+
+    from classroom.analytics.progress import distinct_weeks
+
+    assert distinct_weeks([date(2026, 3, 2)] * 10) == 1
+    # Sunday 8 March and Monday 9 March are in different ISO weeks.
+    assert distinct_weeks([date(2026, 3, 2), date(2026, 3, 8), date(2026, 3, 9)]) == 2

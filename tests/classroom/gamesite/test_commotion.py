@@ -52,3 +52,27 @@ def test_its_tile_counts_the_refill_pile_and_shows_scores() -> None:
 
 def test_colour_is_not_its_stimulus() -> None:
     assert trial_accommodation(game="commotion", palette="okabe_ito") is None
+
+
+def test_its_measures_on_a_worked_example() -> None:
+    from classroom.analytics.measures import CorrectRts, Tally, measures_from
+    from classroom.analytics.signal import SignalCounts
+    from classroom.gamesite.commotion import SITE
+
+    # 6 spotted, 2 missed, 3 beaten (target None), 2 wrong plays: 13 trials.
+    m = measures_from(
+        Tally(trials=13, correct=6, signal=SignalCounts(hits=6, misses=2, false_alarms=2)),
+        CorrectRts(all=[500, 600, 700, 800, 900, 1000]),
+    )
+    values = {measure.key: measure.value(m) for measure in SITE.measures}
+    assert values == {
+        "opportunities": 11,  # 6 + 2 + 3
+        "spotted": 6,
+        "beaten": 3,
+        "missed": 2,
+        "spotting_rate": 6 / 8,  # beaten left out
+        "time_to_play": 750,
+        "wrong_plays": 2,
+        "wrong_play_rate": 2 / 8,  # of 8 plays
+    }
+    assert not SITE.signal_detection

@@ -59,7 +59,10 @@ def test_its_name_is_translated() -> None:
 
 
 def test_it_offers_signal_detection_and_stroop_measures() -> None:
-    assert {"dprime", "criterion", "interference_ms"} <= set(SITE.measures)
+    keys = {measure.key for measure in SITE.measures}
+    assert {"hits", "false_alarms", "correct_rejections", "dprime", "criterion"} <= keys
+    assert {"ies", "bis", "interference", "median_rt"} <= keys
+    assert SITE.signal_detection
 
 
 def _table() -> Table:

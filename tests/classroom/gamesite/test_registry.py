@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
@@ -10,7 +9,6 @@ import pytest
 from django.template.loader import get_template
 from django.utils import translation
 
-from classroom.analytics.measures import Measures
 from classroom.gamesite import game_site, game_site_get, game_sites
 from classroom.gamesite.contract import PRACTICE_SOLO, PRACTICE_WITH_BOTS, TILE_PARTIALS, GameSite
 from games.registry import game_registry
@@ -46,7 +44,18 @@ def test_the_site_fulfils_the_contract(slug: str) -> None:
     assert site.count_field
     assert site.round_breaks
     assert site.measures
-    assert set(site.measures) <= {field.name for field in dataclasses.fields(Measures)}
+    keys = [measure.key for measure in site.measures]
+    assert len(set(keys)) == len(keys)
+    assert site.headline in keys
+    # d' and c only where a response could be withheld on a non-match (noise trials).
+    assert ("dprime" in keys) == site.signal_detection == ("criterion" in keys)
+    for measure in site.measures:
+        assert measure.label
+        assert measure.meaning
+        assert measure.unit in {"", "%", "pts", "ms"}
+    assert site.trial_columns
+    get_template(f"{site.trials_template}#head")
+    get_template(f"{site.trials_template}#row")
 
 
 @pytest.mark.parametrize("slug", SLUGS)

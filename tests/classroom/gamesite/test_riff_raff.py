@@ -58,3 +58,30 @@ def test_its_tile_counts_the_cargo_left_and_draws_the_ship() -> None:
 
 def test_its_catches_and_placements_are_shown_kind_by_kind() -> None:
     assert "riff_raff" in MIXED_KIND_GAMES
+
+
+def test_its_measures_on_a_worked_example() -> None:
+    from classroom.analytics.measures import CorrectRts, Tally, measures_from
+    from classroom.analytics.signal import SignalCounts
+    from classroom.gamesite.riff_raff import SITE
+
+    # 4 pieces fell (3 caught), 5 placements (4 stayed): 9 trials, 7 correct.
+    m = measures_from(
+        Tally(trials=9, correct=7, signal=SignalCounts(hits=3, misses=1)),
+        CorrectRts(all=[400, 500, 900]),
+    )
+    values = {measure.key: measure.value(m) for measure in SITE.measures}
+    assert values == {
+        "falls": 4,
+        "caught": 3,
+        "catch_rate": 0.75,
+        "catch_rt": 500,
+        "placements": 5,
+        "placement_stability": 0.8,
+    }
+    # A catches-only row has no placement stability, not 0 % and not 75 %.
+    catches = measures_from(
+        Tally(trials=4, correct=3, signal=SignalCounts(hits=3, misses=1)), CorrectRts()
+    )
+    assert SITE.measure("placement_stability").value(catches) is None
+    assert not SITE.signal_detection

@@ -169,8 +169,12 @@ def _check_trials(outcome: Any, seats: list[int], bots: dict[int, BotSkill]) -> 
         assert data["bot"] is False
         if data["target"]:
             assert data["correct"] is data["responded"]
+            assert data["outcome"] == ("spotted" if data["responded"] else "missed")
+        elif data["target"] is None:
+            # A rival's play closed it first: neither right nor wrong.
+            assert (data["responded"], data["correct"], data["outcome"]) == (False, None, "beaten")
         else:
-            assert (data["responded"], data["correct"]) == (True, False)
+            assert (data["responded"], data["correct"], data["outcome"]) == (True, False, "wrong")
         if not data["responded"]:
             assert data["rt_ms"] is None
         json.dumps(dict(data))
@@ -178,7 +182,7 @@ def _check_trials(outcome: Any, seats: list[int], bots: dict[int, BotSkill]) -> 
 
 def _refusal_trials(trials: tuple[Trial, ...]) -> bool:
     # Only a misplay's false alarm rides on a refusal.
-    return all(not trial.data["target"] for trial in trials) and len(trials) <= 1
+    return all(trial.data["target"] is False for trial in trials) and len(trials) <= 1
 
 
 def _check(outcome: Outcome[State], table: Table) -> None:

@@ -129,7 +129,7 @@ def where_cards_are(state: State) -> Counter[Card]:
 
 
 def kinds(trials: Sequence[Trial]) -> list[tuple[int, str]]:
-    """(seat, hit / miss / false_alarm) for each trial."""
+    """(seat, hit / miss / beaten / false_alarm) for each trial."""
     names = []
     for trial in trials:
         data = trial.data
@@ -137,6 +137,8 @@ def kinds(trials: Sequence[Trial]) -> list[tuple[int, str]]:
             names.append((trial.seat, "hit"))
         elif data["target"]:
             names.append((trial.seat, "miss"))
+        elif data["target"] is None:
+            names.append((trial.seat, "beaten"))
         else:
             names.append((trial.seat, "false_alarm"))
     return names

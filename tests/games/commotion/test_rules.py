@@ -72,6 +72,9 @@ PLAYER_KEYS = {
     "bot",
 }
 TRIAL_KEYS = {
+    "outcome",
+    "pile",
+    "onto",
     "level",
     "target",
     "responded",
@@ -752,6 +755,7 @@ def test_a_play_is_a_hit_timed_from_when_the_card_became_playable() -> None:
     assert (trial.seat, trial.kind) == (1, "commotion.play")
     assert set(trial.data) == TRIAL_KEYS
     assert trial.data == {
+        "outcome": "spotted",
         "level": "refill_13_turn_3",
         "target": True,
         "responded": True,
@@ -763,6 +767,8 @@ def test_a_play_is_a_hit_timed_from_when_the_card_became_playable() -> None:
         "source": "tableau",
         "round": 1,
         "bot": False,
+        "pile": 0,
+        "onto": card_to_dict(start(2)),
     }
     json.dumps(dict(trial.data))
 
@@ -794,12 +800,14 @@ def test_an_opportunity_opens_when_someone_else_makes_a_card_playable() -> None:
     assert trial.data["plausible"] is False
 
 
-def test_someone_else_taking_the_slot_is_a_miss() -> None:
+def test_someone_else_taking_the_slot_is_beaten_not_a_miss() -> None:
     outcome = play(_race_table(), 2, 0, 0, GO + 700)
-    assert kinds(outcome.trials) == [(2, "hit"), (1, "miss")]
-    miss = outcome.trials[1].data
-    assert (miss["rt_ms"], miss["plausible"], miss["correct"]) == (None, True, False)
-    assert miss["card"] == card_to_dict(RED3_1)
+    assert kinds(outcome.trials) == [(2, "hit"), (1, "beaten")]
+    beaten = outcome.trials[1].data
+    assert (beaten["rt_ms"], beaten["plausible"], beaten["correct"]) == (None, True, None)
+    assert (beaten["outcome"], beaten["target"]) == ("beaten", None)
+    assert beaten["card"] == card_to_dict(RED3_1)
+    assert outcome.trials[0].data["outcome"] == "spotted"
 
 
 def test_answering_a_slot_with_another_card_is_no_miss() -> None:
@@ -858,8 +866,8 @@ def test_bots_produce_no_trials() -> None:
     assert deadline is not None
     outcome = tick(state, deadline)
     assert outcome.state.centre[0][-1] == RED3_2
-    # Only the human's miss: the bot's play is not a trial.
-    assert kinds(outcome.trials) == [(1, "miss")]
+    # Only the human's opportunity, beaten by the bot: the bot's play is not a trial.
+    assert kinds(outcome.trials) == [(1, "beaten")]
     assert state.opportunities.keys() == {1}
 
 

@@ -362,3 +362,11 @@ def test_riff_raff_moves_decode(action: dict[str, Any], plain: dict[str, Any]) -
 )
 def test_bad_riff_raff_moves_are_invalid(action: dict[str, Any]) -> None:
     assert _code_of(json.dumps({"type": "act", "seq": 1, "action": action})) == "invalid"
+
+
+def test_the_round_trip_a_tablet_reports_never_reaches_the_engine() -> None:
+    frame = client_frame_decode(
+        '{"type":"act","seq":3,"action":{"kind":"slap","flip":2,"rt_ms":9000,"rtt_ms":10000}}'
+    )
+    assert isinstance(frame, Act)
+    assert action_to_dict(frame.action) == {"kind": "slap", "flip": 2, "rt_ms": 9000, "rtt_ms": 0}

@@ -1,0 +1,362 @@
+"""Known truth: scripted players of known skill play through the real table host; the report's
+measures (the selectors and each game's own measures in its site module) recover that skill.
+
+Each scripted tablet reacts to the frames the host sends it: it sees the stimulus, decides
+with its own probability whether to respond, waits its reaction time (drawn from a known
+distribution) on virtual time, and sends the response with that RT, as a tablet would. The
+trials the host records go into the database the way the live log writer stores them, and
+the session report is read back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from classroom.gamesite import game_site
+from classroom.models import Trial
+from classroom.selectors import analytics
+from games.live.host import TableHost, TableSetup
+from games.registry import game_get
+from tests.classroom.trial_rows import played_session
+from tests.games.live.virtual_time import run_virtual
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from classroom.models import GameSession, SchoolClass, Seat
+    from games.core import Trial as EngineTrial
+    from tests.games.live.virtual_time import VirtualTimeLoop
+
+pytestmark = pytest.mark.django_db
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A scripted child: how often they respond when they should and when they should not,
+    and their reaction times (normal, in ms)."""
+
+    p_respond_signal: float
+    p_respond_noise: float
+    rt_mean_ms: float
+    rt_sd_ms: float
+
+
+class Store:
+    def __init__(self) -> None:
+        self.trials: list[EngineTrial] = []
+
+    async def append(self, entry: Any, trials: Sequence[EngineTrial]) -> None:
+        self.trials.extend(trials)
+
+    async def clock_save(self, mark: Any) -> None:
+        pass
+
+
+class ScriptedTablet:
+    """One seat's tablet: ``decide`` looks at each frame and may answer after a delay."""
+
+    def __init__(
+        self,
+        seat: int,
+        skill: Skill,
+        rng: random.Random,
+        decide: Callable[[ScriptedTablet, dict[str, Any]], None],
+    ) -> None:
+        self.seat: int | None = seat
+        self.index = seat
+        self.skill = skill
+        self.rng = rng
+        self.decide = decide
+        self.host: TableHost | None = None
+        self.seen: set[Any] = set()
+        self.seq = 0
+        self.tasks: list[asyncio.Task[None]] = []
+        # Waiting to answer, or for the host to take the answer in (its ack or error).
+        self.pending = False
+
+    async def deliver(self, frame: str) -> None:
+        message = json.loads(frame)
+        if message["type"] in {"ack", "error"} and message.get("seq") == self.seq:
+            self.pending = False
+        if message["type"] == "state":
+            self.decide(self, message["view"])
+
+    def rt(self) -> int:
+        # Clipped to what a child can do and the window allows.
+        return round(
+            min(2000.0, max(250.0, self.rng.gauss(self.skill.rt_mean_ms, self.skill.rt_sd_ms)))
+        )
+
+    def answer_after(self, rt_ms: int, action: Callable[[], dict[str, Any] | None]) -> None:
+        async def later() -> None:
+            await asyncio.sleep(rt_ms / 1000)
+            made = action()
+            if made is None or self.host is None:
+                self.pending = False
+                return
+            self.seq += 1
+            self.host.submit(self, self.seq, {**made, "rt_ms": rt_ms, "rtt_ms": 0})
+
+        self.tasks.append(asyncio.get_running_loop().create_task(later()))
+
+
+def _play(
+    game: str,
+    settings: dict[str, Any],
+    skills: Sequence[Skill],
+    decide: Callable[[ScriptedTablet, dict[str, Any]], None],
+    *,
+    tables: int,
+    max_ms: int,
+) -> list[EngineTrial]:
+    """Play ``tables`` games one after another (fresh seeds), scripted seats 0…n-1."""
+    spec = game_get(game)
+    assert spec is not None
+
+    async def main(loop: VirtualTimeLoop) -> list[EngineTrial]:
+        trials: list[EngineTrial] = []
+        for number in range(tables):
+            store = Store()
+            seats = tuple(range(len(skills)))
+            host = TableHost(
+                setup=TableSetup(
+                    table_id=number + 1, config=spec.config(settings), seats=seats, seed=number
+                ),
+                engine=spec.engine(),
+                store=store,
+                wall=loop.ms,
+                unix=lambda: 1_764_000_000_000 + loop.ms(),
+            )
+            tablets = [
+                ScriptedTablet(seat, skill, random.Random(number * 100 + seat), decide)
+                for seat, skill in zip(seats, skills, strict=True)
+            ]
+            host.start()
+            for tablet in tablets:
+                tablet.host = host
+                await host.join(tablet)
+            start = loop.ms()
+            while loop.ms() - start < max_ms and not _over(host, spec.slug):
+                await asyncio.sleep(0.5)
+            await host.stop()
+            for tablet in tablets:
+                for task in tablet.tasks:
+                    task.cancel()
+            trials += store.trials
+        return trials
+
+    return run_virtual(main)
+
+
+def _over(host: TableHost, game: str) -> bool:
+    return host.engine.view(host.state, None).get("phase") == "game_over"
+
+
+def _stored(session: GameSession, seats: Sequence[Seat], trials: Sequence[EngineTrial]) -> None:
+    """The trials as the log writer stores them (``classroom.services.live_tables``)."""
+    for number, trial in enumerate(trials, start=1):
+        data = dict(trial.data)
+        seat = seats[trial.seat]
+        assert seat.table is not None
+        Trial.objects.create(
+            session=session,
+            table=seat.table,
+            seat=seat,
+            student=seat.student,
+            log_seq=number,
+            game=session.game,
+            kind=trial.kind,
+            level=str(data.get("level", "")),
+            target=data.get("target"),
+            responded=data.get("responded"),
+            congruent=data.get("congruent"),
+            rt_ms=data.get("rt_ms"),
+            correct=data.get("correct"),
+            plausible=bool(data.get("plausible", True)),
+            data=data,
+        )
+
+
+def _report(
+    session: GameSession, school_class: SchoolClass, game: str, trials: Sequence[EngineTrial]
+) -> dict[str, dict[str, float | int | None]]:
+    """Each child's measures as the report shows them, by name and measure key."""
+    students = list(school_class.students.order_by("display_name"))[:2]
+    seat_of = played_session(session=session, students=students, game=game)
+    seats = [seat_of[student.pk] for student in students]
+    session.refresh_from_db()
+    _stored(session, seats, trials)
+    site = game_site(game)
+    return {
+        row.seat.name: {measure.key: measure.value(row.overall) for measure in site.measures}
+        for row in analytics.session_report(session=session)
+    }
+
+
+def _rt_draws(skill: Skill) -> float:
+    """The median of the clipped RT distribution (the clip is far in the tails here)."""
+    rng = random.Random(0)
+    return statistics.median(
+        min(2000.0, max(250.0, rng.gauss(skill.rt_mean_ms, skill.rt_sd_ms))) for _ in range(20_000)
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Palm Strike: every flip a yes/no decision
+
+
+def _palm_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
+    flip = view.get("flip")
+    if view.get("phase") != "open" or flip in tablet.seen or tablet.host is None:
+        return
+    tablet.seen.add(flip)
+    from games.palm_strike.rules import _flip_matches_for  # the truth the tablet perceives
+
+    state = tablet.host.state
+    assert state.current is not None
+    match = _flip_matches_for(state, state.current, tablet.index)
+    p = tablet.skill.p_respond_signal if match else tablet.skill.p_respond_noise
+    if tablet.rng.random() < p:
+        tablet.answer_after(tablet.rt(), lambda: {"kind": "slap", "flip": flip})
+        tablet.pending = False  # a slap never waits for another
+
+
+AVA = Skill(p_respond_signal=0.9, p_respond_noise=0.1, rt_mean_ms=600, rt_sd_ms=80)
+BEN = Skill(p_respond_signal=0.7, p_respond_noise=0.3, rt_mean_ms=800, rt_sd_ms=120)
+
+
+def test_palm_strike_measures_recover_the_players_skill(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    settings = {"flip_pacing": "auto", "auto_flip_s": 3.0, "response_window_s": 2.5}
+    trials = _play("palm_strike", settings, [AVA, BEN], _palm_decide, tables=120, max_ms=600_000)
+    report = _report(class_session, school_class, "palm_strike", trials)
+    for name, skill in (("Ava", AVA), ("Ben", BEN)):
+        m = report[name]
+        signal = int(m["hits"] or 0) + int(m["misses"] or 0)
+        noise = int(m["false_alarms"] or 0) + int(m["correct_rejections"] or 0)
+        assert signal >= 150
+        assert noise >= 150
+        assert int(m["hits"] or 0) / signal == pytest.approx(skill.p_respond_signal, abs=0.05)
+        assert int(m["false_alarms"] or 0) / noise == pytest.approx(skill.p_respond_noise, abs=0.05)
+        median = m["median_rt"]
+        assert median is not None
+        assert median == pytest.approx(_rt_draws(skill), rel=0.05)
+        # d' of the true rates, within what the sample allows.
+        truth = statistics.NormalDist().inv_cdf(
+            skill.p_respond_signal
+        ) - statistics.NormalDist().inv_cdf(skill.p_respond_noise)
+        assert m["dprime"] == pytest.approx(truth, abs=0.3)
+
+
+# --------------------------------------------------------------------------------------------
+# Commotion: play opportunities
+
+
+@dataclass(frozen=True)
+class Player(Skill):
+    # Before this share of its plays the child first taps a card onto a pile it does not fit.
+    p_wrong_first: float = 0.0
+
+
+def _commotion_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
+    from games.commotion.piles import can_play, piles_for
+    from games.commotion.table import can_turn, visible_cards
+    from games.commotion.trials import playable_now
+
+    host = tablet.host
+    if host is None or host.state.phase != "playing":
+        tablet.seen = set()
+        return
+    state = host.state
+    now = playable_now(state, tablet.index)
+    # An opportunity that closed and opens again is a new one (as the engine counts it).
+    tablet.seen &= set(now)
+    if tablet.pending:
+        return
+    skill = tablet.skill
+    assert isinstance(skill, Player)
+    for key in now:
+        if key in tablet.seen:
+            continue
+        tablet.seen.add(key)
+        if tablet.rng.random() >= skill.p_respond_signal:
+            continue  # not spotted: it stays open until it passes
+        source, card = key
+        wrong_first = tablet.rng.random() < skill.p_wrong_first
+
+        def play(source: str = source, card: Any = card, wrong_first: bool = wrong_first) -> Any:
+            player = host.state.players[tablet.index]
+            where = [
+                (s, index) for s, index, c in visible_cards(player) if (s, c) == (source, card)
+            ]
+            piles = piles_for(card, host.state.centre)
+            if not where or not piles:
+                return None
+            if wrong_first:
+                misfits = [
+                    (s, index, c, p)
+                    for s, index, c in visible_cards(player)
+                    for p, pile in enumerate(host.state.centre)
+                    if pile and not can_play(c, pile)
+                ]
+                if misfits:
+                    s, index, _c, p = tablet.rng.choice(misfits)
+                    tablet.seq += 1
+                    host.submit(
+                        tablet,
+                        tablet.seq,
+                        {"kind": "play", "source": s, "card": index, "pile": p,
+                         "pile_size": len(host.state.centre[p]), "rt_ms": 400, "rtt_ms": 0},
+                    )  # fmt: skip
+            pile = piles[0]
+            return {
+                "kind": "play",
+                "source": where[0][0],
+                "card": where[0][1],
+                "pile": pile,
+                "pile_size": -1 if pile == -1 else len(host.state.centre[pile]),
+            }
+
+        tablet.pending = True
+        tablet.answer_after(tablet.rt(), play)
+        return
+    if can_turn(state.players[tablet.index]):
+        # Nothing spotted to play: turn the stock a little later (covering what was missed).
+
+        def turn() -> dict[str, Any]:
+            return {"kind": "turn"}
+
+        tablet.pending = True
+        tablet.answer_after(1500, turn)
+
+
+CHEN = Player(
+    p_respond_signal=0.8, p_respond_noise=0, rt_mean_ms=900, rt_sd_ms=150, p_wrong_first=0.25
+)
+IDLE = Player(p_respond_signal=0.0, p_respond_noise=0, rt_mean_ms=900, rt_sd_ms=150)
+
+
+def test_commotion_measures_recover_the_players_skill(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    trials = _play("commotion", {}, [CHEN, IDLE], _commotion_decide, tables=8, max_ms=900_000)
+    report = _report(class_session, school_class, "commotion", trials)
+    # Ava (seat 0) plays as CHEN; Ben (seat 1) never plays.
+    m = report["Ava"]
+    assert int(m["spotted"] or 0) + int(m["missed"] or 0) >= 150
+    assert m["spotting_rate"] == pytest.approx(CHEN.p_respond_signal, abs=0.05)
+    # One wrong tap before a quarter of the plays: wrong / (right + wrong) = 0.25 / 1.25.
+    assert m["wrong_play_rate"] == pytest.approx(0.25 / 1.25, abs=0.05)
+    assert m["time_to_play"] == pytest.approx(_rt_draws(CHEN), rel=0.05)
+    assert "dprime" not in m
+    idle = report["Ben"]
+    assert idle["spotting_rate"] == 0
+    assert idle["wrong_play_rate"] is None
