@@ -347,7 +347,7 @@ IDLE = Player(p_respond_signal=0.0, p_respond_noise=0, rt_mean_ms=900, rt_sd_ms=
 def test_commotion_measures_recover_the_players_skill(
     class_session: GameSession, school_class: SchoolClass
 ) -> None:
-    trials = _play("commotion", {}, [CHEN, IDLE], _commotion_decide, tables=8, max_ms=900_000)
+    trials = _play("commotion", {}, [CHEN, IDLE], _commotion_decide, tables=11, max_ms=900_000)
     report = _report(class_session, school_class, "commotion", trials)
     # Ava (seat 0) plays as CHEN; Ben (seat 1) never plays.
     m = report["Ava"]
