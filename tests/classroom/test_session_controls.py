@@ -321,6 +321,8 @@ def test_the_projector_shows_winners_and_counts_when_the_leaderboard_is_always_u
     text = _projector(session, views)
     assert "icon-trophy" in text
     assert "card-count" in text
+    # The number says what it counts, on the screen, not only to a screen reader.
+    assert '<span class="count-unit">cards left</span>' in text
 
 
 @pytest.mark.parametrize(
