@@ -229,6 +229,8 @@
     }
     el.centre.style.setProperty("--pile-w", Math.floor(best) + "px");
     el.centre.style.setProperty("--pile-gap", PILE_GAP + "px");
+    // For the layout test: which screen size and pile count this fit was made for.
+    el.centre.dataset.fittedFor = window.innerWidth + "x" + window.innerHeight + ":" + count;
   }
   window.addEventListener("resize", function () { if (view) fitCentre(); });
 

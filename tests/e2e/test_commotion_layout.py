@@ -48,6 +48,14 @@ MEASURE = """() => {
 }"""
 
 
+# The centre's last fit was made for this screen size and for the piles now on it.
+FITTED = """(size) => {
+  const centre = document.querySelector('[data-centre]');
+  const piles = centre.querySelectorAll('.cm-pile').length;
+  return centre.dataset.fittedFor === size + piles;
+}"""
+
+
 def _inside(inner: list[float], outer: list[float]) -> bool:
     return (
         inner[0] >= outer[0] - 0.5
@@ -109,7 +117,8 @@ def test_six_seats_keep_every_centre_pile_whole_and_tappable_both_ways(
         # Both ways round, every time the centre grows (the piles reflow as it does).
         for name, size in (("portrait", PORTRAIT), ("landscape", LANDSCAPE)):
             ava.set_viewport_size(size)
-            ava.wait_for_timeout(150)  # the resize handler re-fits the piles
+            # The resize handler re-fits the piles for this size (whenever it gets to run).
+            ava.wait_for_function(FITTED, arg=f"{size['width']}x{size['height']}:")
             checked[name] = max(checked[name], _check_piles(ava, f"{name}, {most} piles"))
     assert min(checked.values()) >= ENOUGH_PILES, checked
     ava.set_viewport_size(LANDSCAPE)
