@@ -21,7 +21,8 @@ LANDSCAPE = {"width": 1024, "height": 768}
 PORTRAIT = {"width": 768, "height": 1024}
 # Enough piles to have filled two rows before the fix (the issue measured 16-18).
 ENOUGH_PILES = 12
-WAIT_S = 150
+# Bots play quick, but a loaded machine plays slower: the wait ends as soon as enough are out.
+WAIT_S = 240
 PILE_MIN_PX = 56
 
 # Every pile: its card's box, its number's box, the centre box, and what a tap at the

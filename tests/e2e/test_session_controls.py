@@ -112,7 +112,7 @@ def test_scoring_off_shows_no_points_on_the_tablet_and_the_teacher_can_turn_it_o
 
     # Live: the teacher turns scoring on mid-game and the tablet shows points at once.
     _control(teacher, "Scoring", "Points and winners")
-    expect(opponent).to_have_text(re.compile(r"^Ben · \d+ points$"), timeout=3000)
+    expect(opponent).to_have_text(re.compile(r"^Ben · \d+ pts$"), timeout=3000)
     _control(teacher, "Scoring", "Accuracy only")
     expect(opponent).to_have_text("Ben", timeout=3000)
 
