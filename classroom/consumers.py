@@ -57,7 +57,7 @@ from games.live.protocol import (
     ProtocolError,
     StandingsFrame,
     Sync,
-    action_to_dict,
+    action_for_engine,
     client_frame_decode,
     server_frame_encode,
 )
@@ -467,7 +467,7 @@ class TableConsumer(_Socket):
             self.host.resync(self.listener)
         elif isinstance(decoded, Act):
             self.host.submit(
-                self.listener, decoded.seq, action_to_dict(decoded.action), decoded.cid
+                self.listener, decoded.seq, action_for_engine(decoded.action), decoded.cid
             )
 
     async def _silent(self) -> None:

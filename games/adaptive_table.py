@@ -26,7 +26,7 @@ from games.kernel import log_replay
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from games.contract import GameEngine, LogEntry
+    from games.contract import ActionInput, GameEngine, LogEntry
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ class AdaptiveEngine:
         return AdaptiveState(game=game, stairs=stairs, rung=rung, history=[rung])
 
     def act(
-        self, state: AdaptiveState, seat: int, action: Mapping[str, Any], now_ms: int
+        self, state: AdaptiveState, seat: int, action: ActionInput, now_ms: int
     ) -> Outcome[AdaptiveState]:
         return self._after(state, self.engine.act(state.game, seat, action, now_ms))
 

@@ -3,20 +3,43 @@
 Pure types, no game and no runtime. A game's ``spec.py`` holds its rules module as
 ``GameSpec.rules``, typed :class:`Engine`, so mypy checks each game against this contract.
 The extras only some engines have are small protocols of their own, asked for with
-``isinstance`` (they are ``runtime_checkable``) instead of ``getattr``.
+``isinstance`` (they are ``runtime_checkable``) instead of ``getattr``. A player's input is a
+:class:`GameAction`: each game declares its actions once, as msgspec Structs in its
+``actions.py``, and the wire (``games.live.protocol``) unions them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+
+import msgspec
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 StateT = TypeVar("StateT")
 StateT_contra = TypeVar("StateT_contra", contravariant=True)
+
+
+class GameAction(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True):
+    """One player input, tagged by ``kind``: the base of every game's action Structs.
+
+    A game's action is declared once, with its bounds as ``msgspec.Meta``: the wire decodes a
+    tablet's frame straight into it (strictly: unknown fields, wrong types and values out of
+    range are refused), and the engine reads a plain dict (a replayed log entry, a test) into
+    it through ``games.kernel.ActionSchema``, which answers with the game's own sentences.
+    """
+
+    # Fields a plain dict (a test, a tool; never the wire) may leave out, and what they then
+    # mean. The wire still requires them of a tablet.
+    plain_defaults: ClassVar[Mapping[str, Any]] = {}
+
+
+# What ``act`` takes: a decoded action, or its plain JSON form (``{"kind": ..., ...}``) as the
+# action log stores it.
+ActionInput = GameAction | Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -93,9 +116,9 @@ class Engine(TakesOver[StateT], Protocol[StateT]):
         self, config: Any, seats: Sequence[int], seed: int, bots: Mapping[int, Any] | None = None
     ) -> StateT: ...
 
-    def act(
-        self, state: StateT, seat: int, action: Mapping[str, Any], now_ms: int
-    ) -> Outcome[StateT]: ...
+    def act(self, state: StateT, seat: int, action: ActionInput, now_ms: int) -> Outcome[StateT]:
+        """One player input; anything that is not one of the game's actions is refused."""
+        ...
 
     def tick(self, state: StateT, now_ms: int) -> Outcome[StateT]: ...
 

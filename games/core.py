@@ -30,7 +30,7 @@ from games.contract import (
     TakesOver,
     Trial,
 )
-from games.kernel import gettext_noop, log_replay
+from games.kernel import ActionSchema, gettext_noop, log_replay
 
 if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -270,8 +270,11 @@ class GameSpec:
     # The game's rules module (setup/act/tick/view/next_deadline/replay/takeover/retune),
     # typed so that mypy checks every game against the contract.
     rules: GameEngine[Any]
-    # A bot of the named skill level ("steady" …), as the engine's ``bots`` argument wants it.
-    make_bot: Callable[[str], Any]
+    # The game's player inputs (its actions.py); the wire (games.live.protocol) unions them.
+    actions: ActionSchema[Any]
+    # The bots the site offers, by skill level ("steady" fills empty seats), as the engine's
+    # ``bots`` argument wants them.
+    bot_levels: Mapping[str, Any]
     single_table: Callable[[Any], bool] = lambda _config: False
     # Bots take every empty seat of a table (up to the session's players per table), not
     # just enough to reach ``min_players``: a race needs rivals.
@@ -281,6 +284,10 @@ class GameSpec:
     table_config: Callable[[Any, Sequence[Mapping[str, Any]]], Any] = _same_config
     # Adaptive difficulty (games.adaptive): setting overrides, easiest rung first.
     ladder: tuple[Mapping[str, Any], ...] = ()
+
+    def make_bot(self, level: str) -> Any:
+        """A bot of the named skill level (an unknown name: a steady one)."""
+        return self.bot_levels.get(level, self.bot_levels["steady"])
 
     def seat_option(self, name: str) -> SeatOption | None:
         return next((option for option in self.seat_options if option.name == name), None)

@@ -1,5 +1,6 @@
-"""What every engine does the same way, written once: the table state's common part, the
-act preamble, refusals, the changes accumulator, replay and retune.
+"""What every engine does the same way, written once: the table state's common part,
+reading a player's input, the act preamble, refusals, the changes accumulator, replay and
+retune.
 
 Pure Python like the engines. A refusal is *returned* (a :class:`Refusal` value, like
 boardgame.io's ``INVALID_MOVE``), never raised: a rule function answers ``Changes`` or a
@@ -10,25 +11,30 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from functools import cached_property
+from typing import TYPE_CHECKING, Annotated, Any, Generic, Protocol, TypeVar
 
-from games.contract import Event, Outcome, Trial
+import msgspec
+
+from games.contract import Event, GameAction, Outcome, Trial
 from games.fingerprint import state_fingerprint
 from games.rng import rng_copy
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Sequence
 
-    from games.contract import LogEntry
+    from games.contract import ActionInput, LogEntry
 
 ConfigT = TypeVar("ConfigT")
 BotT = TypeVar("BotT")
 StateT = TypeVar("StateT")
 StateT_co = TypeVar("StateT_co", covariant=True)
 TableT = TypeVar("TableT", bound="TableState[Any, Any]")
-ParsedT = TypeVar("ParsedT")
+ActionT = TypeVar("ActionT", bound=GameAction)
 
 
 def gettext_noop(message: str) -> str:
@@ -110,16 +116,17 @@ GAME_OVER = gettext_noop("The game is over.")
 def act_preamble(
     state: TableState[Any, Any],
     seat: int,
-    action: Mapping[str, Any],
+    action: object,
     *,
-    parse: Callable[[Mapping[str, Any]], ParsedT | str],
+    actions: ActionSchema[ActionT],
     over: bool,
-) -> ParsedT | Refusal:
+) -> ActionT | Refusal:
     """The checks every engine's ``act`` makes first, in this order: the game is not
-    ``over``, the action parses, the seat is at the table and played by a child."""
+    ``over``, the input is one of the game's ``actions``, the seat is at the table and
+    played by a child."""
     if over:
         return Refusal(GAME_OVER)
-    parsed = parse(action)
+    parsed = actions.read(action)
     if isinstance(parsed, str):
         return Refusal(parsed)
     if seat not in state.seats:
@@ -130,6 +137,131 @@ def act_preamble(
 
 
 # --------------------------------------------------------------------------------------------
+# Player inputs
+
+# Timings a tablet measures, as any game's actions bound them (ms).
+ReactionMs = Annotated[int, msgspec.Meta(ge=0, le=60_000)]
+RoundTripMs = Annotated[int, msgspec.Meta(ge=0, le=10_000)]
+
+UNREADABLE = gettext_noop("That move could not be read.")
+NOT_THIS_GAME = gettext_noop("That move is not part of this game.")
+
+
+@dataclass(frozen=True)
+class FieldRefusals:
+    """What to tell a player whose input has this field missing, of the wrong type (a text
+    for a number, 1.5 for a whole number, true for a number), or out of its range.
+
+    Whole constant sentences, not templates, so each is found and translated as it stands.
+    """
+
+    missing: str
+    wrong: str
+    out_of_range: str
+
+    @classmethod
+    def one(cls, message: str) -> FieldRefusals:
+        """The same sentence whatever is wrong with the field."""
+        return cls(missing=message, wrong=message, out_of_range=message)
+
+
+# The timings every game's actions carry (``ReactionMs``, ``RoundTripMs``).
+TIMING_REFUSALS: Mapping[str, FieldRefusals] = {
+    "rt_ms": FieldRefusals(
+        missing=gettext_noop("The reaction time is missing."),
+        wrong=gettext_noop("The reaction time must be a whole number."),
+        out_of_range=gettext_noop("The reaction time is out of range."),
+    ),
+    "rtt_ms": FieldRefusals(
+        missing=gettext_noop("The round-trip time is missing."),
+        wrong=gettext_noop("The round-trip time must be a whole number."),
+        out_of_range=gettext_noop("The round-trip time is out of range."),
+    ),
+}
+
+# How msgspec says what is wrong (msgspec.ValidationError's text).
+_MISSING_FIELD = re.compile(r"Object missing required field `(?P<name>[^`]+)`")
+_AT_FIELD = re.compile(r" - at `\$\.(?P<name>\w+)")
+_OUT_OF_RANGE = re.compile(r"Expected `[^`]+` (?:>=|<=|>|<|of length)")
+
+
+@dataclass(frozen=True)
+class ActionSchema(Generic[ActionT]):
+    """One game's actions (msgspec Structs, see ``games.contract.GameAction``) and the
+    sentences that tell a player why an input cannot be read.
+
+    :meth:`read` is the one way an input becomes an action: a decoded action of this game is
+    taken as it is; a plain dict (the action log, a test) is converted with msgspec against
+    the same Structs. Whether the move is allowed *now* is the rules' business.
+    """
+
+    kinds: tuple[type[ActionT], ...]
+    # Per field name, what to say when msgspec refuses it.
+    refusals: Mapping[str, FieldRefusals]
+    # The checks a Struct cannot state (a list naming a seat twice, a bound narrower than the
+    # wire's), and normalising (a field that is ignored in some case): the action to play, or
+    # the sentence refusing it.
+    finish: Callable[[ActionT], ActionT | str] | None = None
+
+    @cached_property
+    def _by_kind(self) -> dict[str, type[ActionT]]:
+        return {str(kind.__struct_config__.tag): kind for kind in self.kinds}
+
+    def tags(self) -> tuple[str, ...]:
+        """The ``kind`` of every action of the game."""
+        return tuple(self._by_kind)
+
+    def read(self, raw: object) -> ActionT | str:
+        """The action ``raw`` is, or a short sentence saying why it cannot be read.
+
+        A plain dict is read as the engine always has: keys that are not a field of its
+        action are ignored, and a null counts as left out (the wire is stricter: it refuses
+        both before the engine sees anything).
+        """
+        if isinstance(raw, GameAction):
+            if not isinstance(raw, self.kinds):
+                return NOT_THIS_GAME
+            action: ActionT = raw
+        else:
+            if not isinstance(raw, Mapping):
+                return UNREADABLE
+            kind = raw.get("kind")
+            cls = self._by_kind.get(kind) if isinstance(kind, str) else None
+            if cls is None:
+                return NOT_THIS_GAME
+            given = {
+                name: value
+                for name in cls.__struct_fields__
+                if (value := raw.get(name)) is not None
+            }
+            try:
+                action = msgspec.convert({**cls.plain_defaults, **given, "kind": kind}, cls)
+            except msgspec.ValidationError as error:
+                return self._refusal(str(error))
+        return self.finish(action) if self.finish is not None else action
+
+    def _refusal(self, error: str) -> str:
+        """The game's sentence for msgspec's ``error``."""
+        missing = _MISSING_FIELD.match(error)
+        if missing is not None:
+            said = self.refusals.get(missing["name"])
+            return said.missing if said is not None else UNREADABLE
+        at = _AT_FIELD.search(error)
+        said = self.refusals.get(at["name"]) if at is not None else None
+        if said is None:
+            return UNREADABLE
+        return said.out_of_range if _OUT_OF_RANGE.match(error) else said.wrong
+
+
+def action_plain(action: ActionInput) -> dict[str, Any]:
+    """The JSON form of an input, as the action log stores it (``kind`` and every field)."""
+    if isinstance(action, GameAction):
+        plain: dict[str, Any] = msgspec.to_builtins(action)
+        return plain
+    return dict(action)
+
+
+# --------------------------------------------------------------------------------------------
 # Replay and retune
 
 
@@ -137,7 +269,7 @@ def log_replay(
     state: StateT,
     log: Sequence[LogEntry],
     *,
-    act: Callable[[StateT, int, Mapping[str, Any], int], Outcome[StateT]],
+    act: Callable[[StateT, int, ActionInput, int], Outcome[StateT]],
     tick: Callable[[StateT, int], Outcome[StateT]],
     restore: Callable[[StateT, Mapping[str, Any]], StateT] | None = None,
     takeover: Callable[[StateT, int, str, int], Outcome[StateT]] | None = None,
@@ -181,7 +313,7 @@ class Replay(Protocol[StateT_co]):
 def replayer(
     *,
     setup: Callable[[Any, Sequence[int], int, Mapping[int, Any] | None], StateT],
-    act: Callable[[StateT, int, Mapping[str, Any], int], Outcome[StateT]],
+    act: Callable[[StateT, int, ActionInput, int], Outcome[StateT]],
     tick: Callable[[StateT, int], Outcome[StateT]],
     takeover: Callable[[StateT, int, str, int], Outcome[StateT]],
     restore: Callable[[StateT, Mapping[str, Any]], StateT] | None = None,

@@ -28,13 +28,15 @@ from channels.layers import get_channel_layer
 
 from classroom.server.lease_keeper import OwnedElsewhere, process_leases
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
+from games.kernel import action_plain
 from games.live.supervision import supervised
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
     from channels.layers import BaseChannelLayer
 
+    from games.contract import ActionInput
     from games.live.host import Listener, TableHost
     from games.live.registry import HostRegistry
 
@@ -172,10 +174,10 @@ class RemoteTable:
         await self._router.tell_owner(self, "table.leave", seat=seat)
 
     def submit(
-        self, listener: Listener, seq: int, action: Mapping[str, Any], client_id: str | None = None
+        self, listener: Listener, seq: int, action: ActionInput, client_id: str | None = None
     ) -> None:
         remote: RemoteListener = listener  # type: ignore[assignment]
-        fields = {"seq": seq, "action": dict(action), "cid": client_id}
+        fields = {"seq": seq, "action": action_plain(action), "cid": client_id}
         self._router.spawn(
             self._router.tell_owner(
                 self, "table.act", seat=remote.seat, reply_to=remote.reply_to, **fields

@@ -1,124 +1,129 @@
-"""Reading a player's input from the wire into a typed action, or a readable refusal.
+"""Commotion's player inputs, declared once: the wire decodes a tablet's frame into these
+Structs and the engine reads plain dicts into them (``ACTIONS.read``), refusing what cannot be
+read with a sentence. Whether the move is allowed *now* is the rules' business.
 
-Inputs arrive as plain JSON objects. Nothing here knows the game state: it only checks that
-the input is one of the four kinds and that every field has the right type and a sane
-range. Whether the move is allowed *now* is the rule engine's business. Extra keys are
-ignored (the wire schema is checked strictly before the engine sees anything).
+* ``{"kind": "play", "source": "tableau" | "waste", "card": i, "pile": p, "pile_size": n,
+  "rt_ms": ms, "rtt_ms": ms}`` (``card`` may be left out for the waste, whose one playable
+  card needs no number; ``pile`` -1 begins a new pile with a START)
+* ``{"kind": "turn"}``, ``{"kind": "out"}``, ``{"kind": "extra"}``
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Annotated
 
-from games.action_fields import ActionRefusal, FieldMessages
-from games.core import gettext_noop
+import msgspec
+from msgspec import UNSET, UnsetType
 
-if TYPE_CHECKING:
-    from games.commotion.state import Source
+from games.commotion.state import Source
+from games.contract import GameAction
+from games.kernel import (
+    TIMING_REFUSALS,
+    ActionSchema,
+    FieldRefusals,
+    ReactionMs,
+    RoundTripMs,
+    gettext_noop,
+)
 
-# Longest reaction / round-trip time worth reading at all.
-MAX_RT_MS = 60_000
-MAX_RTT_MS = 60_000
-# More than any row (6 cards) or centre (6 players x 4 STARTs = 24 piles) can hold.
-MAX_CARD_INDEX = 63
+# More than any row (6 cards) holds.
+CardIndex = Annotated[int, msgspec.Meta(ge=0, le=63)]
+# An index into the view's centre list (-1: a new pile), and how many cards the tablet showed
+# on it (-1: not told), as the wire takes them ...
+PileIndex = Annotated[int, msgspec.Meta(ge=-1, le=511)]
+PileSize = Annotated[int, msgspec.Meta(ge=-1, le=64)]
+# ... and as far as the engine reads them: more than a centre (6 players x 4 STARTs = 24
+# piles) or a pile (START, 2..12, STOP) ever holds.
 MAX_PILE_INDEX = 63
 MAX_PILE_SIZE = 63
 
 
-@dataclass(frozen=True)
-class PlayAction:
+class PlayAction(GameAction, tag="play", kw_only=True):
     """Play a visible card onto centre pile ``pile`` (-1: begin a new pile with a START).
 
     ``pile_size`` is how many cards the tablet showed on that pile (-1: not told), which
     tells a lost race from a wrong card. ``rt_ms`` is the tablet-measured time from the card
-    becoming playable on the tablet to the tap (0: unknown).
+    becoming playable on the tablet to the tap (0: unknown). Read by ``ACTIONS``, ``card`` is
+    a number: 0 for the waste, whatever was sent.
     """
 
     source: Source
-    card: int
-    pile: int
-    pile_size: int
-    rt_ms: int
-    rtt_ms: int
+    card: CardIndex | UnsetType = UNSET
+    pile: PileIndex
+    pile_size: PileSize = -1
+    rt_ms: ReactionMs = 0
+    rtt_ms: RoundTripMs = 0
+
+    @property
+    def index(self) -> int:
+        """The card's place in the row (0 for the waste)."""
+        return self.card if isinstance(self.card, int) else 0
 
 
-@dataclass(frozen=True)
-class TurnAction:
+class TurnAction(GameAction, tag="turn"):
     """Turn the stock (or, when it is used up, recycle the waste)."""
 
 
-@dataclass(frozen=True)
-class OutAction:
+class OutAction(GameAction, tag="out"):
     """Call OUT: ends the round for everyone."""
 
 
-@dataclass(frozen=True)
-class ExtraAction:
+class ExtraAction(GameAction, tag="extra"):
     """The all-stuck rule: take one more refill card into the row."""
 
 
 Action = PlayAction | TurnAction | OutAction | ExtraAction
 
-# Whole constant sentences (not templates), so each is found and translated as it stands.
-_MISSING = {
-    "card": gettext_noop("The card number is missing."),
-    "pile": gettext_noop("The pile number is missing."),
-    "pile_size": gettext_noop("The pile size is missing."),
-    "rt_ms": gettext_noop("The reaction time is missing."),
-    "rtt_ms": gettext_noop("The round-trip time is missing."),
-}
-_NOT_WHOLE = {
-    "card": gettext_noop("The card number must be a whole number."),
-    "pile": gettext_noop("The pile number must be a whole number."),
-    "pile_size": gettext_noop("The pile size must be a whole number."),
-    "rt_ms": gettext_noop("The reaction time must be a whole number."),
-    "rtt_ms": gettext_noop("The round-trip time must be a whole number."),
-}
-_OUT_OF_RANGE = {
-    "card": gettext_noop("The card number is out of range."),
-    "pile": gettext_noop("The pile number is out of range."),
-    "pile_size": gettext_noop("The pile size is out of range."),
-    "rt_ms": gettext_noop("The reaction time is out of range."),
-    "rtt_ms": gettext_noop("The round-trip time is out of range."),
-}
+_CARD = FieldRefusals(
+    missing=gettext_noop("The card number is missing."),
+    wrong=gettext_noop("The card number must be a whole number."),
+    out_of_range=gettext_noop("The card number is out of range."),
+)
+_PILE = FieldRefusals(
+    missing=gettext_noop("The pile number is missing."),
+    wrong=gettext_noop("The pile number must be a whole number."),
+    out_of_range=gettext_noop("The pile number is out of range."),
+)
+_PILE_SIZE = FieldRefusals(
+    missing=gettext_noop("The pile size is missing."),
+    wrong=gettext_noop("The pile size must be a whole number."),
+    out_of_range=gettext_noop("The pile size is out of range."),
+)
 
 
-_whole = FieldMessages(missing=_MISSING, not_whole=_NOT_WHOLE, out_of_range=_OUT_OF_RANGE).whole
-
-
-def _play(raw: Mapping[str, Any]) -> PlayAction:
-    source = raw.get("source")
-    if source not in ("tableau", "waste"):
-        raise ActionRefusal(gettext_noop("Say whether the card comes from your row or your waste."))
-    # The waste has one playable card, so its number is ignored (and may be left out).
-    card = _whole(raw, "card", 0, MAX_CARD_INDEX, None if source == "tableau" else 0)
-    pile = _whole(raw, "pile", -1, MAX_PILE_INDEX, None)
-    return PlayAction(
-        source="tableau" if source == "tableau" else "waste",
-        card=card if source == "tableau" else 0,
-        pile=pile,
-        pile_size=_whole(raw, "pile_size", -1, MAX_PILE_SIZE, -1) if pile >= 0 else -1,
-        rt_ms=_whole(raw, "rt_ms", 0, MAX_RT_MS, 0),
-        rtt_ms=_whole(raw, "rtt_ms", 0, MAX_RTT_MS, 0),
+def _finish(action: Action) -> Action | str:
+    """The play as the rules take it: the waste's card number is ignored, and so is the size
+    of a pile that does not exist yet."""
+    if not isinstance(action, PlayAction):
+        return action
+    if action.source == "tableau" and isinstance(action.card, UnsetType):
+        return _CARD.missing
+    if action.pile > MAX_PILE_INDEX:
+        return _PILE.out_of_range
+    if action.pile >= 0 and action.pile_size > MAX_PILE_SIZE:
+        return _PILE_SIZE.out_of_range
+    return msgspec.structs.replace(
+        action,
+        card=action.card if action.source == "tableau" else 0,
+        pile_size=action.pile_size if action.pile >= 0 else -1,
     )
+
+
+ACTIONS: ActionSchema[Action] = ActionSchema(
+    kinds=(PlayAction, TurnAction, OutAction, ExtraAction),
+    refusals={
+        "source": FieldRefusals.one(
+            gettext_noop("Say whether the card comes from your row or your waste.")
+        ),
+        "card": _CARD,
+        "pile": _PILE,
+        "pile_size": _PILE_SIZE,
+        **TIMING_REFUSALS,
+    },
+    finish=_finish,
+)
 
 
 def parse_action(raw: object) -> Action | str:
     """The action ``raw`` describes, or a short sentence saying why it cannot be read."""
-    if not isinstance(raw, Mapping):
-        return gettext_noop("That move could not be read.")
-    kind = raw.get("kind")
-    try:
-        if kind == "play":
-            return _play(raw)
-        if kind == "turn":
-            return TurnAction()
-        if kind == "out":
-            return OutAction()
-        if kind == "extra":
-            return ExtraAction()
-    except ActionRefusal as refusal:
-        return str(refusal)
-    return gettext_noop("That move is not part of this game.")
+    return ACTIONS.read(raw)

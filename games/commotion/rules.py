@@ -64,11 +64,11 @@ from games.commotion import bots as botlib
 from games.commotion import scoring
 from games.commotion import trials as triallib
 from games.commotion.actions import (
+    ACTIONS,
     ExtraAction,
     OutAction,
     PlayAction,
     TurnAction,
-    parse_action,
 )
 from games.commotion.cards import card_to_dict
 from games.commotion.config import COUNTDOWN_MS, ROUND_OVER_MS
@@ -101,6 +101,7 @@ if TYPE_CHECKING:
     from games.commotion.cards import Card
     from games.commotion.config import Config
     from games.commotion.state import EndReason, Source
+    from games.contract import ActionInput
 
 __all__ = [
     "COUNTDOWN_MS",
@@ -534,14 +535,14 @@ def _check_phase(state: State) -> Refusal | None:
     return None
 
 
-def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[State]:
+def act(state: State, seat: int, action: ActionInput, now_ms: int) -> Outcome[State]:
     """One player input: play, turn, out or extra.
 
     Any timer already due at ``now_ms`` runs first (on the copy), so the input is judged at
     the right moment. A refused input returns ``state`` itself and a sentence to show; a
     refused play of a card that does not fit also carries its false-alarm trial.
     """
-    parsed = act_preamble(state, seat, action, parse=parse_action, over=state.phase == "game_over")
+    parsed = act_preamble(state, seat, action, actions=ACTIONS, over=state.phase == "game_over")
     if isinstance(parsed, Refusal):
         return refused(state, parsed)
     work = state.clone()
@@ -553,7 +554,7 @@ def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outc
                 work,
                 seat,
                 parsed.source,
-                parsed.card,
+                parsed.index,
                 parsed.pile,
                 now_ms,
                 pile_size=parsed.pile_size,

@@ -12,16 +12,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.commotion import rules
+from games.commotion.actions import ACTIONS
+from games.commotion.bots import BOT_LEVELS
 from games.commotion.config import MAX_REFILL, MIN_REFILL, Config
 from games.core import GameSpec, SeatOption, gettext_noop
 
 REFILL_OPTION = "refill"
-
-
-def _make_bot(level: str) -> Any:
-    from games.commotion.bots import BOT_LEVELS
-
-    return BOT_LEVELS.get(level, BOT_LEVELS["steady"])
 
 
 def _table_config(config: Config, roster: Sequence[Mapping[str, Any]]) -> Config:
@@ -55,7 +51,8 @@ SPEC = GameSpec(
     max_players=6,
     default_players=4,
     rules=rules,
-    make_bot=_make_bot,
+    actions=ACTIONS,
+    bot_levels=BOT_LEVELS,
     bots_fill_table=True,
     seat_options=(
         SeatOption(

@@ -20,6 +20,7 @@ import msgspec
 
 from games.contract import Framed
 from games.core import gettext_noop
+from games.kernel import action_plain
 from games.live.protocol import (
     Ack,
     ErrorFrame,
@@ -32,7 +33,7 @@ from games.live.protocol import (
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-    from games.contract import Engine, Outcome, ReplayEntry, Trial
+    from games.contract import ActionInput, Engine, Outcome, ReplayEntry, Trial
 
 logger = logging.getLogger(__name__)
 
@@ -236,7 +237,7 @@ class GameClock:
 class _Act:
     listener: Listener
     seq: int
-    action: Mapping[str, Any]
+    action: ActionInput
     client_id: str | None = None
 
 
@@ -390,7 +391,7 @@ class TableHost:
         self,
         listener: Listener,
         seq: int,
-        action: Mapping[str, Any],
+        action: ActionInput,
         client_id: str | None = None,
     ) -> None:
         self._inbox.put_nowait(_Act(listener, seq, action, client_id))
@@ -502,7 +503,7 @@ class TableHost:
             await self._reply_error(item, "rejected", outcome.rejected)
             return
         entry = LogEntry(
-            self.next_seq, "act", item.listener.seat, dict(item.action), now, item.client_id
+            self.next_seq, "act", item.listener.seat, action_plain(item.action), now, item.client_id
         )
         if not await self._commit(entry, outcome, item):
             if not self.fenced:
@@ -631,7 +632,7 @@ class TableHost:
         """
         assert item.listener.seat is not None
         entry = LogEntry(
-            self.next_seq, "act", item.listener.seat, dict(item.action), now, item.client_id
+            self.next_seq, "act", item.listener.seat, action_plain(item.action), now, item.client_id
         )
         try:
             await self.store.append(entry, outcome.trials)

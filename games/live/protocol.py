@@ -7,17 +7,16 @@ nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, TypeAlias, Union
 
 import msgspec
+
+from games.kernel import action_plain
+from games.registry import game_registry
 
 MAX_FRAME_BYTES: Final = 4096
 
 Seq = Annotated[int, msgspec.Meta(ge=0, le=2**31)]
-FlipNumber = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
-CardIndex = Annotated[int, msgspec.Meta(ge=0, le=63)]
-ReactionMs = Annotated[int, msgspec.Meta(ge=0, le=60_000)]
-RoundTripMs = Annotated[int, msgspec.Meta(ge=0, le=10_000)]
 
 
 class _Frame(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
@@ -36,115 +35,23 @@ class Sync(_Frame, tag="sync"):
     seq: Seq
 
 
-# Game actions travel inside an ``act`` frame, tagged by ``kind``.
-class _Action(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True):
-    pass
+def _game_actions() -> tuple[type[GameAction], ...]:
+    """Every game's actions (each game declares its own, in games/<game>/actions.py)."""
+    kinds = [kind for spec in game_registry().values() for kind in spec.actions.kinds]
+    tags = [kind.__struct_config__.tag for kind in kinds]
+    twice = sorted({str(tag) for tag in tags if tags.count(tag) > 1})
+    if twice:
+        raise TypeError(f"Two games name an action alike: {', '.join(twice)}.")
+    return tuple(kinds)
 
 
-class FlipAction(_Action, tag="flip"):
-    pass
+# Game actions travel inside an ``act`` frame, tagged by ``kind``: one of any game's.
+if TYPE_CHECKING:
+    from games.contract import GameAction
 
-
-class SlapAction(_Action, tag="slap"):
-    flip: FlipNumber
-    rt_ms: ReactionMs
-    rtt_ms: RoundTripMs = 0
-
-
-class ChooseAction(_Action, tag="choose"):
-    card: CardIndex
-
-
-class ClaimAction(_Action, tag="claim"):
-    flip: FlipNumber
-    card: CardIndex
-    rt_ms: ReactionMs
-    rtt_ms: RoundTripMs = 0
-
-
-# Centre piles (a card goes from your tableau or waste top onto a centre pile, or opens one).
-PileIndex = Annotated[int, msgspec.Meta(ge=-1, le=511)]
-PileSize = Annotated[int, msgspec.Meta(ge=-1, le=64)]
-
-
-class PlayAction(_Action, tag="play"):
-    source: Literal["tableau", "waste"]
-    card: CardIndex
-    # An index into the view's centre list, or -1 to open a new pile with a START.
-    pile: PileIndex
-    # How many cards the player saw on that pile: tells a lost race from a wrong card.
-    pile_size: PileSize = -1
-    rt_ms: ReactionMs = 0
-    rtt_ms: RoundTripMs = 0
-
-
-class TurnAction(_Action, tag="turn"):
-    pass
-
-
-class OutAction(_Action, tag="out"):
-    pass
-
-
-class ExtraAction(_Action, tag="extra"):
-    pass
-
-
-# The rocking ship (secret card choice, captaincy, cargo drops, catching falling cargo).
-CardNumber = Annotated[int, msgspec.Meta(ge=1, le=10)]
-SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=15)]
-PieceId = Annotated[int, msgspec.Meta(ge=0, le=9_999)]
-# Ship coordinates in cm (the ship is about 120 wide) and radians.
-ShipX = Annotated[float, msgspec.Meta(ge=-500.0, le=500.0)]
-Angle = Annotated[float, msgspec.Meta(ge=-7.0, le=7.0)]
-
-
-class ChooseCardAction(_Action, tag="choose_card"):
-    card: CardNumber
-
-
-class PickCaptainAction(_Action, tag="pick_captain"):
-    seat: SeatNumber
-
-
-class OrderAction(_Action, tag="order"):
-    seats: Annotated[list[SeatNumber], msgspec.Meta(min_length=1, max_length=16)]
-
-
-class DeclareAction(_Action, tag="declare"):
-    pieces: Literal[1, 2]
-
-
-class DropAction(_Action, tag="drop"):
-    piece: PieceId
-    x: ShipX
-    angle: Angle = 0.0
-    # The release height (ship y): tells areas 5, 7 and 9 apart, which share x ranges.
-    y: ShipX | None = None
-
-
-class CatchAction(_Action, tag="catch"):
-    piece: PieceId
-    rt_ms: ReactionMs
-    rtt_ms: RoundTripMs = 0
-
-
-Action = (
-    FlipAction
-    | SlapAction
-    | ChooseAction
-    | ClaimAction
-    | PlayAction
-    | TurnAction
-    | OutAction
-    | ExtraAction
-    | ChooseCardAction
-    | PickCaptainAction
-    | OrderAction
-    | DeclareAction
-    | DropAction
-    | CatchAction
-)
+    Action: TypeAlias = GameAction
+else:
+    Action = Union[_game_actions()]  # noqa: UP007 - a union of classes found at run time
 
 
 # A tablet's id for one input: its page's random id and the input's number. The same input
@@ -242,19 +149,24 @@ _envelope_decoder: Final = msgspec.json.Decoder(_Envelope)
 _decoder: Final = msgspec.json.Decoder(ClientFrame)
 
 
-def action_to_dict(action: Action) -> dict[str, Any]:
-    """The engine's plain form of a validated action (``kind`` plus its fields).
+def action_for_engine(action: Action) -> Action:
+    """The decoded action as the engine gets it, without the round trip the tablet reports.
 
-    The round trip a tablet reports (``rtt_ms``) never reaches an engine: plausibility is
-    judged on the server's own clock. A stimulus's age there (from the moment the host made it,
-    before the frame left, to the moment the response arrived) already holds the whole round
-    trip, so a real reaction time is never longer than that age plus frame slack; adding the
-    tablet's own figure (up to a minute) let a forged RT pass as plausible.
+    The round trip (``rtt_ms``) never reaches an engine: plausibility is judged on the
+    server's own clock. A stimulus's age there (from the moment the host made it, before the
+    frame left, to the moment the response arrived) already holds the whole round trip, so a
+    real reaction time is never longer than that age plus frame slack; adding the tablet's own
+    figure (up to a minute) let a forged RT pass as plausible.
     """
-    result: dict[str, Any] = msgspec.to_builtins(action)
-    if "rtt_ms" in result:
-        result["rtt_ms"] = 0
-    return result
+    if getattr(action, "rtt_ms", 0):
+        return msgspec.structs.replace(action, rtt_ms=0)
+    return action
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """The engine's plain form of a validated action (``kind`` plus its fields), as the action
+    log stores it."""
+    return action_plain(action_for_engine(action))
 
 
 _encoder: Final = msgspec.json.Encoder()

@@ -55,12 +55,12 @@ from games.fingerprint import state_fingerprint
 from games.kernel import GAME_OVER, Refusal, act_preamble, refused
 from games.palm_strike import bots as botlib
 from games.palm_strike.actions import (
+    ACTIONS,
     Action,
     ChooseAction,
     ClaimAction,
     FlipAction,
     SlapAction,
-    parse_action,
 )
 from games.palm_strike.cards import Card, PublicCard, card_to_dict, player_deck, public_deck
 from games.palm_strike.matching import cards_match, matches
@@ -78,6 +78,7 @@ from games.palm_strike.view import view
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from games.contract import ActionInput
     from games.palm_strike.bots import BotSkill
     from games.palm_strike.config import Config
 
@@ -899,14 +900,14 @@ def _act_choose(
     return _apply_choice(state, action.card, now_ms, by_default=False)
 
 
-def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[State]:
+def act(state: State, seat: int, action: ActionInput, now_ms: int) -> Outcome[State]:
     """One player input: flip, slap, choose or (team mode) claim.
 
     Any timer already due at ``now_ms`` runs first (on the copy), so the input is judged at
     the right moment. A refused input returns ``state`` itself and a sentence to show.
     """
     parsed: Action | Refusal = act_preamble(
-        state, seat, action, parse=parse_action, over=state.game_over
+        state, seat, action, actions=ACTIONS, over=state.game_over
     )
     if isinstance(parsed, Refusal):
         return refused(state, parsed)

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.core import GameSpec, gettext_noop
 from games.palm_strike import rules
+from games.palm_strike.actions import ACTIONS
+from games.palm_strike.bots import BOT_LEVELS
 from games.palm_strike.config import Config
-
-
-def _make_bot(level: str) -> Any:
-    from games.palm_strike.bots import BOT_LEVELS
-
-    return BOT_LEVELS.get(level, BOT_LEVELS["steady"])
-
 
 # Adaptive difficulty: the matching levels, and within each a response window that shrinks.
 LADDER = tuple(
@@ -37,7 +30,8 @@ SPEC = GameSpec(
     max_players=8,
     default_players=4,
     rules=rules,
-    make_bot=_make_bot,
+    actions=ACTIONS,
+    bot_levels=BOT_LEVELS,
     single_table=_single_table,
     ladder=LADDER,
 )

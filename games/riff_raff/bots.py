@@ -119,7 +119,7 @@ def order_tied(tied: Sequence[int], rng: random.Random) -> list[int]:
     return seats
 
 
-def declare(skill: BotSkill, supply: int, rng: random.Random) -> int:
+def declare(skill: BotSkill, supply: int, rng: random.Random) -> Literal[1, 2]:
     """1 or 2 pieces (2 only with two or more in the supply)."""
     return 2 if supply >= 2 and rng.random() < skill.two_pieces else 1
 

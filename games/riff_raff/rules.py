@@ -90,6 +90,7 @@ from games.kernel import Changes, Refusal, act_preamble, refused
 from games.riff_raff import bots as botlib
 from games.riff_raff import trials as triallib
 from games.riff_raff.actions import (
+    ACTIONS,
     Action,
     Catch,
     ChooseCard,
@@ -97,7 +98,6 @@ from games.riff_raff.actions import (
     Drop,
     Order,
     PickCaptain,
-    parse_action,
 )
 from games.riff_raff.captaincy import TieUndecided, captain_of, placing_order
 from games.riff_raff.cargo import CARGO, outline
@@ -114,6 +114,7 @@ from games.riff_raff.state import Falling, Piece, Player, ShipLine, State
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from games.contract import ActionInput
     from games.riff_raff.bots import BotSkill
     from games.riff_raff.ship import DropZone
     from games.riff_raff.state import EndReason
@@ -602,7 +603,7 @@ def _check(state: State, seat: int, action: Action, now_ms: int) -> str | None:
         refusal = _turn_refusal(state, seat, "placing")
         if refusal is not None:
             return refusal
-        if _supply_piece(player, action.piece) is None:
+        if _supply_piece(player, action.piece_id) is None:
             return gettext_noop("That piece is not in your supply.")
         area = state.area_of_turn()
         assert area is not None
@@ -639,7 +640,7 @@ def _apply(state: State, seat: int, action: Action, now_ms: int, ch: Changes) ->
     elif isinstance(action, Declare):
         _declare(state, seat, action.pieces, ch)
     elif isinstance(action, Drop):
-        piece = _supply_piece(state.players[seat], action.piece)
+        piece = _supply_piece(state.players[seat], action.piece_id)
         assert piece is not None
         _drop(state, seat, piece, action.x, action.angle, now_ms, ch)
     else:
@@ -685,13 +686,13 @@ def _bot_action(state: State, seat: int) -> Action:
     if state.phase == "captain_tie":
         return PickCaptain(botlib.pick_captain(seat, state.tied, rng))
     if state.phase == "order_tie":
-        return Order(tuple(botlib.order_tied(state.tied, rng)))
+        return Order(botlib.order_tied(state.tied, rng))
     if state.phase == "declaring":
         return Declare(botlib.declare(skill, len(player.supply), rng))
     area = state.area_of_turn()
     assert area is not None
     x, angle = botlib.aim(skill, AREAS[area].zone, rng)
-    return Drop(player.supply[0].id, x, angle)
+    return Drop(piece=player.supply[0].id, x=x, angle=angle)
 
 
 def _bot_decides(state: State, seat: int, at: int, ch: Changes) -> None:
@@ -801,7 +802,7 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
 # Player inputs
 
 
-def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[State]:
+def act(state: State, seat: int, action: ActionInput, now_ms: int) -> Outcome[State]:
     """One player input (see :mod:`games.riff_raff.actions`).
 
     The input is checked against ``state`` as it stands, then everything due by ``now_ms``
@@ -810,7 +811,7 @@ def act(state: State, seat: int, action: Mapping[str, Any], now_ms: int) -> Outc
     allowed input refused, because every phase that waits for a player waits for them.
     """
     parsed: Action | Refusal = act_preamble(
-        state, seat, action, parse=parse_action, over=state.phase == "game_over"
+        state, seat, action, actions=ACTIONS, over=state.phase == "game_over"
     )
     if isinstance(parsed, Refusal):
         return refused(state, parsed)

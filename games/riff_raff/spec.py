@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.core import GameSpec, gettext_noop
 from games.riff_raff import rules
+from games.riff_raff.actions import ACTIONS
+from games.riff_raff.bots import BOT_LEVELS
 from games.riff_raff.config import Config
-
-
-def _make_bot(level: str) -> Any:
-    from games.riff_raff.bots import BOT_LEVELS
-
-    return BOT_LEVELS.get(level, BOT_LEVELS["steady"])
-
 
 # Adaptive difficulty: a calm sea and a long catch window first, a storm and a short one last.
 LADDER = tuple(
@@ -31,7 +24,8 @@ SPEC = GameSpec(
     max_players=4,
     default_players=3,
     rules=rules,
-    make_bot=_make_bot,
+    actions=ACTIONS,
+    bot_levels=BOT_LEVELS,
     bots_fill_table=True,
     ladder=LADDER,
 )

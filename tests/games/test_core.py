@@ -23,6 +23,7 @@ from games.core import (
 )
 from games.fingerprint import state_fingerprint
 from games.palm_strike import rules as palm_strike_rules
+from games.palm_strike.actions import ACTIONS as PALM_STRIKE_ACTIONS
 from games.palm_strike.config import Config as PalmStrikeConfig
 from games.registry import game_get, game_registry
 
@@ -319,7 +320,8 @@ def test_default_single_table_is_false() -> None:
         max_players=2,
         default_players=2,
         rules=palm_strike_rules,
-        make_bot=lambda level: level,
+        actions=PALM_STRIKE_ACTIONS,
+        bot_levels={"steady": "steady"},
     )
     assert spec.single_table(spec.default_config()) is False
     assert spec.config({"rounds": 4}) == Demo(rounds=4)

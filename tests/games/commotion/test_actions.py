@@ -28,7 +28,9 @@ def test_the_four_kinds() -> None:
         "rt_ms": 640,
         "rtt_ms": 35,
     }
-    assert parse_action(play) == PlayAction("tableau", 2, 3, 5, 640, 35)
+    assert parse_action(play) == PlayAction(
+        source="tableau", card=2, pile=3, pile_size=5, rt_ms=640, rtt_ms=35
+    )
 
 
 def test_play_defaults() -> None:
@@ -36,9 +38,9 @@ def test_play_defaults() -> None:
     parsed = parse_action(
         {"kind": "play", "source": "waste", "card": 4, "pile": -1, "pile_size": 9}
     )
-    assert parsed == PlayAction("waste", 0, -1, -1, 0, 0)
+    assert parsed == PlayAction(source="waste", card=0, pile=-1, pile_size=-1, rt_ms=0, rtt_ms=0)
     parsed = parse_action({"kind": "play", "source": "tableau", "card": 0, "pile": 2})
-    assert parsed == PlayAction("tableau", 0, 2, -1, 0, 0)
+    assert parsed == PlayAction(source="tableau", card=0, pile=2, pile_size=-1, rt_ms=0, rtt_ms=0)
 
 
 @pytest.mark.parametrize(
