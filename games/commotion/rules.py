@@ -90,9 +90,9 @@ from games.commotion.table import (
     turn_stock,
 )
 from games.commotion.view import view
-from games.core import Event, Outcome, Trial, gettext_noop, seats_check
+from games.core import Outcome, gettext_noop, seats_check
 from games.fingerprint import state_fingerprint
-from games.kernel import GAME_OVER, Refusal, act_preamble, refused
+from games.kernel import GAME_OVER, Changes, Refusal, act_preamble, refused
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -132,9 +132,6 @@ MAX_ROUNDS = 40
 TOO_LATE = gettext_noop("Too late! Someone played there first.")
 ROW_FIRST = gettext_noop("A card in your row fits the centre: play it before turning the stock.")
 EXTRA_TAKEN = gettext_noop("You took your extra card: the others may take theirs.")
-
-Changes = tuple[list[Event], list[Trial]]
-
 
 # ============================================================================================
 # Setup
@@ -199,44 +196,45 @@ def _schedule_bot(state: State, seat: int, now_ms: int) -> None:
 
 
 def _after_change(
-    state: State, now_ms: int, *, own_play: int | None = None, progress: bool = False
-) -> Changes:
+    state: State, now_ms: int, ch: Changes, *, own_play: int | None = None, progress: bool = False
+) -> None:
     """What follows any move: the stall counters, trials, the stall rule, idle bots wake."""
     if progress:
         for player in state.players.values():
             player.quiet_recycles = 0
     close_extra_spell(state)
-    trials = triallib.sync(state, now_ms, own_play=own_play)
+    ch.add(trials=triallib.sync(state, now_ms, own_play=own_play))
     if _stalled(state):
-        events, more = _end_round(state, now_ms, None, "stall")
-        return [Event("stall", {}), *events], trials + more
+        ch.event("stall")
+        _end_round(state, now_ms, None, "stall", ch)
+        return
     # Bots with nothing to do sleep; any change may have given them something.
     for seat in state.seats:
         if seat in state.bots and state.bot_due.get(seat) is None:
             _schedule_bot(state, seat, now_ms)
-    return [], trials
 
 
 # ============================================================================================
 # Rounds
 
 
-def _go(state: State, now_ms: int) -> Changes:
+def _go(state: State, now_ms: int, ch: Changes) -> None:
     """GO: play starts for everyone; STARTs dealt into rows open piles at once."""
     state.phase = "playing"
-    events = [Event("go", {"round": state.round})]
+    ch.event("go", round=state.round)
     for seat in state.seats:
-        events += open_starts(state, seat)
+        ch.add(open_starts(state, seat))
     for seat in state.seats:
         if seat in state.bots:
             _schedule_bot(state, seat, now_ms)
-    more_events, trials = _after_change(state, now_ms)
-    return events + more_events, trials
+    _after_change(state, now_ms, ch)
 
 
-def _end_round(state: State, now_ms: int, out_by: int | None, reason: EndReason) -> Changes:
+def _end_round(
+    state: State, now_ms: int, out_by: int | None, reason: EndReason, ch: Changes
+) -> None:
     """Score the round; then the game ends, or the scores show until the next deal."""
-    trials = triallib.close_all(state)
+    ch.add(trials=triallib.close_all(state))
     bonus = scoring.out_bonus(state.round, state.rng) if out_by is not None else 0
     rows = scoring.score_round(state, out_by, bonus)
     state.rounds += rows
@@ -244,35 +242,25 @@ def _end_round(state: State, now_ms: int, out_by: int | None, reason: EndReason)
     state.ended_by = reason
     state.bot_due = {seat: None for seat in state.bot_due}
     state.go_at_ms = None
-    events = [
-        Event(
-            "round_over",
-            {"round": state.round, "out_by": out_by, "ended_by": reason, "rows": rows},
-        )
-    ]
+    ch.event("round_over", round=state.round, out_by=out_by, ended_by=reason, rows=rows)
     totals = {seat: state.players[seat].total for seat in state.seats}
     reached = scoring.reached_target(totals, state.config.target_score)
     if reached or state.round >= MAX_ROUNDS:
         state.phase = "game_over"
         state.next_round_at_ms = None
         state.winners = scoring.leaders(totals)
-        events.append(
-            Event(
-                "game_over",
-                {
-                    "winners": list(state.winners),
-                    "totals": {str(seat): total for seat, total in totals.items()},
-                    "reason": "target" if reached else "round_limit",
-                },
-            )
+        ch.event(
+            "game_over",
+            winners=list(state.winners),
+            totals={str(seat): total for seat, total in totals.items()},
+            reason="target" if reached else "round_limit",
         )
     else:
         state.phase = "round_over"
         state.next_round_at_ms = now_ms + ROUND_OVER_MS
-    return events, trials
 
 
-def _new_round(state: State, now_ms: int) -> Changes:
+def _new_round(state: State, now_ms: int, ch: Changes) -> None:
     state.round += 1
     deal(state)
     state.phase = "countdown"
@@ -280,7 +268,7 @@ def _new_round(state: State, now_ms: int) -> Changes:
     state.next_round_at_ms = None
     state.out_by = None
     state.ended_by = None
-    return [Event("deal", {"round": state.round, "go_at_ms": state.go_at_ms})], []
+    ch.event("deal", round=state.round, go_at_ms=state.go_at_ms)
 
 
 # ============================================================================================
@@ -307,11 +295,12 @@ def _do_play(
     index: int,
     pile: int,
     now_ms: int,
+    ch: Changes,
     *,
     pile_size: int = -1,
     rt_ms: int = 0,
     rtt_ms: int = 0,
-) -> Changes | Refusal:
+) -> Refusal | None:
     player = state.players[seat]
     if source == "tableau":
         if index >= len(player.tableau):
@@ -341,7 +330,6 @@ def _do_play(
                 _misfit_reason(card, target),
                 triallib.false_alarm(state, seat, key, rt_ms, pile=pile, top=target[-1]),
             )
-    trials: list[Trial] = []
     hit = triallib.hit(
         state,
         seat,
@@ -353,8 +341,7 @@ def _do_play(
         top=None if pile == -1 else state.centre[pile][-1],
     )
     if hit is not None:
-        trials.append(hit)
-    events: list[Event] = []
+        ch.trials.append(hit)
     if source == "tableau":
         take_from_tableau(state, seat, index)
     else:
@@ -364,26 +351,22 @@ def _do_play(
         pile = len(state.centre) - 1
     else:
         state.centre[pile].append(card)
-    events.append(
-        Event(
-            "play",
-            {
-                "seat": seat,
-                "source": source,
-                "card": card_to_dict(card),
-                "pile": pile,
-                "cards": len(state.centre[pile]),
-                "closed": is_closed(state.centre[pile]),
-            },
-        )
+    ch.event(
+        "play",
+        seat=seat,
+        source=source,
+        card=card_to_dict(card),
+        pile=pile,
+        cards=len(state.centre[pile]),
+        closed=is_closed(state.centre[pile]),
     )
     if source == "tableau":
-        events += open_starts(state, seat)
-    more_events, more_trials = _after_change(state, now_ms, own_play=seat, progress=True)
-    return events + more_events, trials + more_trials
+        ch.add(open_starts(state, seat))
+    _after_change(state, now_ms, ch, own_play=seat, progress=True)
+    return None
 
 
-def _do_turn(state: State, seat: int, now_ms: int) -> Changes | Refusal:
+def _do_turn(state: State, seat: int, now_ms: int, ch: Changes) -> Refusal | None:
     player = state.players[seat]
     if not can_turn(player):
         return Refusal(gettext_noop("Your stock and waste are both empty."))
@@ -392,14 +375,14 @@ def _do_turn(state: State, seat: int, now_ms: int) -> Changes | Refusal:
     turned, recycled = turn_stock(player, state.config.stock_turn)
     if recycled:
         player.quiet_recycles += 1
-        events = [Event("recycle", {"seat": seat})]
+        ch.event("recycle", seat=seat)
     else:
-        events = [Event("turn", {"seat": seat, "cards": turned})]
-    more_events, trials = _after_change(state, now_ms)
-    return events + more_events, trials
+        ch.event("turn", seat=seat, cards=turned)
+    _after_change(state, now_ms, ch)
+    return None
 
 
-def _do_extra(state: State, seat: int, now_ms: int) -> Changes | Refusal:
+def _do_extra(state: State, seat: int, now_ms: int, ch: Changes) -> Refusal | None:
     player = state.players[seat]
     if not can_extra(state, seat):
         if state.phase != "playing":
@@ -414,28 +397,29 @@ def _do_extra(state: State, seat: int, now_ms: int) -> Changes | Refusal:
             return Refusal(EXTRA_TAKEN)
         return Refusal(gettext_noop("Someone can still play a card from their row."))
     card = draw_extra(state, seat)
-    events = [Event("extra", {"seat": seat, "card": card_to_dict(card)})]
-    events += open_starts(state, seat)
+    ch.event("extra", seat=seat, card=card_to_dict(card))
+    ch.add(open_starts(state, seat))
     # A new card in play is progress: the stall counters start again.
-    more_events, trials = _after_change(state, now_ms, progress=True)
-    return events + more_events, trials
+    _after_change(state, now_ms, ch, progress=True)
+    return None
 
 
-def _do_out(state: State, seat: int, now_ms: int) -> Changes | Refusal:
+def _do_out(state: State, seat: int, now_ms: int, ch: Changes) -> Refusal | None:
     player = state.players[seat]
     if not can_out(state, seat):
         if player.refill:
             return Refusal(gettext_noop("You can call OUT once your refill pile is empty."))
         return Refusal(gettext_noop("Play your extra card first: OUT needs five cards or fewer."))
-    events, trials = _end_round(state, now_ms, seat, "out")
-    return [Event("out", {"seat": seat}), *events], trials
+    ch.event("out", seat=seat)
+    _end_round(state, now_ms, seat, "out", ch)
+    return None
 
 
 # ============================================================================================
 # Bots and timers
 
 
-def _bot_move(state: State, seat: int, now_ms: int) -> Changes:
+def _bot_move(state: State, seat: int, now_ms: int, ch: Changes) -> None:
     """One move of the bot at ``seat``, due now; it then schedules its next one."""
     skill = state.bots[seat]
     options = botlib.BotOptions(
@@ -447,20 +431,18 @@ def _bot_move(state: State, seat: int, now_ms: int) -> Changes:
     move = botlib.choose_move(skill, state.rng, options)
     if move is None:
         state.bot_due[seat] = None  # asleep until something changes
-        return [], []
+        return
     _schedule_bot(state, seat, now_ms)
-    result: Changes | Refusal
     if move.kind == "out":
-        result = _do_out(state, seat, now_ms)
+        refusal = _do_out(state, seat, now_ms, ch)
     elif move.kind == "extra":
-        result = _do_extra(state, seat, now_ms)
+        refusal = _do_extra(state, seat, now_ms, ch)
     elif move.kind == "turn":
-        result = _do_turn(state, seat, now_ms)
+        refusal = _do_turn(state, seat, now_ms, ch)
     else:
-        result = _do_play(state, seat, move.source, move.card, move.pile, now_ms)
+        refusal = _do_play(state, seat, move.source, move.card, move.pile, now_ms, ch)
     # Bots choose among legal moves only (botlib.BotOptions), so none is ever refused.
-    assert not isinstance(result, Refusal), result.message
-    return result
+    assert refusal is None, refusal.message
 
 
 def _next_timer(state: State) -> tuple[int, int] | None:
@@ -482,25 +464,19 @@ def _next_timer(state: State) -> tuple[int, int] | None:
     return min(due) if due else None
 
 
-def _run_timer(state: State, at_ms: int, order: int) -> Changes:
+def _run_timer(state: State, at_ms: int, order: int, ch: Changes) -> None:
     if state.phase == "countdown":
-        return _go(state, at_ms)
-    if state.phase == "round_over":
-        return _new_round(state, at_ms)
-    return _bot_move(state, state.seats[order], at_ms)
+        _go(state, at_ms, ch)
+    elif state.phase == "round_over":
+        _new_round(state, at_ms, ch)
+    else:
+        _bot_move(state, state.seats[order], at_ms, ch)
 
 
-def _advance(state: State, now_ms: int) -> tuple[list[Event], list[Trial], int]:
-    """Run every timer due at or before ``now_ms``, each at its own time; count them."""
-    events: list[Event] = []
-    trials: list[Trial] = []
-    count = 0
+def _advance(state: State, now_ms: int, ch: Changes) -> None:
+    """Run every timer due at or before ``now_ms``, each at its own time."""
     while (timer := _next_timer(state)) is not None and timer[0] <= now_ms:
-        more_events, more_trials = _run_timer(state, *timer)
-        events += more_events
-        trials += more_trials
-        count += 1
-    return events, trials, count
+        _run_timer(state, *timer, ch)
 
 
 def next_deadline(state: State) -> int | None:
@@ -517,8 +493,9 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
     if timer is None or timer[0] > now_ms:
         return Outcome(state=state)
     work = state.clone()
-    events, trials, _count = _advance(work, now_ms)
-    return Outcome(state=work, events=tuple(events), trials=tuple(trials))
+    ch = Changes()
+    _advance(work, now_ms, ch)
+    return ch.outcome(work)
 
 
 # ============================================================================================
@@ -546,32 +523,33 @@ def act(state: State, seat: int, action: ActionInput, now_ms: int) -> Outcome[St
     if isinstance(parsed, Refusal):
         return refused(state, parsed)
     work = state.clone()
-    events, trials, _count = _advance(work, now_ms)
-    result: Changes | Refusal | None = _check_phase(work)
-    if result is None:
+    ch = Changes()
+    _advance(work, now_ms, ch)
+    refusal = _check_phase(work)
+    if refusal is None:
         if isinstance(parsed, PlayAction):
-            result = _do_play(
+            refusal = _do_play(
                 work,
                 seat,
                 parsed.source,
                 parsed.index,
                 parsed.pile,
                 now_ms,
+                ch,
                 pile_size=parsed.pile_size,
                 rt_ms=parsed.rt_ms,
                 rtt_ms=parsed.rtt_ms,
             )
         elif isinstance(parsed, TurnAction):
-            result = _do_turn(work, seat, now_ms)
+            refusal = _do_turn(work, seat, now_ms, ch)
         elif isinstance(parsed, ExtraAction):
-            result = _do_extra(work, seat, now_ms)
+            refusal = _do_extra(work, seat, now_ms, ch)
         else:
             assert isinstance(parsed, OutAction)
-            result = _do_out(work, seat, now_ms)
-    if isinstance(result, Refusal):
-        return refused(state, result)
-    assert result is not None
-    return Outcome(state=work, events=tuple(events + result[0]), trials=tuple(trials + result[1]))
+            refusal = _do_out(work, seat, now_ms, ch)
+    if refusal is not None:
+        return refused(state, refusal)
+    return ch.outcome(work)
 
 
 def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]:
@@ -584,12 +562,13 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
     if seat not in state.seats or seat in state.bots or state.phase == "game_over":
         return Outcome(state=state)
     work = state.clone()
-    events, trials, _count = _advance(work, now_ms)
+    ch = Changes()
+    _advance(work, now_ms, ch)
     work.bots[seat] = botlib.BOT_LEVELS.get(level, botlib.BOT_LEVELS["steady"])
     if work.phase == "playing":
         _schedule_bot(work, seat, now_ms)
-    events.append(Event("bot_takeover", {"seat": seat}))
-    return Outcome(state=work, events=tuple(events), trials=tuple(trials))
+    ch.event("bot_takeover", seat=seat)
+    return ch.outcome(work)
 
 
 # ============================================================================================
