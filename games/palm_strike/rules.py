@@ -50,9 +50,9 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from games import kernel
-from games.core import Event, Outcome, Trial, gettext_noop, seats_check
+from games.core import Outcome, Trial, gettext_noop, seats_check
 from games.fingerprint import state_fingerprint
-from games.kernel import GAME_OVER, Refusal, act_preamble, refused
+from games.kernel import GAME_OVER, Changes, Refusal, act_preamble, refused
 from games.palm_strike import bots as botlib
 from games.palm_strike.actions import (
     ACTIONS,
@@ -244,15 +244,14 @@ def _plan_bots(state: State, flip: Flip) -> None:
     flip.bot_moves.sort(key=lambda move: move.due_ms)
 
 
-def _flip(state: State, now_ms: int, seat: int | None) -> list[Event]:
+def _flip(state: State, now_ms: int, seat: int | None, ch: Changes) -> None:
     """Turn the top card of the flip deck onto the discard pile and open its window."""
-    events: list[Event] = []
     config = state.config
     if not state.flip_deck:
         # RULES.md: when the public deck runs out, the discard pile is shuffled into a new one.
         state.flip_deck, state.discard = state.discard, []
         state.rng.shuffle(state.flip_deck)
-        events.append(Event("reshuffle", {"cards": len(state.flip_deck)}))
+        ch.event("reshuffle", cards=len(state.flip_deck))
     card = state.flip_deck.pop(0)
     state.discard.append(card)
     state.flips += 1
@@ -270,18 +269,7 @@ def _flip(state: State, now_ms: int, seat: int | None) -> list[Event]:
     state.next_flip_ms = (
         now_ms + round(config.auto_flip_s * 1000) if config.flip_pacing == "auto" else None
     )
-    events.append(
-        Event(
-            "flip",
-            {
-                "flip": flip.number,
-                "seat": seat,
-                "card": card_to_dict(card),
-                "closes_ms": flip.closes_ms,
-            },
-        )
-    )
-    return events
+    ch.event("flip", flip=flip.number, seat=seat, card=card_to_dict(card), closes_ms=flip.closes_ms)
 
 
 # ============================================================================================
@@ -294,8 +282,9 @@ def _record(
     rt_ms: int,
     rtt_ms: int,
     now_ms: int,
+    ch: Changes,
     place: int | None = None,
-) -> list[Event]:
+) -> None:
     """Record one slap (or claim) on the open flip; it may open or join the grace window."""
     flip = state.current
     assert flip is not None
@@ -310,7 +299,6 @@ def _record(
         plausible=plausible,
         bot=_is_bot(state, seat),
     )
-    events: list[Event] = []
     if config.team_mode:
         assert place is not None
         # Judged against the centre as it was when the card flipped (what every tablet saw
@@ -332,20 +320,15 @@ def _record(
     if config.team_mode:
         # A wrong claim does not mark the flip: a right claim may still win the race, and
         # the flip's outcome is only known when the race is settled (or the window closes).
-        events.append(
-            Event(
-                "claim" if response.hit else "false_claim",
-                {
-                    "flip": flip.number,
-                    "seat": seat,
-                    "card": card_to_dict(response.card) if response.card is not None else None,
-                    "plausible": plausible,
-                },
-            )
+        ch.event(
+            "claim" if response.hit else "false_claim",
+            flip=flip.number,
+            seat=seat,
+            card=card_to_dict(response.card) if response.card is not None else None,
+            plausible=plausible,
         )
     else:
-        events.append(Event("slap", {"flip": flip.number, "seat": seat, "plausible": plausible}))
-    return events
+        ch.event("slap", flip=flip.number, seat=seat, plausible=plausible)
 
 
 def _take_card(state: State, seat: int, index: int, to_seat: int | None) -> Card:
@@ -364,7 +347,7 @@ def _note_empty(state: State, seat: int) -> None:
         state.round_winners.append(seat)
 
 
-def _settle_slap(state: State, seat: int, now_ms: int) -> list[Event]:
+def _settle_slap(state: State, seat: int, now_ms: int, ch: Changes) -> None:
     """Apply RULES.md's four cases for the slapper who won the race."""
     flip = state.current
     assert flip is not None
@@ -372,7 +355,6 @@ def _settle_slap(state: State, seat: int, now_ms: int) -> list[Event]:
     hand = state.hands[seat]
     found = judge(config.slap_scope, state.seats, flip.table, flip.card, config.level, seat)
     data: dict[str, Any] = {"flip": flip.number, "winner": seat}
-    events: list[Event] = []
     to_seat: int | None = None
     if found.own and found.others:
         flip.outcome = "both"
@@ -392,14 +374,9 @@ def _settle_slap(state: State, seat: int, now_ms: int) -> list[Event]:
         state.choice = Choice(
             seat, "player", None, now_ms + CHOICE_TIMEOUT_MS, options=tuple(found.others)
         )
-        events.append(Event("resolved", data))
-        events.append(
-            Event(
-                "choice",
-                {"seat": seat, "reason": "player", "to_seat": None, "flip": flip.number},
-            )
-        )
-        return events
+        ch.event("resolved", **data)
+        ch.event("choice", seat=seat, reason="player", to_seat=None, flip=flip.number)
+        return
     if flip.outcome == "own":
         # The matching card itself goes back under the player deck.
         index = next(
@@ -419,18 +396,16 @@ def _settle_slap(state: State, seat: int, now_ms: int) -> list[Event]:
         delay = botlib.BOT_CHOICE_DELAY_MS if _is_bot(state, seat) else CHOICE_TIMEOUT_MS
         reason: Reason = "give" if flip.outcome == "other" else "return"
         state.choice = Choice(seat, reason, to_seat, now_ms + delay)
-        events.append(Event("resolved", data))
-        choice_data = {"seat": seat, "reason": reason, "to_seat": to_seat, "flip": flip.number}
-        events.append(Event("choice", choice_data))
-        return events
+        ch.event("resolved", **data)
+        ch.event("choice", seat=seat, reason=reason, to_seat=to_seat, flip=flip.number)
+        return
     elif hand:
         data["card"] = card_to_dict(_take_card(state, seat, 0, to_seat))
     _note_empty(state, seat)
-    events.append(Event("resolved", data))
-    return events
+    ch.event("resolved", **data)
 
 
-def _settle_claim(state: State, response: Response) -> list[Event]:
+def _settle_claim(state: State, response: Response, ch: Changes) -> None:
     """Team mode: the winner takes the claimed centre card; B and C refill the place."""
     flip = state.current
     assert flip is not None
@@ -442,20 +417,12 @@ def _settle_claim(state: State, response: Response) -> list[Event]:
     refill = config.team_end != "centre_empty" and state.player_deck
     state.centre[response.place] = state.player_deck.pop(0) if refill else None
     flip.outcome = "claim"
-    return [
-        Event(
-            "resolved",
-            {
-                "flip": flip.number,
-                "winner": response.seat,
-                "outcome": "claim",
-                "card": card_to_dict(card),
-            },
-        )
-    ]
+    ch.event(
+        "resolved", flip=flip.number, winner=response.seat, outcome="claim", card=card_to_dict(card)
+    )
 
 
-def _end_grace(state: State, now_ms: int) -> list[Event]:
+def _end_grace(state: State, now_ms: int, ch: Changes) -> None:
     """The grace window is over: the earliest plausible reaction time wins the race."""
     flip = state.current
     assert flip is not None
@@ -467,71 +434,59 @@ def _end_grace(state: State, now_ms: int) -> list[Event]:
     if not contenders:
         # Only implausible slaps: nobody wins yet; the next slap opens a new grace window.
         flip.grace_ends_ms = None
-        return [Event("race_void", {"flip": flip.number})]
+        ch.event("race_void", flip=flip.number)
+        return
     winner = min(contenders, key=lambda item: item[:3])[3]
     flip.resolved = True
     flip.winner = winner.seat
     if state.config.team_mode:
-        return _settle_claim(state, winner)
-    return _settle_slap(state, winner.seat, now_ms)
+        _settle_claim(state, winner, ch)
+    else:
+        _settle_slap(state, winner.seat, now_ms, ch)
 
 
-def _apply_player_choice(state: State, index: int, now_ms: int, *, by_default: bool) -> list[Event]:
+def _apply_player_choice(
+    state: State, index: int, now_ms: int, ch: Changes, *, by_default: bool
+) -> None:
     """The slapper picked whose matching card it was; now they give that player a card (a
     second choice when they have several, as in the one-match case)."""
     choice = state.choice
     assert choice is not None
     to_seat = choice.options[index]
     seat = choice.seat
-    events = [
-        Event(
-            "chosen",
-            {
-                "seat": seat,
-                "reason": "player",
-                "to_seat": to_seat,
-                "card": None,
-                "default": by_default,
-            },
-        )
-    ]
+    ch.event("chosen", seat=seat, reason="player", to_seat=to_seat, card=None, default=by_default)
     state.choice = None
     hand = state.hands[seat]
     if len(hand) > 1:
         state.choice = Choice(seat, "give", to_seat, now_ms + CHOICE_TIMEOUT_MS)
         flip = state.current
         number = flip.number if flip is not None else None
-        events.append(
-            Event("choice", {"seat": seat, "reason": "give", "to_seat": to_seat, "flip": number})
-        )
-        return events
+        ch.event("choice", seat=seat, reason="give", to_seat=to_seat, flip=number)
+        return
     if hand:
         _take_card(state, seat, 0, to_seat)
     _note_empty(state, seat)
-    return events + _finish_flip(state, now_ms)
+    _finish_flip(state, now_ms, ch)
 
 
-def _apply_choice(state: State, index: int, now_ms: int, *, by_default: bool) -> list[Event]:
+def _apply_choice(state: State, index: int, now_ms: int, ch: Changes, *, by_default: bool) -> None:
     choice = state.choice
     assert choice is not None
     if choice.reason == "player":
-        return _apply_player_choice(state, index, now_ms, by_default=by_default)
+        _apply_player_choice(state, index, now_ms, ch, by_default=by_default)
+        return
     card = _take_card(state, choice.seat, index, choice.to_seat)
     state.choice = None
     _note_empty(state, choice.seat)
-    events = [
-        Event(
-            "chosen",
-            {
-                "seat": choice.seat,
-                "reason": choice.reason,
-                "to_seat": choice.to_seat,
-                "card": card_to_dict(card),
-                "default": by_default,
-            },
-        )
-    ]
-    return events + _finish_flip(state, now_ms)
+    ch.event(
+        "chosen",
+        seat=choice.seat,
+        reason=choice.reason,
+        to_seat=choice.to_seat,
+        card=card_to_dict(card),
+        default=by_default,
+    )
+    _finish_flip(state, now_ms, ch)
 
 
 # ============================================================================================
@@ -626,35 +581,36 @@ def _stalemate(state: State) -> bool:
     )
 
 
-def _end_game(state: State, winners: list[int]) -> list[Event]:
+def _end_game(state: State, winners: list[int], ch: Changes) -> None:
     state.game_over = True
     state.winners = list(winners)
     state.next_flip_ms = None
     state.next_round_ms = None
     scores = {str(seat): score for seat, score in state.scores.items()}
-    return [Event("game_over", {"winners": list(winners), "scores": scores})]
+    ch.event("game_over", winners=list(winners), scores=scores)
 
 
-def _end_round(state: State, now_ms: int) -> list[Event]:
+def _end_round(state: State, now_ms: int, ch: Changes) -> None:
     """A round is over: score it (points variant) and either end the game or pause."""
     config = state.config
     winners = list(state.round_winners) or _fewest_cards(state)
     state.round_winners = winners
-    events = [Event("round_over", {"round": state.round, "winners": winners})]
+    ch.event("round_over", round=state.round, winners=winners)
     if config.points_target <= 0:
-        return events + _end_game(state, winners)
+        _end_game(state, winners, ch)
+        return
     for winner in winners:
         state.scores[winner] += sum(len(state.hands[s]) for s in state.seats if s != winner)
     reached = [seat for seat in state.seats if state.scores[seat] >= config.points_target]
     if reached:
         best = max(state.scores[seat] for seat in reached)
-        return events + _end_game(state, [s for s in reached if state.scores[s] == best])
+        _end_game(state, [s for s in reached if state.scores[s] == best], ch)
+        return
     state.next_flip_ms = None
     state.next_round_ms = now_ms + ROUND_BREAK_MS
-    return events
 
 
-def _deal_round(state: State, now_ms: int) -> list[Event]:
+def _deal_round(state: State, now_ms: int, ch: Changes) -> None:
     """Points variant: gather every player card, shuffle and deal again."""
     cards = [card for seat in state.seats for card in state.hands[seat]] + state.player_deck
     state.rng.shuffle(cards)
@@ -670,33 +626,33 @@ def _deal_round(state: State, now_ms: int) -> list[Event]:
         state.next_flip_ms = now_ms + READY_MS
     else:
         _schedule_turn(state, now_ms)
-    return [Event("round_started", {"round": state.round, "active_seat": state.active_seat})]
+    ch.event("round_started", round=state.round, active_seat=state.active_seat)
 
 
-def _finish_flip(state: State, now_ms: int) -> list[Event]:
+def _finish_flip(state: State, now_ms: int, ch: Changes) -> None:
     """Once the window is closed and no choice is pending: end, or move on to the next flip."""
     flip = state.current
     if flip is None or flip.open or state.choice is not None:
-        return []
+        return
     config = state.config
     if config.flip_pacing == "tap" and state.active_seat is not None:
         state.active_seat = next_seat(state.seats, state.active_seat)
     if config.team_mode:
         winners = _team_winners(state)
         if winners is not None:
-            return _end_game(state, winners)
+            _end_game(state, winners, ch)
+            return
     elif state.round_winners or state.round_flips >= MAX_FLIPS_PER_ROUND or _stalemate(state):
-        return _end_round(state, now_ms)
-    events: list[Event] = []
+        _end_round(state, now_ms, ch)
+        return
     if config.flip_pacing == "tap":
         _schedule_turn(state, now_ms)
-        events.append(Event("turn", {"seat": state.active_seat}))
+        ch.event("turn", seat=state.active_seat)
     elif state.next_flip_ms is not None and state.next_flip_ms < now_ms:
         state.next_flip_ms = now_ms + RESUME_MS
-    return events
 
 
-def _close_window(state: State, now_ms: int) -> tuple[list[Event], list[Trial]]:
+def _close_window(state: State, now_ms: int, ch: Changes) -> None:
     flip = state.current
     assert flip is not None
     flip.open = False
@@ -705,19 +661,15 @@ def _close_window(state: State, now_ms: int) -> tuple[list[Event], list[Trial]]:
     if state.config.team_mode and flip.outcome is None and wrong_claims:
         flip.outcome = "false_claim"  # no claim won, and someone tapped a wrong card
     slappers = list(dict.fromkeys(response.seat for response in flip.responses))
-    events = [
-        Event(
-            "window_closed",
-            {
-                "flip": flip.number,
-                "winner": flip.winner,
-                "outcome": flip.outcome,
-                "slappers": slappers,
-            },
-        )
-    ]
-    trials = _trials(state, flip)
-    return events + _finish_flip(state, now_ms), trials
+    ch.event(
+        "window_closed",
+        flip=flip.number,
+        winner=flip.winner,
+        outcome=flip.outcome,
+        slappers=slappers,
+    )
+    ch.add(trials=_trials(state, flip))
+    _finish_flip(state, now_ms, ch)
 
 
 # ============================================================================================
@@ -757,35 +709,32 @@ def _next_timer(state: State) -> tuple[int, int, str] | None:
     return min(timers) if timers else None
 
 
-def _run_timer(state: State, name: str, at_ms: int) -> tuple[list[Event], list[Trial]]:
+def _run_timer(state: State, name: str, at_ms: int, ch: Changes) -> None:
     if name == "grace":
-        return _end_grace(state, at_ms), []
-    if name == "bot":
+        _end_grace(state, at_ms, ch)
+    elif name == "bot":
         flip = state.current
         assert flip is not None
         move = flip.bot_moves.pop(0)
         # A bot's late claim is recorded like a child's: judged on the centre as flipped.
-        return _record(state, move.seat, move.rt_ms, 0, at_ms, move.place), []
-    if name == "choice":
-        return _apply_choice(state, 0, at_ms, by_default=True), []
-    if name == "close":
-        return _close_window(state, at_ms)
-    if name == "deal":
-        return _deal_round(state, at_ms), []
-    return _flip(state, at_ms, state.active_seat), []
+        _record(state, move.seat, move.rt_ms, 0, at_ms, ch, move.place)
+    elif name == "choice":
+        _apply_choice(state, 0, at_ms, ch, by_default=True)
+    elif name == "close":
+        _close_window(state, at_ms, ch)
+    elif name == "deal":
+        _deal_round(state, at_ms, ch)
+    else:
+        _flip(state, at_ms, state.active_seat, ch)
 
 
-def _advance(state: State, now_ms: int) -> tuple[list[Event], list[Trial], int]:
+def _advance(state: State, now_ms: int, ch: Changes) -> int:
     """Run every timer due at or before ``now_ms``, each at its own time; count them."""
-    events: list[Event] = []
-    trials: list[Trial] = []
     count = 0
     while (timer := _next_timer(state)) is not None and timer[0] <= now_ms:
-        more_events, more_trials = _run_timer(state, timer[2], timer[0])
-        events += more_events
-        trials += more_trials
+        _run_timer(state, timer[2], timer[0], ch)
         count += 1
-    return events, trials, count
+    return count
 
 
 def next_deadline(state: State) -> int | None:
@@ -810,7 +759,7 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
     first card flips ``READY_MS`` later. A tick with nothing to do returns ``state`` itself.
     """
     work = state.clone()
-    events: list[Event] = []
+    ch = Changes()
     started = False
     if not work.started and not work.game_over:
         work.started = started = True
@@ -818,11 +767,11 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
             work.next_flip_ms = now_ms + READY_MS
         else:
             _schedule_turn(work, now_ms)
-        events.append(Event("started", {"first_flip_ms": work.next_flip_ms}))
-    more_events, trials, count = _advance(work, now_ms)
+        ch.event("started", first_flip_ms=work.next_flip_ms)
+    count = _advance(work, now_ms, ch)
     if not started and count == 0:
         return Outcome(state=state)
-    return Outcome(state=work, events=tuple(events + more_events), trials=tuple(trials))
+    return ch.outcome(work)
 
 
 # ============================================================================================
@@ -840,7 +789,7 @@ def _check_flip_open(state: State, number: int, now_ms: int) -> Flip | Refusal:
     return flip
 
 
-def _act_flip(state: State, seat: int, now_ms: int) -> list[Event] | Refusal:
+def _act_flip(state: State, seat: int, now_ms: int, ch: Changes) -> Refusal | None:
     if state.config.flip_pacing == "auto":
         return Refusal(gettext_noop("Cards flip by themselves in this game."))
     if state.next_round_ms is not None:
@@ -851,10 +800,13 @@ def _act_flip(state: State, seat: int, now_ms: int) -> list[Event] | Refusal:
         return Refusal(gettext_noop("Wait: a player is choosing a card."))
     if seat != state.active_seat:
         return Refusal(gettext_noop("It is not your turn to flip."))
-    return _flip(state, now_ms, seat)
+    _flip(state, now_ms, seat, ch)
+    return None
 
 
-def _act_slap(state: State, seat: int, action: SlapAction, now_ms: int) -> list[Event] | Refusal:
+def _act_slap(
+    state: State, seat: int, action: SlapAction, now_ms: int, ch: Changes
+) -> Refusal | None:
     if state.config.team_mode:
         return Refusal(
             gettext_noop("In team mode, tap the card and then a matching card in the centre.")
@@ -864,10 +816,13 @@ def _act_slap(state: State, seat: int, action: SlapAction, now_ms: int) -> list[
         return flip
     if any(response.seat == seat for response in flip.responses):
         return Refusal(gettext_noop("You already slapped this card."))
-    return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms)
+    _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, ch)
+    return None
 
 
-def _act_claim(state: State, seat: int, action: ClaimAction, now_ms: int) -> list[Event] | Refusal:
+def _act_claim(
+    state: State, seat: int, action: ClaimAction, now_ms: int, ch: Changes
+) -> Refusal | None:
     if not state.config.team_mode:
         return Refusal(gettext_noop("Claiming centre cards is only for team mode."))
     flip = _check_flip_open(state, action.flip, now_ms)
@@ -881,12 +836,13 @@ def _act_claim(state: State, seat: int, action: ClaimAction, now_ms: int) -> lis
     places = [place for place, card in enumerate(flip.centre) if card is not None]
     if action.card >= len(places):
         return Refusal(gettext_noop("There is no such card in the centre."))
-    return _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, places[action.card])
+    _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, ch, places[action.card])
+    return None
 
 
 def _act_choose(
-    state: State, seat: int, action: ChooseAction, now_ms: int
-) -> list[Event] | Refusal:
+    state: State, seat: int, action: ChooseAction, now_ms: int, ch: Changes
+) -> Refusal | None:
     choice = state.choice
     if choice is None or choice.seat != seat:
         return Refusal(gettext_noop("You have no card to choose right now."))
@@ -894,10 +850,10 @@ def _act_choose(
         # ``card`` is the index of the player among the choice's options (view: "players").
         if action.card >= len(choice.options):
             return Refusal(gettext_noop("That player has no matching card."))
-        return _apply_choice(state, action.card, now_ms, by_default=False)
-    if action.card >= len(state.hands[seat]):
+    elif action.card >= len(state.hands[seat]):
         return Refusal(gettext_noop("You do not have that card."))
-    return _apply_choice(state, action.card, now_ms, by_default=False)
+    _apply_choice(state, action.card, now_ms, ch, by_default=False)
+    return None
 
 
 def act(state: State, seat: int, action: ActionInput, now_ms: int) -> Outcome[State]:
@@ -912,21 +868,22 @@ def act(state: State, seat: int, action: ActionInput, now_ms: int) -> Outcome[St
     if isinstance(parsed, Refusal):
         return refused(state, parsed)
     work = state.clone()
-    events, trials, _count = _advance(work, now_ms)
-    result: list[Event] | Refusal
+    ch = Changes()
+    _advance(work, now_ms, ch)
+    refusal: Refusal | None
     if work.game_over:
-        result = Refusal(GAME_OVER)
+        refusal = Refusal(GAME_OVER)
     elif isinstance(parsed, FlipAction):
-        result = _act_flip(work, seat, now_ms)
+        refusal = _act_flip(work, seat, now_ms, ch)
     elif isinstance(parsed, SlapAction):
-        result = _act_slap(work, seat, parsed, now_ms)
+        refusal = _act_slap(work, seat, parsed, now_ms, ch)
     elif isinstance(parsed, ClaimAction):
-        result = _act_claim(work, seat, parsed, now_ms)
+        refusal = _act_claim(work, seat, parsed, now_ms, ch)
     else:
-        result = _act_choose(work, seat, parsed, now_ms)
-    if isinstance(result, Refusal):
-        return refused(state, result)
-    return Outcome(state=work, events=tuple(events + result), trials=tuple(trials))
+        refusal = _act_choose(work, seat, parsed, now_ms, ch)
+    if refusal is not None:
+        return refused(state, refusal)
+    return ch.outcome(work)
 
 
 def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]:
@@ -940,7 +897,8 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
     if seat not in state.seats or seat in state.bots or state.game_over:
         return Outcome(state=state)
     work = state.clone()
-    events, trials, _count = _advance(work, now_ms)
+    ch = Changes()
+    _advance(work, now_ms, ch)
     work.bots[seat] = botlib.BOT_LEVELS.get(level, botlib.BOT_LEVELS["steady"])
     if (
         work.config.flip_pacing == "tap"
@@ -948,8 +906,8 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
         and work.next_flip_ms is not None
     ):
         work.next_flip_ms = min(work.next_flip_ms, now_ms + botlib.BOT_FLIP_DELAY_MS)
-    events.append(Event("bot_takeover", {"seat": seat}))
-    return Outcome(state=work, events=tuple(events), trials=tuple(trials))
+    ch.event("bot_takeover", seat=seat)
+    return ch.outcome(work)
 
 
 # ============================================================================================
