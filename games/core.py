@@ -36,6 +36,7 @@ if typing.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
 __all__ = [
+    "BOT_LEVEL_CHOICES",
     "ConfigT",
     "Engine",
     "Event",
@@ -128,6 +129,14 @@ def setting(
         shown_when=shown_when,
     )
     return field(default=default, metadata={"setting": spec})
+
+
+# A bot-level setting's choices: the skill names every game's ``BOT_LEVELS`` has.
+BOT_LEVEL_CHOICES: tuple[tuple[str, str], ...] = (
+    ("gentle", gettext_noop("Gentle")),
+    ("steady", gettext_noop("Steady")),
+    ("quick", gettext_noop("Quick")),
+)
 
 
 def config_settings(config_cls: type[Any]) -> list[SettingInfo]:

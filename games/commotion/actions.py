@@ -15,16 +15,10 @@ from typing import Annotated
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from games import kernel
 from games.commotion.state import Source
 from games.contract import GameAction
-from games.kernel import (
-    TIMING_REFUSALS,
-    ActionSchema,
-    FieldRefusals,
-    ReactionMs,
-    RoundTripMs,
-    gettext_noop,
-)
+from games.kernel import ActionSchema, FieldRefusals, gettext_noop
 
 # More than any row (6 cards) holds.
 CardIndex = Annotated[int, msgspec.Meta(ge=0, le=63)]
@@ -51,8 +45,8 @@ class PlayAction(GameAction, tag="play", kw_only=True):
     card: CardIndex | UnsetType = UNSET
     pile: PileIndex
     pile_size: PileSize = -1
-    rt_ms: ReactionMs = 0
-    rtt_ms: RoundTripMs = 0
+    rt_ms: kernel.ReactionMs = 0
+    rtt_ms: kernel.RoundTripMs = 0
 
     @property
     def index(self) -> int:
@@ -118,7 +112,7 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
         "card": _CARD,
         "pile": _PILE,
         "pile_size": _PILE_SIZE,
-        **TIMING_REFUSALS,
+        **kernel.TIMING_REFUSALS,
     },
     finish=_finish,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core import SettingError, gettext_noop, setting, validate_settings
+from games.core import BOT_LEVEL_CHOICES, SettingError, gettext_noop, setting, validate_settings
 
 # A round opens with a countdown, then GO for everyone at once (the digital stand-in for the
 # physical pass-the-deck shuffle before "GO").
@@ -52,11 +52,7 @@ class Config:
     bot_speed: str = setting(
         "steady",
         label=gettext_noop("Bot speed"),
-        choices=(
-            ("gentle", gettext_noop("Gentle")),
-            ("steady", gettext_noop("Steady")),
-            ("quick", gettext_noop("Quick")),
-        ),
+        choices=BOT_LEVEL_CHOICES,
     )
     # Not a setting (no form field): (seat, refill size) pairs overriding ``refill_size`` for
     # those seats, so a teacher can give one student a smaller pile.

@@ -71,9 +71,12 @@ from games.commotion.actions import (
     TurnAction,
 )
 from games.commotion.cards import card_to_dict
-from games.commotion.config import COUNTDOWN_MS, ROUND_OVER_MS
-from games.commotion.piles import can_play, is_closed, wants
-from games.commotion.state import Player, State
+from games.commotion.config import COUNTDOWN_MS as COUNTDOWN_MS
+from games.commotion.config import ROUND_OVER_MS as ROUND_OVER_MS
+from games.commotion.piles import can_play as can_play
+from games.commotion.piles import is_closed, wants
+from games.commotion.state import Player
+from games.commotion.state import State as State
 from games.commotion.table import (
     TABLEAU_SIZE,
     can_extra,
@@ -89,9 +92,9 @@ from games.commotion.table import (
     take_from_tableau,
     turn_stock,
 )
-from games.commotion.view import view
+from games.commotion.view import view as view
 from games.core import Outcome, gettext_noop, seats_check
-from games.fingerprint import state_fingerprint
+from games.fingerprint import state_fingerprint as state_fingerprint
 from games.kernel import GAME_OVER, Changes, Refusal, act_preamble, refused
 
 if TYPE_CHECKING:
@@ -102,27 +105,6 @@ if TYPE_CHECKING:
     from games.commotion.config import Config
     from games.commotion.state import EndReason, Source
     from games.contract import ActionInput
-
-__all__ = [
-    "COUNTDOWN_MS",
-    "EXTRA_TAKEN",
-    "MAX_ROUNDS",
-    "ROUND_OVER_MS",
-    "ROW_FIRST",
-    "STALL_RECYCLES",
-    "TOO_LATE",
-    "State",
-    "act",
-    "can_play",
-    "next_deadline",
-    "replay",
-    "retune",
-    "setup",
-    "state_fingerprint",
-    "takeover",
-    "tick",
-    "view",
-]
 
 MIN_SEATS, MAX_SEATS = 2, 6
 # See the module doc: the stall rule and the game's safety net.

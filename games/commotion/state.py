@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Literal
 from games.commotion.bots import BotSkill
 from games.commotion.config import Config
 from games.kernel import TableState
-from games.rng import rng_copy
 
 if TYPE_CHECKING:
     from games.commotion.cards import Card
@@ -82,11 +81,7 @@ class State(TableState[Config, BotSkill]):
         several times slower. A new mutable field must be copied here too (the tests
         compare fingerprints of inputs before and after every step).
         """
-        rng = rng_copy(self.rng)
-        return dataclasses.replace(
-            self,
-            bots=dict(self.bots),
-            rng=rng,
+        return self.copied(
             players={seat: _copy_player(player) for seat, player in self.players.items()},
             centre=[list(pile) for pile in self.centre],
             bot_due=dict(self.bot_due),

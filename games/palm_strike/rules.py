@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from games import kernel
 from games.core import Outcome, Trial, gettext_noop, seats_check
-from games.fingerprint import state_fingerprint
+from games.fingerprint import state_fingerprint as state_fingerprint
 from games.kernel import GAME_OVER, Changes, Refusal, act_preamble, refused
 from games.palm_strike import bots as botlib
 from games.palm_strike.actions import (
@@ -63,17 +63,20 @@ from games.palm_strike.actions import (
     SlapAction,
 )
 from games.palm_strike.cards import Card, PublicCard, card_to_dict, player_deck, public_deck
-from games.palm_strike.matching import cards_match, matches
+from games.palm_strike.matching import cards_match
+from games.palm_strike.matching import matches as matches
 from games.palm_strike.state import (
     BotMove,
     Choice,
     Flip,
     Reason,
     Response,
-    State,
+)
+from games.palm_strike.state import (
+    State as State,
 )
 from games.palm_strike.table import judge, next_seat
-from games.palm_strike.view import view
+from games.palm_strike.view import view as view
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -81,20 +84,6 @@ if TYPE_CHECKING:
     from games.contract import ActionInput
     from games.palm_strike.bots import BotSkill
     from games.palm_strike.config import Config
-
-__all__ = [
-    "State",
-    "act",
-    "matches",
-    "next_deadline",
-    "replay",
-    "retune",
-    "setup",
-    "state_fingerprint",
-    "takeover",
-    "tick",
-    "view",
-]
 
 # A slapper has this long to pick a card before the first one is taken for them.
 CHOICE_TIMEOUT_MS = 5000

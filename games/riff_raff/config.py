@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core import gettext_noop, setting, validate_settings
+from games.core import BOT_LEVEL_CHOICES, gettext_noop, setting, validate_settings
 from games.riff_raff.cargo import SHAPES
 
 # Rounds of a game (RULES.md §3 "A round (up to 10)"); the two-player variant plays two runs
@@ -73,11 +73,7 @@ class Config:
         "steady",
         label=gettext_noop("Bot skill"),
         help=gettext_noop("How well computer players aim and catch."),
-        choices=(
-            ("gentle", gettext_noop("Gentle")),
-            ("steady", gettext_noop("Steady")),
-            ("quick", gettext_noop("Quick")),
-        ),
+        choices=BOT_LEVEL_CHOICES,
     )
 
     first_captain: int = setting(

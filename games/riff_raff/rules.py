@@ -85,7 +85,7 @@ from typing import TYPE_CHECKING, Any
 
 from games import kernel
 from games.core import Outcome, gettext_noop, seats_check
-from games.fingerprint import state_fingerprint
+from games.fingerprint import state_fingerprint as state_fingerprint
 from games.kernel import Changes, Refusal, act_preamble, refused
 from games.riff_raff import bots as botlib
 from games.riff_raff import trials as triallib
@@ -104,12 +104,15 @@ from games.riff_raff.cargo import CARGO, outline
 from games.riff_raff.config import CARDS, DECLARE_FROM_AREA, MAX_SETTLE_MS, ROUNDS, Config
 from games.riff_raff.ship import (
     AREAS,
-    STEP_MS,
     WAVE_PERIOD_STEPS,
     release_height_ok,
     ship_outline,
 )
-from games.riff_raff.state import Falling, Piece, Player, ShipLine, State
+from games.riff_raff.ship import (
+    STEP_MS as STEP_MS,
+)
+from games.riff_raff.state import Falling, Piece, Player, ShipLine
+from games.riff_raff.state import State as State
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -118,23 +121,6 @@ if TYPE_CHECKING:
     from games.riff_raff.bots import BotSkill
     from games.riff_raff.ship import DropZone
     from games.riff_raff.state import EndReason
-
-__all__ = [
-    "ROLL_STEPS",
-    "STEP_MS",
-    "State",
-    "act",
-    "frame",
-    "next_deadline",
-    "replay",
-    "restore",
-    "retune",
-    "setup",
-    "state_fingerprint",
-    "takeover",
-    "tick",
-    "view",
-]
 
 MIN_SEATS, MAX_SEATS = 2, 4
 # One wave period (about 3 s) of rolling after every drop, unless the sea is calm.

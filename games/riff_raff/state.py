@@ -32,7 +32,6 @@ from games.kernel import TableState
 from games.riff_raff.bots import BotSkill
 from games.riff_raff.config import Config
 from games.riff_raff.ship import Ship
-from games.rng import rng_copy
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -284,11 +283,7 @@ class State(TableState[Config, BotSkill]):
     def clone(self) -> State:
         """An independent copy: every mutable part copied, immutable values shared (the
         ship's history is immutable; its world is shared, see the module doc)."""
-        rng = rng_copy(self.rng)
-        return dataclasses.replace(
-            self,
-            bots=dict(self.bots),
-            rng=rng,
+        return self.copied(
             players={seat: _copy_player(player) for seat, player in self.players.items()},
             ship=self.ship.clone(),
             chosen=dict(self.chosen),
