@@ -27,7 +27,7 @@ class ClassChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
     def label_from_instance(self, obj: SchoolClass) -> str:
         if obj.teacher_id == self.teacher_id:
             return obj.name
-        return gettext_now("%(name)s (shared by %(owner)s)") % {
+        return _("%(name)s (shared by %(owner)s)") % {
             "name": obj.name,
             "owner": obj.teacher.get_username(),
         }
