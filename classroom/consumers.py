@@ -210,7 +210,8 @@ class _LobbyConsumer(_Socket):
 
 class _TeacherConsumer(_LobbyConsumer):
     def group_names(self, session_id: int) -> list[str]:
-        # Let in only a teacher who may see the session (see ``connect``).
+        # The teacher's own group too: told when a class share of theirs is revoked. (Only
+        # a signed-in teacher who may see the session gets this far: see ``connect``.)
         user_id = self.scope["user"].pk
         return [session_group(session_id), teachers_group(session_id), teacher_group(user_id)]
 
