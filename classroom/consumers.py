@@ -26,7 +26,13 @@ if TYPE_CHECKING:
 
 from classroom.live import fragments, hosting
 from classroom.live.idle import idle_watch_ensure
-from classroom.live.notify import seat_group, session_group, standings_group, teachers_group
+from classroom.live.notify import (
+    seat_group,
+    session_group,
+    standings_group,
+    teacher_group,
+    teachers_group,
+)
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.selectors.sockets import (
@@ -34,8 +40,8 @@ from classroom.selectors.sockets import (
     seat_get,
     seat_playing_find,
     seat_token_valid,
-    session_owned_by,
-    table_owned_by,
+    session_visible_to,
+    table_visible_to,
 )
 from classroom.server import metrics
 from classroom.server.outages import OutageCalmSocket
@@ -204,7 +210,10 @@ class _LobbyConsumer(_Socket):
 
 class _TeacherConsumer(_LobbyConsumer):
     def group_names(self, session_id: int) -> list[str]:
-        return [session_group(session_id), teachers_group(session_id)]
+        # The teacher's own group too: told when a class share of theirs is revoked. (Only
+        # a signed-in teacher who may see the session gets this far: see ``connect``.)
+        user_id = self.scope["user"].pk
+        return [session_group(session_id), teachers_group(session_id), teacher_group(user_id)]
 
     remote_views: dict[int, dict[str, Any]]
 
@@ -221,13 +230,20 @@ class _TeacherConsumer(_LobbyConsumer):
     async def connect(self) -> None:
         self.remote_views = {}
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
-        if not await database_sync_to_async(self._owns_session)(session_id):
+        if not await database_sync_to_async(self._may_watch)(session_id):
             await self.refuse(CLOSE_FORBIDDEN)
             return
         await self.join_session(session_id)
 
-    def _owns_session(self, session_id: int) -> bool:
-        return session_owned_by(session_id=session_id, user=self.scope.get("user"))
+    def _may_watch(self, session_id: int) -> bool:
+        return session_visible_to(session_id=session_id, user=self.scope.get("user"))
+
+    async def teacher_access_changed(self, event: dict[str, Any]) -> None:
+        """A class share of this teacher was revoked: a page they may no longer see closes."""
+        if not self.closed_here and not await database_sync_to_async(self._may_watch)(
+            self.session_id
+        ):
+            await self.close(code=CLOSE_FORBIDDEN)
 
 
 class ConsoleConsumer(_TeacherConsumer):
@@ -321,7 +337,7 @@ REVOKED = {
         "Practice with the class code has ended. Scan your badge, or ask your teacher."
     ),
 }
-NOT_YOUR_TABLE = gettext_lazy("Only the session's teacher can watch its tables.")
+NOT_YOUR_TABLE = gettext_lazy("Only the teachers of the session can watch its tables.")
 WATCH_NOT_PLAYING = gettext_lazy("This table is not playing right now.")
 
 
@@ -521,18 +537,23 @@ class TableWatchConsumer(TableConsumer):
     tablets. When the host stops, the page is told to reconnect (4012) and finds the next one.
     """
 
+    watched: tuple[int, int]  # (session id, table id)
+    # The watching teacher's group (``teacher_access_changed``), once let in.
+    access_group: str | None = None
+
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         session_id, table_id = int(kwargs["session_id"]), int(kwargs["table_id"])
         self.bucket = TokenBucket()
-        owns = await database_sync_to_async(table_owned_by)(
-            session_id=session_id, table_id=table_id, user=self.scope.get("user")
-        )
+        self.watched = (session_id, table_id)
+        may_watch = await database_sync_to_async(self._may_watch)()
         await self.accept()
         self.watchdog = _heartbeat_for(self.scope, self._silent)
-        if not owns:
+        if not may_watch:
             await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
             return
+        self.access_group = teacher_group(self.scope["user"].pk)
+        await self.channel_layer.group_add(self.access_group, self.channel_name)
         host = await hosting.table_watch_handle(table_id)
         if host is None:
             await self._refuse("not_playing", WATCH_NOT_PLAYING, CLOSE_NOT_PLAYING)
@@ -545,6 +566,22 @@ class TableWatchConsumer(TableConsumer):
     def _host_stopped(self) -> None:
         # Even a finished game: the page looks again and finds the next host, or waits.
         self._closing = asyncio.ensure_future(self.close(code=CLOSE_SERVICE_RESTART))
+
+    def _may_watch(self) -> bool:
+        session_id, table_id = self.watched
+        return table_visible_to(
+            session_id=session_id, table_id=table_id, user=self.scope.get("user")
+        )
+
+    async def teacher_access_changed(self, event: dict[str, Any]) -> None:
+        """A class share of this teacher was revoked: a table they may no longer see closes."""
+        if not self.closed_here and not await database_sync_to_async(self._may_watch)():
+            await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
+
+    async def disconnect(self, code: int) -> None:
+        if self.access_group is not None:
+            await self.channel_layer.group_discard(self.access_group, self.channel_name)
+        await super().disconnect(code)
 
 
 def _page_game_number(scope: dict[str, Any]) -> int | None:

@@ -39,6 +39,41 @@ class SchoolClass(models.Model):
         return self.name
 
 
+class ClassShare(models.Model):
+    """A class shared with a colleague's account. What each role may do is decided in one
+    place, ``classroom.selectors.classes``; sessions a colleague runs belong to the class."""
+
+    class Role(models.TextChoices):
+        # Teaches the class too: everything the owner does, except deleting it or sharing it.
+        CO_TEACHER = "co_teacher", _("Co-teacher")
+        # Stands in for a while: runs sessions and sees results, changes nothing else.
+        SUBSTITUTE = "substitute", _("Substitute")
+
+    school_class = models.ForeignKey(SchoolClass, on_delete=models.CASCADE, related_name="shares")
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="class_shares"
+    )
+    role = models.CharField(_("Role"), max_length=12, choices=Role.choices)
+    # Who shared it (the class's owner); kept as null if that account goes.
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="class_shares_granted",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["school_class", "teacher"], name="unique_class_share")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.school_class} shared with {self.teacher}"
+
+
 class Student(models.Model):
     school_class = models.ForeignKey(SchoolClass, on_delete=models.CASCADE, related_name="students")
     display_name = models.CharField(max_length=40)

@@ -7,6 +7,7 @@ from classroom.views import (
     accounts,
     analytics,
     assignments,
+    class_shares,
     classes,
     diagnostics,
     exports,
@@ -66,6 +67,12 @@ urlpatterns = [
         name="student_colour_safe",
     ),
     path("classes/<int:class_id>/delete/", classes.class_delete, name="class_delete"),
+    path("classes/<int:class_id>/shares/", class_shares.class_share_add, name="class_share_add"),
+    path(
+        "classes/<int:class_id>/shares/<int:share_id>/revoke/",
+        class_shares.class_share_revoke,
+        name="class_share_revoke",
+    ),
     path("classes/<int:class_id>/practice/", assignments.class_practice, name="class_practice"),
     path(
         "classes/<int:class_id>/practice/code/<slug:action>/",

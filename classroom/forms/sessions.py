@@ -11,15 +11,31 @@ from django.utils.translation import gettext_lazy as _
 
 from classroom.gamesite.labels import language_help, palette_help
 from classroom.models import GameSession, SchoolClass
+from classroom.selectors.classes import classes_visible
 from games.registry import game_registry
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
+class ClassChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """The classes a teacher may run sessions for; a colleague's names its owner (two
+    teachers' classes may have the same name)."""
+
+    teacher_id: int | None = None
+
+    def label_from_instance(self, obj: SchoolClass) -> str:
+        if obj.teacher_id == self.teacher_id:
+            return obj.name
+        return _("%(name)s (shared by %(owner)s)") % {
+            "name": obj.name,
+            "owner": obj.teacher.get_username(),
+        }
+
+
 class SessionForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"))
-    school_class = forms.ModelChoiceField(
+    school_class = ClassChoiceField(
         label=_("Class"),
         queryset=SchoolClass.objects.none(),
         required=False,
@@ -76,8 +92,9 @@ class SessionForm(forms.Form):
         assert isinstance(game_field, forms.ChoiceField)
         game_field.choices = [(slug, gettext_now(spec.name)) for slug, spec in games.items()]
         class_field = self.fields["school_class"]
-        assert isinstance(class_field, forms.ModelChoiceField)
-        class_field.queryset = SchoolClass.objects.filter(teacher=teacher)
+        assert isinstance(class_field, ClassChoiceField)
+        class_field.queryset = classes_visible(teacher=teacher).select_related("teacher")
+        class_field.teacher_id = teacher.pk
         first = next(iter(games.values()))
         self.fields["players_per_table"].initial = first.default_players
         self.fields["palette"].initial = GameSession.Palette.STANDARD

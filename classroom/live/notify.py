@@ -27,6 +27,11 @@ def teachers_group(session_id: int) -> str:
     return f"session-{session_id}-teachers"
 
 
+def teacher_group(user_id: int) -> str:
+    """Every teacher page (console, projector, table watch) one teacher has open."""
+    return f"teacher-{user_id}"
+
+
 def seat_group(seat_id: int) -> str:
     """The game sockets of one seat: told when the seat stops being theirs."""
     return f"seat-{seat_id}"
@@ -47,6 +52,12 @@ def seat_next_game(*, seat_id: int) -> None:
     """Tell the seat's game sockets (after commit) that its table deals a new game: the tablet
     loads it (Play again on the console; no code to type)."""
     transaction.on_commit(partial(_send, seat_group(seat_id), "seat.next_game"))
+
+
+def teacher_access_changed(*, teacher_id: int) -> None:
+    """Tell the teacher's open pages (after commit) that what they may see changed (a class
+    share was revoked): each looks again whether it may still watch its session."""
+    transaction.on_commit(partial(_send, teacher_group(teacher_id), "teacher.access_changed"))
 
 
 def lobby_changed(*, session_id: int) -> None:

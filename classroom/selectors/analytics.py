@@ -28,6 +28,7 @@ from classroom.analytics.signal import SignalCounts
 from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rt_summary
 from classroom.gamesite import game_site, game_sites
 from classroom.models import GameSession, SchoolClass, Seat, Student, Trial
+from classroom.selectors.classes import classes_visible
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -440,7 +441,7 @@ def class_games(*, school_class: SchoolClass) -> list[str]:
 
 def class_last_played(*, teacher: User) -> dict[int, datetime]:
     rows = (
-        Trial.objects.filter(student__school_class__teacher=teacher)
+        Trial.objects.filter(student__school_class__in=classes_visible(teacher=teacher))
         .values("student__school_class")
         .annotate(last=Max("created_at"))
     )

@@ -11,25 +11,46 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, SeatDevice, Table
+from classroom.selectors.classes import ClassRight, classes_visible
 from classroom.server.process import processes_alive
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
+def sessions_visible(*, teacher: User, right: ClassRight = ClassRight.SEE) -> QuerySet[GameSession]:
+    """The sessions ``teacher`` holds ``right`` over: every session of a class they hold it
+    over (whoever ran it: a session belongs to its class), and the guest sessions they ran.
+    A colleague whose share is revoked no longer sees the sessions they ran for the class."""
+    if teacher.pk is None:
+        return GameSession.objects.none()
+    return GameSession.objects.filter(
+        Q(school_class__isnull=True, teacher=teacher)
+        | Q(school_class__in=classes_visible(teacher=teacher, right=right))
+    )
+
+
+def session_deletable_by(*, session: GameSession, teacher: User) -> bool:
+    """Whether the teacher may delete the session (once it has ended): not a substitute."""
+    deletable = sessions_visible(teacher=teacher, right=ClassRight.MANAGE)
+    return deletable.filter(pk=session.pk).exists()
+
+
 def session_list(*, teacher: User) -> QuerySet[GameSession]:
-    """The teacher's class sessions (a student's practice shows on their progress page)."""
-    return GameSession.objects.filter(teacher=teacher, kind=GameSession.Kind.CLASS).select_related(
-        "school_class"
+    """The class sessions the teacher may see (a student's practice shows on their progress
+    page)."""
+    return (
+        sessions_visible(teacher=teacher)
+        .filter(kind=GameSession.Kind.CLASS)
+        .select_related("school_class", "teacher")
     )
 
 
 def session_last(*, teacher: User) -> GameSession | None:
-    """The teacher's newest class session: a new session starts from its settings."""
+    """The newest class session this teacher ran (of a class they may still see): a new
+    session starts from its settings."""
     return (
-        GameSession.objects.filter(teacher=teacher, kind=GameSession.Kind.CLASS)
-        .order_by("-created_at", "-pk")
-        .first()
+        session_list(teacher=teacher).filter(teacher=teacher).order_by("-created_at", "-pk").first()
     )
 
 
@@ -55,6 +76,8 @@ class SessionLine:
     # "lobby", "running", "paused", "game_over" (every table of its game done) or "ended".
     state: str
     games: int
+    # Whether this teacher may delete it once it has ended (a substitute may not).
+    deletable: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,18 +87,23 @@ class ClassSessions:
 
 
 def session_lines_by_class(*, teacher: User, limit: int = 40) -> list[ClassSessions]:
-    """The teacher's newest class sessions, grouped by class (classes by name, guests last),
-    newest first in each, with what state each is in."""
+    """The newest class sessions the teacher may see, grouped by class (classes by name,
+    guests last), newest first in each, with what state each is in."""
     current = Table.objects.filter(
         session=OuterRef("pk"), game_number=OuterRef("game_number"), seed__isnull=False
     )
-    sessions = (
+    sessions = list(
         session_list(teacher=teacher)
         .annotate(
             dealt=Exists(current),
             unfinished=Exists(current.exclude(status=Table.Status.ENDED)),
         )
         .order_by("-created_at", "-pk")[:limit]
+    )
+    deletable = set(
+        sessions_visible(teacher=teacher, right=ClassRight.MANAGE)
+        .filter(pk__in=[session.pk for session in sessions])
+        .values_list("pk", flat=True)
     )
     groups: dict[int | None, list[SessionLine]] = {}
     classes: dict[int | None, SchoolClass | None] = {}
@@ -86,7 +114,12 @@ def session_lines_by_class(*, teacher: User, limit: int = 40) -> list[ClassSessi
         ):
             state = "game_over"
         groups.setdefault(session.school_class_id, []).append(
-            SessionLine(session=session, state=state, games=session.game_number)
+            SessionLine(
+                session=session,
+                state=state,
+                games=session.game_number,
+                deletable=session.pk in deletable,
+            )
         )
         classes[session.school_class_id] = session.school_class
 

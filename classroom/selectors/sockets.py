@@ -8,8 +8,9 @@ from typing import NamedTuple
 from django.contrib.auth.models import User
 
 from classroom.live.standings import TabletStandings, standings_for_tablets
-from classroom.models import GameSession, Seat, Table
+from classroom.models import Seat, Table
 from classroom.selectors.practice_access import practice_seat_problem
+from classroom.selectors.sessions import sessions_visible
 
 
 class PlayingSeat(NamedTuple):
@@ -22,20 +23,23 @@ class PlayingSeat(NamedTuple):
     game_number: int = 1
 
 
-def session_owned_by(*, session_id: int, user: object) -> bool:
-    """Whether ``user`` (a socket scope's user, perhaps anonymous) is the session's teacher."""
+def session_visible_to(*, session_id: int, user: object) -> bool:
+    """Whether ``user`` (a socket scope's user, perhaps anonymous) may watch the session: its
+    teacher, or a teacher of its class (``sessions_visible``)."""
     # The scope's user is an AnonymousUser when nobody is signed in.
     if not isinstance(user, User) or not user.is_authenticated:
         return False
-    return GameSession.objects.filter(pk=session_id, teacher=user).exists()
+    return sessions_visible(teacher=user).filter(pk=session_id).exists()
 
 
-def table_owned_by(*, session_id: int, table_id: int, user: object) -> bool:
-    """Whether ``user`` is the teacher of the session this table belongs to."""
+def table_visible_to(*, session_id: int, table_id: int, user: object) -> bool:
+    """Whether ``user`` may watch the session this table belongs to."""
     # The scope's user is an AnonymousUser when nobody is signed in.
     if not isinstance(user, User) or not user.is_authenticated:
         return False
-    return Table.objects.filter(pk=table_id, session_id=session_id, session__teacher=user).exists()
+    return Table.objects.filter(
+        pk=table_id, session_id=session_id, session__in=sessions_visible(teacher=user)
+    ).exists()
 
 
 def seat_find_by_token(*, code: str, token: str) -> Seat | None:

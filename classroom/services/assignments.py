@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from classroom.models import Assignment
+from classroom.selectors.classes import ClassRight, classes_visible
 from games.registry import game_get
 
 if TYPE_CHECKING:
@@ -32,7 +33,11 @@ def assignment_create(
     goal: int,
     due_on: date | None,
 ) -> Assignment:
-    if school_class.teacher_id != teacher.pk:
+    if (
+        not classes_visible(teacher=teacher, right=ClassRight.MANAGE)
+        .filter(pk=school_class.pk)
+        .exists()
+    ):
         raise ValidationError(_("Choose one of your classes."))
     if student is not None and student.school_class_id != school_class.pk:
         raise ValidationError({"student": _("Choose a student of this class.")})

@@ -17,7 +17,8 @@ from classroom.live.hosting import tables_control
 from classroom.live.notify import lobby_changed, seat_next_game, standings_changed
 from classroom.live.standings import standings_for_tablets
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Table
-from classroom.selectors.sessions import session_tables_current
+from classroom.selectors.classes import classes_visible
+from classroom.selectors.sessions import session_tables_current, sessions_visible
 from classroom.server.process import processes_alive
 from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import table_roster_fix, tables_roster_fix
@@ -57,7 +58,10 @@ def session_create(
         raise ValidationError({"palette": _("Choose one of the colour sets in the list.")})
     if language not in dict(django_settings.LANGUAGES):
         raise ValidationError({"language": _("Choose one of the languages in the list.")})
-    if school_class is not None and school_class.teacher_id != teacher.pk:
+    if (
+        school_class is not None
+        and not classes_visible(teacher=teacher).filter(pk=school_class.pk).exists()
+    ):
         raise ValidationError({"school_class": _("Choose one of your classes.")})
     if not spec.min_players <= players_per_table <= spec.max_players:
         raise ValidationError(
@@ -221,21 +225,20 @@ IDLE_END_AFTER = timedelta(minutes=30)
 
 
 def sessions_idle_end(*, now: datetime, teacher: User | None = None) -> list[int]:
-    """End every open class session (of ``teacher``, or all) that started play and has had no
-    tablet connected since ``now - IDLE_END_AFTER``. Returns the ids it ended.
+    """End every open class session (that ``teacher`` may see, or all) that started play and
+    has had no tablet connected since ``now - IDLE_END_AFTER``. Returns the ids it ended.
 
     "Connected" counts the socket rows of live processes (a process that died leaves its rows
     behind); the last time a tablet was seen is its seat's ``last_seen_at`` (set when a socket
     opens and closes).
     """
     cutoff = now - IDLE_END_AFTER
-    open_sessions = GameSession.objects.filter(
+    sessions = GameSession.objects.all() if teacher is None else sessions_visible(teacher=teacher)
+    open_sessions = sessions.filter(
         kind=GameSession.Kind.CLASS,
         status__in=(Status.RUNNING, Status.PAUSED),
         started_at__lt=cutoff,
     )
-    if teacher is not None:
-        open_sessions = open_sessions.filter(teacher=teacher)
     ended = []
     for session in open_sessions:
         sockets = SeatConnection.objects.filter(seat__session=session)

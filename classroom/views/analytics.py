@@ -1,6 +1,7 @@
 """Analytics pages: session report, student progress, class overview, printable reports.
 
-Only the owning teacher gets past ``_own_*`` (404 for anyone else). Numbers come from
+Only a teacher who may see the class or session gets past ``classroom.views.access`` (404
+for anyone else). Numbers come from
 ``classroom.selectors.analytics``; charts from ``classroom.analytics.charts``.
 """
 
@@ -30,13 +31,15 @@ from classroom.gamesite import game_site, game_sites
 from classroom.gamesite.labels import kind_label, level_label
 from classroom.gamesite.ladder_labels import rung_label
 from classroom.live.fragments import game_name
-from classroom.models import GameSession, SchoolClass, Seat, Student
+from classroom.models import Seat, Student
 from classroom.selectors import analytics as selectors
 from classroom.selectors.accommodations import (
     session_colour_safe_seats,
     student_colour_safe_sessions,
 )
 from classroom.selectors.levels import level_track
+from classroom.selectors.sessions import session_deletable_by
+from classroom.views.access import class_or_404, session_or_404
 from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
@@ -51,16 +54,6 @@ WEEK_S = 7 * 24 * 3600
 # Per-session trends in the class overview: what counts as a real change.
 RT_TREND_TOLERANCE_MS = 25.0
 ACCURACY_TREND_TOLERANCE = 0.03
-
-
-def _own_class(request: TeacherRequest, class_id: int) -> SchoolClass:
-    return get_object_or_404(SchoolClass, pk=class_id, teacher=request.user)
-
-
-def _own_session(request: TeacherRequest, session_id: int) -> GameSession:
-    return get_object_or_404(
-        GameSession.objects.select_related("school_class"), pk=session_id, teacher=request.user
-    )
 
 
 def _game_filter(request: TeacherRequest, games: Sequence[str]) -> str | None:
@@ -104,7 +97,7 @@ def _level_charts(by_level: dict[str, Measures], game: str) -> list[charts.Chart
 
 @login_required
 def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_or_404(request, session_id)
     rows = selectors.session_report(session=session)
     by_level = {
         key[0]: m
@@ -126,6 +119,7 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
             else []
         ),
         **_site_context(session.game),
+        "may_delete": session_deletable_by(session=session, teacher=request.user),
     }
     return render(request, "classroom/session_report.html", context)
 
@@ -142,7 +136,7 @@ def _site_context(game: str) -> dict[str, Any]:
 
 @login_required
 def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_or_404(request, session_id)
     seat = get_object_or_404(Seat, pk=seat_id, session=session)
     trials = selectors.session_trials(session=session, seat=seat)
     measures = selectors.measures_by(trials=trials, by=["seat"]).get((seat.pk,))
@@ -483,7 +477,7 @@ def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
 
 @login_required
 def student_progress(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id)
     student = get_object_or_404(Student, pk=student_id, school_class=school_class)
     games = selectors.class_games(school_class=school_class)
     game = _game_filter(request, games)
@@ -500,7 +494,7 @@ def student_progress(request: TeacherRequest, class_id: int, student_id: int) ->
 @login_required
 def class_progress_print(request: TeacherRequest, class_id: int) -> HttpResponse:
     """One printed page per student (or just one student with ``?student=``)."""
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id)
     students = school_class.students.order_by("display_name", "pk")
     student_id = whole_number_parse(request.GET.get("student", ""))
     if student_id is not None:
@@ -627,7 +621,7 @@ def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
 
 @login_required
 def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id)
     games = selectors.class_games(school_class=school_class)
     game = _game_filter(request, games)
     sort = request.GET.get("sort", "name")

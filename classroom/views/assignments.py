@@ -14,26 +14,25 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.forms.assignments import AssignmentForm, PracticeCodeOpenForm
-from classroom.models import Assignment, SchoolClass
+from classroom.models import Assignment
+from classroom.selectors.classes import ClassRight
 from classroom.selectors.practice import class_assignments
 from classroom.selectors.practice_access import practice_code_is_open
 from classroom.services import practice_access
 from classroom.services.assignments import assignment_create, assignment_delete
+from classroom.views.access import class_or_404
 
 if TYPE_CHECKING:
     from django.http import HttpResponse
 
+    from classroom.models import SchoolClass
     from classroom.views.http import TeacherRequest
-
-
-def _own_class(request: TeacherRequest, class_id: int) -> SchoolClass:
-    return get_object_or_404(SchoolClass, pk=class_id, teacher=request.user)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def class_practice(request: TeacherRequest, class_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     form = AssignmentForm(request.POST or None, school_class=school_class)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -87,7 +86,7 @@ PRACTICE_CODE_ACTIONS = ("open", "rotate", "close")
 def practice_code_action(request: TeacherRequest, class_id: int, action: str) -> HttpResponse:
     """Open sign-in by the class code for a while, give the class a new code, or turn it off.
     Badges work whatever the code does."""
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     if action not in PRACTICE_CODE_ACTIONS:
         raise Http404
     if action == "open":
@@ -131,7 +130,7 @@ def _signed_out(notice: str, count: int) -> str:
 @login_required
 def assignment_levels(request: TeacherRequest, class_id: int) -> HttpResponse:
     """The level fields for the game picked in the form (an htmx swap)."""
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     form = AssignmentForm(initial={"game": request.GET.get("game", "")}, school_class=school_class)
     return render(request, "classroom/_assignment_levels.html", {"form": form})
 
@@ -139,7 +138,7 @@ def assignment_levels(request: TeacherRequest, class_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def assignment_remove(request: TeacherRequest, class_id: int, assignment_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     assignment = get_object_or_404(Assignment, pk=assignment_id, school_class=school_class)
     assignment_delete(assignment=assignment)
     messages.success(request, _("Practice removed. What the students did stays in their progress."))

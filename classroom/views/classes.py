@@ -5,14 +5,16 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from classroom.forms.class_shares import ClassShareForm
 from classroom.forms.classes import ClassForm
-from classroom.models import SchoolClass, Student
+from classroom.models import Student
+from classroom.selectors.classes import ClassRight, class_access, class_shares
 from classroom.services.classes import (
     class_create,
     class_delete_preview,
@@ -26,13 +28,10 @@ from classroom.services.classes import (
 from classroom.services.classes import (
     student_remove as student_remove_service,
 )
+from classroom.views.access import class_or_404
 
 if TYPE_CHECKING:
     from classroom.views.http import TeacherRequest
-
-
-def _own_class(request: TeacherRequest, class_id: int) -> SchoolClass:
-    return get_object_or_404(SchoolClass, pk=class_id, teacher=request.user)
 
 
 @login_required
@@ -57,7 +56,7 @@ def class_new(request: TeacherRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def class_edit(request: TeacherRequest, class_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     form = ClassForm(request.POST or None, initial={"name": school_class.name}, adding=True)
     if request.method == "POST" and form.is_valid():
         try:
@@ -78,17 +77,24 @@ def class_edit(request: TeacherRequest, class_id: int) -> HttpResponse:
 
 @login_required
 def class_detail(request: TeacherRequest, class_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
-    return render(
-        request,
-        "classroom/class_detail.html",
-        {"school_class": school_class, "students": school_class.students.all()},
-    )
+    school_class = class_or_404(request, class_id)
+    access = class_access(school_class=school_class, teacher=request.user)
+    if access is None:
+        raise Http404  # the share was revoked a moment ago
+    context = {
+        "school_class": school_class,
+        "students": school_class.students.all(),
+        "access": access,
+        "may_manage": access.may_manage,
+    }
+    if access.is_owner:
+        context.update(shares=class_shares(school_class=school_class), share_form=ClassShareForm())
+    return render(request, "classroom/class_detail.html", context)
 
 
 @login_required
 def class_badges(request: TeacherRequest, class_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id)
     badges = [
         (student, request.build_absolute_uri(reverse("join_badge", args=[student.token])))
         for student in school_class.students.all()
@@ -101,7 +107,7 @@ def class_badges(request: TeacherRequest, class_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def student_remove(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     student = get_object_or_404(Student, pk=student_id, school_class=school_class)
     name = student.display_name
     student_remove_service(student=student)
@@ -114,7 +120,7 @@ def student_remove(request: TeacherRequest, class_id: int, student_id: int) -> H
 @login_required
 @require_POST
 def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     student = get_object_or_404(Student, pk=student_id, school_class=school_class)
     student_token_rotate(student=student)
     notice = _("New badge for %(name)s: print it again; the old one no longer works.") % {
@@ -124,7 +130,12 @@ def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> H
         return render(
             request,
             "classroom/class_detail.html#student-row",
-            {"school_class": school_class, "student": student, "notice": notice},
+            {
+                "school_class": school_class,
+                "student": student,
+                "notice": notice,
+                "may_manage": True,
+            },
         )
     messages.success(request, notice)
     return redirect("class_detail", class_id=school_class.pk)
@@ -133,14 +144,14 @@ def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> H
 @login_required
 @require_POST
 def student_colour_safe(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     student = get_object_or_404(Student, pk=student_id, school_class=school_class)
     student_colour_safe_set(student=student, colour_safe=request.POST.get("colour_safe") == "on")
     if request.htmx:
         return render(
             request,
             "classroom/class_detail.html#student-row",
-            {"school_class": school_class, "student": student},
+            {"school_class": school_class, "student": student, "may_manage": True},
         )
     return redirect("class_detail", class_id=school_class.pk)
 
@@ -148,8 +159,9 @@ def student_colour_safe(request: TeacherRequest, class_id: int, student_id: int)
 @login_required
 @require_http_methods(["GET", "POST"])
 def class_delete(request: TeacherRequest, class_id: int) -> HttpResponse:
-    """GET: what would go, with a confirm button. POST: delete the class and everything of it."""
-    school_class = _own_class(request, class_id)
+    """GET: what would go, with a confirm button. POST: delete the class and everything of it.
+    Only its owner: a colleague it is shared with gets 404."""
+    school_class = class_or_404(request, class_id, ClassRight.OWN)
     error = None
     if request.method == "POST":
         name = school_class.name

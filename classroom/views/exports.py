@@ -1,5 +1,6 @@
-"""Downloads of a session's or a class's trials and summaries (teacher only; 404 for anyone
-else, and for a kind of file that does not exist)."""
+"""Downloads of a session's or a class's trials and summaries (its teachers only: the owner
+and the colleagues it is shared with; 404 for anyone else, and for a kind of file that does
+not exist)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,12 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404
 
 from classroom.exports.downloads import KINDS, class_file_stem, export_response
 from classroom.exports.summary_rows import class_summary_rows, session_summary_rows
 from classroom.exports.trial_rows import class_export_trials, session_export_trials
-from classroom.models import GameSession, SchoolClass
 from classroom.selectors.analytics import class_games
+from classroom.views.access import class_or_404, session_or_404
 
 if TYPE_CHECKING:
     from django.http.response import HttpResponseBase
@@ -32,7 +32,7 @@ def _refusal(request: TeacherRequest, kind: str) -> HttpResponseBase | None:
 
 @login_required
 def session_export(request: TeacherRequest, session_id: int, kind: str) -> HttpResponseBase:
-    session = get_object_or_404(GameSession, pk=session_id, teacher=request.user)
+    session = session_or_404(request, session_id)
     if (refusal := _refusal(request, kind)) is not None:
         return refusal
     return export_response(
@@ -47,7 +47,7 @@ def session_export(request: TeacherRequest, session_id: int, kind: str) -> HttpR
 
 @login_required
 def class_export(request: TeacherRequest, class_id: int, kind: str) -> HttpResponseBase:
-    school_class = get_object_or_404(SchoolClass, pk=class_id, teacher=request.user)
+    school_class = class_or_404(request, class_id)
     if (refusal := _refusal(request, kind)) is not None:
         return refusal
     return export_response(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.forms.classes import RosterFileForm
-from classroom.models import SchoolClass
+from classroom.selectors.classes import ClassRight
 from classroom.services.rosters import (
     ROSTER_FILE_MAX_BYTES,
     RosterLine,
@@ -23,6 +23,7 @@ from classroom.services.rosters import (
     roster_import,
     roster_read,
 )
+from classroom.views.access import class_or_404
 
 if TYPE_CHECKING:
     from django.http import HttpResponse
@@ -30,10 +31,6 @@ if TYPE_CHECKING:
     from classroom.views.http import TeacherRequest
 
 _PAGE = "classroom/class_roster.html"
-
-
-def _own_class(request: TeacherRequest, class_id: int) -> SchoolClass:
-    return get_object_or_404(SchoolClass, pk=class_id, teacher=request.user)
 
 
 def _render(request: TeacherRequest, context: dict[str, Any]) -> HttpResponse:
@@ -46,14 +43,14 @@ def _render(request: TeacherRequest, context: dict[str, Any]) -> HttpResponse:
 
 @login_required
 def class_roster(request: TeacherRequest, class_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     return render(request, _PAGE, {"school_class": school_class, "form": RosterFileForm()})
 
 
 @login_required
 @require_POST
 def class_roster_preview(request: TeacherRequest, class_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     form = RosterFileForm(request.POST, request.FILES)
     context: dict[str, Any] = {"school_class": school_class, "form": form}
     if not form.is_valid():
@@ -92,7 +89,7 @@ def _posted_lines(request: TeacherRequest) -> tuple[list[RosterLine], set[int]]:
 @login_required
 @require_POST
 def class_roster_confirm(request: TeacherRequest, class_id: int) -> HttpResponse:
-    school_class = _own_class(request, class_id)
+    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     context: dict[str, Any] = {"school_class": school_class}
     try:
         lines, dropped = _posted_lines(request)

@@ -19,9 +19,11 @@ from classroom.gamesite.labels import watch_scene
 from classroom.live import fragments, hosting
 from classroom.live.standings import leaderboard_action
 from classroom.models import GameSession, Seat
-from classroom.selectors.sessions import session_last
+from classroom.selectors.classes import ClassRight
+from classroom.selectors.sessions import session_deletable_by, session_last
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
+from classroom.views.access import session_or_404
 from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
@@ -33,12 +35,6 @@ if TYPE_CHECKING:
     from games.core import GameSpec
 
 SETTINGS_PREFIX = "settings"
-
-
-def _own_session(request: TeacherRequest, session_id: int) -> GameSession:
-    return get_object_or_404(
-        GameSession.objects.select_related("school_class"), pk=session_id, teacher=request.user
-    )
 
 
 def _settings_form(
@@ -136,16 +132,17 @@ def _watch_context(session: GameSession) -> dict[str, Any]:
 
 @login_required
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_or_404(request, session_id)
     views = hosting.registry.teacher_views()
     context = fragments.console_context(session=session, views=views)
     context.update(_watch_context(session))
+    context["may_delete"] = session_deletable_by(session=session, teacher=request.user)
     return render(request, "classroom/session_console.html", context)
 
 
 @login_required
 def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_or_404(request, session_id)
     views = hosting.registry.teacher_views()
     context = fragments.projector_context(session=session, views=views)
     context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
@@ -208,7 +205,7 @@ def _console_after_action(
 @login_required
 @require_POST
 def session_action(request: TeacherRequest, session_id: int, action: str) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_or_404(request, session_id)
     perform = SESSION_ACTIONS.get(action)
     if perform is None:
         raise Http404
@@ -224,7 +221,7 @@ def session_action(request: TeacherRequest, session_id: int, action: str) -> Htt
 def session_play_again(request: TeacherRequest, session_id: int) -> HttpResponse:
     """Play again with changed settings (the console's settings form); the plain button
     with the same settings is the "play-again" action."""
-    session = _own_session(request, session_id)
+    session = session_or_404(request, session_id)
     spec = game_get(session.game)
     if spec is None:
         raise Http404
@@ -260,7 +257,7 @@ def _option_value(raw: str) -> int | str | None:
 def seat_action(
     request: TeacherRequest, session_id: int, seat_id: int, action: str
 ) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_or_404(request, session_id)
     seat = get_object_or_404(Seat, pk=seat_id, session=session)
     error: ValidationError | None = None
     try:
@@ -312,13 +309,13 @@ def _delete_page(
 @require_GET
 def session_delete_confirm(request: TeacherRequest, session_id: int) -> HttpResponse:
     """What would go, with a confirm button (or why it cannot go yet)."""
-    return _delete_page(request, _own_session(request, session_id))
+    return _delete_page(request, session_or_404(request, session_id, ClassRight.MANAGE))
 
 
 @login_required
 @require_POST
 def session_delete(request: TeacherRequest, session_id: int) -> HttpResponse:
-    session = _own_session(request, session_id)
+    session = session_or_404(request, session_id, ClassRight.MANAGE)
     code = session.code
     try:
         session_services.session_delete(session=session)

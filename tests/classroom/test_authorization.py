@@ -1,7 +1,12 @@
-"""Every teacher URL belongs to its teacher: others get 404 and change nothing.
+"""Every teacher URL belongs to its class's teachers: others get 404 and change nothing.
+
+A class's teachers are its owner and the colleagues it is shared with: a co-teacher reaches
+everything but deleting and sharing the class, a substitute only what runs sessions and shows
+results. A stranger, and a colleague whose share was revoked, get 404 everywhere.
 
 The walker reads ``classroom.urls.urlpatterns`` itself, so a new teacher URL is checked as soon
-as it exists, and the walker fails loudly if it does not know how to fill the URL's arguments.
+as it exists (for a colleague too: a URL not listed below must let both roles through), and the
+walker fails loudly if it does not know how to fill the URL's arguments.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from django.urls import URLPattern, URLResolver, reverse
 
 from classroom.models import (
     Assignment,
+    ClassShare,
     GameSession,
     PracticeSignIn,
     SchoolClass,
@@ -24,6 +30,7 @@ from classroom.models import (
     Table,
 )
 from classroom.services.assignments import assignment_create
+from classroom.services.class_shares import class_share_grant, class_share_revoke
 from classroom.services.classes import class_create
 from classroom.services.practice_access import practice_code_open, practice_sign_in_by_code
 from classroom.services.seats import seat_join_student, seat_kick
@@ -32,6 +39,8 @@ from classroom.urls import urlpatterns
 from classroom.views.sessions import SESSION_ACTIONS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from django.contrib.auth.models import User
     from django.db.models import Model
 
@@ -80,6 +89,19 @@ TEACHER_WITHOUT_OBJECTS = {
     "password_change",
 }
 PUBLIC_INCLUDES = {"i18n/"}
+# What a colleague's role keeps them from (404, nothing changes); everything else of the
+# shared class they reach as its owner does.
+OWNER_ONLY = {"class_delete", "class_share_add", "class_share_revoke"}
+MANAGERS_ONLY = {
+    "class_edit", "class_roster", "class_roster_preview", "class_roster_confirm",
+    "student_rotate", "student_remove", "student_colour_safe",
+    "class_practice", "practice_code_action", "assignment_levels", "assignment_remove",
+    "session_delete_confirm", "session_delete",
+}  # fmt: skip
+REFUSED_TO = {
+    ClassShare.Role.CO_TEACHER: OWNER_ONLY,
+    ClassShare.Role.SUBSTITUTE: OWNER_ONLY | MANAGERS_ONLY,
+}
 
 # What the walker can put in a URL.
 ACTIONS: dict[str, list[str]] = {
@@ -88,10 +110,15 @@ ACTIONS: dict[str, list[str]] = {
     "practice_code_action": ["open", "rotate", "close"],
 }
 KNOWN_KWARGS = {
-    "class_id", "student_id", "session_id", "seat_id", "assignment_id", "action", "kind",
+    "class_id", "student_id", "session_id", "seat_id", "assignment_id", "share_id", "action",
+    "kind",
 }  # fmt: skip
-# Everything a hostile form could carry, so a view never refuses for lack of data.
-POST_DATA = {"name": "Hijacked", "student_names": "Mallory", "table": "new", "token": "x"}
+# Everything a hostile form could carry, so a view never refuses for lack of data (sharing
+# the class with the stranger, "mr-wu", if the view let the sender share it).
+POST_DATA = {
+    "name": "Hijacked", "student_names": "Mallory", "table": "new", "token": "x",
+    "colleague": "mr-wu", "role": ClassShare.Role.CO_TEACHER,
+}  # fmt: skip
 
 
 def _route_patterns() -> tuple[list[URLPattern], list[str]]:
@@ -159,6 +186,7 @@ def test_walker_knows_every_teacher_url() -> None:
     assert {"class_detail", "class_edit", "student_rotate", "session_console"} <= walked
     assert {"session_action", "seat_action", "class_badges", "session_projector"} <= walked
     assert {"session_delete_confirm", "session_delete"} <= walked
+    assert walked >= OWNER_ONLY | MANAGERS_ONLY, "a refused URL the walker does not walk"
     assert len(CASES) >= 6 + len(SESSION_ACTIONS) + 3 - 2
 
 
@@ -172,13 +200,46 @@ class World:
     seat: Seat
     kicked_seat: Seat
     assignment: Assignment
-    # The intruder's own objects, for URLs mixing their ids with the owner's.
-    intruder_class: SchoolClass
-    intruder_session: GameSession
+    # The class is shared with these (the co-teacher's share is the one revoke URLs name).
+    colleagues: dict[str, User]
+    share: ClassShare
+    # Had the class shared, ran a session of it, and had the share revoked.
+    former: User
+    former_session: GameSession
+    # Each other teacher's own class and session, for URLs mixing their ids with the owner's.
+    own_class: dict[int, SchoolClass]
+    own_session: dict[int, GameSession]
+
+    def user(self, identity: str) -> User:
+        if identity == "stranger":
+            return self.intruder
+        if identity == "former_colleague":
+            return self.former
+        return self.colleagues[identity]
+
+
+def _own_objects(teacher: User) -> tuple[SchoolClass, GameSession]:
+    own_class = class_create(teacher=teacher, name="Year 3 Otters", student_names=[])
+    own_session = session_create(
+        teacher=teacher, game="palm_strike", school_class=own_class, players_per_table=2,
+        settings={},
+    )  # fmt: skip
+    return own_class, own_session
+
+
+def _share(world_class: SchoolClass, owner: User, colleague: User, role: str) -> ClassShare:
+    return class_share_grant(
+        school_class=world_class, by=owner, colleague=colleague.username, role=role
+    )
 
 
 @pytest.fixture
-def world(teacher: User, other_teacher: User, school_class: SchoolClass) -> World:
+def world(
+    teacher: User,
+    other_teacher: User,
+    school_class: SchoolClass,
+    make_teacher: Callable[..., User],
+) -> World:
     session = session_create(
         teacher=teacher,
         game="palm_strike",
@@ -196,14 +257,20 @@ def world(teacher: User, other_teacher: User, school_class: SchoolClass) -> Worl
     # code would change the class and that sign-in.
     practice_code_open(school_class=school_class)
     practice_sign_in_by_code(school_class=school_class, student=ava)
-    intruder_class = class_create(teacher=other_teacher, name="Year 3 Otters", student_names=[])
-    intruder_session = session_create(
-        teacher=other_teacher,
-        game="palm_strike",
-        school_class=intruder_class,
-        players_per_table=2,
+    colleagues = {
+        ClassShare.Role.CO_TEACHER: make_teacher("ms-chen"),
+        ClassShare.Role.SUBSTITUTE: make_teacher("mr-diaz"),
+    }
+    share = _share(school_class, teacher, colleagues[ClassShare.Role.CO_TEACHER], "co_teacher")
+    _share(school_class, teacher, colleagues[ClassShare.Role.SUBSTITUTE], "substitute")
+    former = make_teacher("ms-ford")
+    former_share = _share(school_class, teacher, former, ClassShare.Role.CO_TEACHER)
+    former_session = session_create(
+        teacher=former, game="palm_strike", school_class=school_class, players_per_table=2,
         settings={},
-    )
+    )  # fmt: skip
+    class_share_revoke(share=former_share, by=teacher)
+    own = {user.pk: _own_objects(user) for user in [other_teacher, former, *colleagues.values()]}
     assignment = assignment_create(
         teacher=teacher, school_class=school_class, student=None, game="commotion",
         rung_min=0, rung_max=2, goal_kind="games", goal=1, due_on=None,
@@ -217,15 +284,18 @@ def world(teacher: User, other_teacher: User, school_class: SchoolClass) -> Worl
         session=session,
         seat=Seat.objects.get(pk=seat.pk),
         kicked_seat=Seat.objects.get(pk=kicked.pk),
-        intruder_class=intruder_class,
-        intruder_session=intruder_session,
+        colleagues=colleagues,
+        share=share,
+        former=former,
+        former_session=former_session,
+        own_class={pk: objects[0] for pk, objects in own.items()},
+        own_session={pk: objects[1] for pk, objects in own.items()},
     )
 
 
 def _kwargs(world: World, name: str, action: str | None) -> dict[str, Any]:
-    pattern = next(pattern for pattern in _teacher_patterns() if pattern.name == name)
     kwargs: dict[str, Any] = {}
-    for kwarg in _kwarg_names(pattern):
+    for kwarg in _kwarg_names(_pattern(name)):
         if kwarg == "class_id":
             kwargs[kwarg] = world.school_class.pk
         elif kwarg == "student_id":
@@ -238,6 +308,8 @@ def _kwargs(world: World, name: str, action: str | None) -> dict[str, Any]:
             kwargs[kwarg] = action
         elif kwarg == "assignment_id":
             kwargs[kwarg] = world.assignment.pk
+        elif kwarg == "share_id":
+            kwargs[kwarg] = world.share.pk
         elif kwarg == "kind":
             kwargs[kwarg] = "trials.csv"
         else:
@@ -245,14 +317,12 @@ def _kwargs(world: World, name: str, action: str | None) -> dict[str, Any]:
     return kwargs
 
 
-def _mixed_kwargs(world: World, kwargs: dict[str, Any]) -> dict[str, Any] | None:
-    """The intruder's own parent object with the owner's child object, if the URL has both."""
-    if "student_id" in kwargs:
-        return {**kwargs, "class_id": world.intruder_class.pk}
+def _mixed_kwargs(world: World, user: User, kwargs: dict[str, Any]) -> dict[str, Any] | None:
+    """The user's own parent object with the owner's child object, if the URL has both."""
+    if {"student_id", "assignment_id", "share_id"} & set(kwargs):
+        return {**kwargs, "class_id": world.own_class[user.pk].pk}
     if "seat_id" in kwargs:
-        return {**kwargs, "session_id": world.intruder_session.pk}
-    if "assignment_id" in kwargs:
-        return {**kwargs, "class_id": world.intruder_class.pk}
+        return {**kwargs, "session_id": world.own_session[user.pk].pk}
     return None
 
 
@@ -263,7 +333,7 @@ def _missing_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
 def _snapshot() -> dict[str, list[dict[str, Any]]]:
     """Every row a teacher URL could touch, column by column."""
     models: tuple[type[Model], ...] = (
-        SchoolClass, Student, GameSession, Table, Seat, Assignment, PracticeSignIn,
+        SchoolClass, Student, GameSession, Table, Seat, Assignment, PracticeSignIn, ClassShare,
     )  # fmt: skip
     return {
         model.__name__: [dict(row) for row in model._default_manager.order_by("pk").values()]
@@ -281,13 +351,11 @@ def _is_post_only(client: Client, url: str) -> bool:
     return client.get(url).status_code == 405
 
 
-@pytest.mark.parametrize(("name", "action"), CASES, ids=CASE_IDS)
-def test_another_teacher_gets_404_and_changes_nothing(
-    world: World, name: str, action: str | None
-) -> None:
+def _assert_refused(world: World, user: User, name: str, action: str | None) -> None:
+    """404 for the URL, by any method, with any ids, and nothing changes."""
     kwargs = _kwargs(world, name, action)
     url = reverse(name, kwargs=kwargs)
-    intruder = _client_for(world.intruder)
+    intruder = _client_for(user)
     before = _snapshot()
 
     post = intruder.post(url, POST_DATA)
@@ -314,7 +382,7 @@ def test_another_teacher_gets_404_and_changes_nothing(
         assert get.status_code == 404, url
     assert intruder.post(missing_url, POST_DATA).status_code == 404
 
-    mixed = _mixed_kwargs(world, kwargs)
+    mixed = _mixed_kwargs(world, user, kwargs)
     if mixed is not None:
         assert intruder.post(reverse(name, kwargs=mixed), POST_DATA).status_code == 404
 
@@ -329,19 +397,75 @@ def test_another_teacher_gets_404_and_changes_nothing(
     assert not Student.objects.filter(display_name="Mallory").exists()
 
 
+def _assert_reaches(world: World, user: User, name: str, action: str | None) -> None:
+    """The URL works for this user: the page (200), or the POST done (200 or a redirect)."""
+    client = _client_for(user)
+    url = reverse(name, kwargs=_kwargs(world, name, action))
+    if name in REFUSED_FOR_THE_WORLD:
+        # The world's session is in its lobby: the view is reached and says why not.
+        assert client.post(url, POST_DATA).status_code == 409
+    elif _is_post_only(client, url):
+        assert client.post(url, POST_DATA).status_code in {200, 302}
+    else:
+        assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize(("name", "action"), CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("identity", ["stranger", "former_colleague"])
+def test_another_teacher_gets_404_and_changes_nothing(
+    world: World, identity: str, name: str, action: str | None
+) -> None:
+    _assert_refused(world, world.user(identity), name, action)
+
+
 @pytest.mark.parametrize(("name", "action"), CASES, ids=CASE_IDS)
 def test_the_owner_reaches_every_teacher_url(world: World, name: str, action: str | None) -> None:
     # Control for the test above: the very same URLs work for their owner, so the 404s are
-    # about ownership and not about a badly filled URL.
-    owner = _client_for(world.owner)
-    url = reverse(name, kwargs=_kwargs(world, name, action))
-    if name in REFUSED_FOR_THE_WORLD:
-        # The world's session is in its lobby: the owner reaches the view and is told why not.
-        assert owner.post(url, POST_DATA).status_code == 409
-    elif _is_post_only(owner, url):
-        assert owner.post(url, POST_DATA).status_code in {200, 302}
+    # about who asks and not about a badly filled URL.
+    _assert_reaches(world, world.owner, name, action)
+
+
+@pytest.mark.parametrize(("name", "action"), CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("role", sorted(REFUSED_TO))
+def test_a_colleague_reaches_what_their_role_allows_and_nothing_else(
+    world: World, role: str, name: str, action: str | None
+) -> None:
+    colleague = world.user(role)
+    if name in REFUSED_TO[ClassShare.Role(role)]:
+        _assert_refused(world, colleague, name, action)
     else:
-        assert owner.get(url).status_code == 200
+        _assert_reaches(world, colleague, name, action)
+
+
+def _pattern(name: str) -> URLPattern:
+    return next(pattern for pattern in _teacher_patterns() if pattern.name == name)
+
+
+# Every URL of a session as a whole (not of one seat in it).
+SESSION_CASES = [
+    (name, action)
+    for name, action in CASES
+    if "session_id" in _kwarg_names(_pattern(name))
+    and "seat_id" not in _kwarg_names(_pattern(name))
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "action"), SESSION_CASES, ids=[f"{n}-{a}" if a else n for n, a in SESSION_CASES]
+)
+def test_a_former_colleague_loses_the_sessions_they_ran_for_the_class(
+    world: World, name: str, action: str | None
+) -> None:
+    # A session belongs to its class: the owner reaches the one the colleague ran, and the
+    # colleague, once the share is revoked, gets 404 like anyone else.
+    kwargs = {**_kwargs(world, name, action), "session_id": world.former_session.pk}
+    url = reverse(name, kwargs=kwargs)
+    former = _client_for(world.former)
+    before = _snapshot()
+    assert former.get(url).status_code in {404, 405}, url
+    assert former.post(url, POST_DATA).status_code in {404, 405}, url
+    assert _snapshot() == before
+    assert _client_for(world.owner).get(url).status_code in {200, 405}, url
 
 
 def _anonymous_cases() -> list[tuple[str, str | None]]:

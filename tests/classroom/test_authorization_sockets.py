@@ -1,8 +1,10 @@
-"""Every WebSocket endpoint, tried as anonymous, as a student, as another teacher and as owner.
+"""Every WebSocket endpoint, tried as anonymous, as a student, as another teacher, as the
+colleagues the class is shared with (and one whose share was revoked) and as owner.
 
 The walker reads ``classroom.routing.websocket_urlpatterns`` itself, so a new socket route is
 checked as soon as it exists (and fails loudly until the matrix below knows it). Teacher
-sockets let only the session's teacher in; seat sockets only the seat's own tablet.
+sockets let only the class's teachers in (its owner, and the colleagues it is shared with);
+seat sockets only the seat's own tablet.
 """
 
 from __future__ import annotations
@@ -20,28 +22,34 @@ from django.test import Client
 
 from classroom.asgi import application
 from classroom.live import hosting
-from classroom.models import ActionLogEntry, Seat
+from classroom.models import ActionLogEntry, ClassShare, Seat
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.routing import websocket_urlpatterns
-from classroom.services.seats import seat_join_guest, seat_kick
+from classroom.services.class_shares import class_share_grant, class_share_revoke
+from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
 from classroom.services.sessions import session_create, session_start
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Iterator
+    from collections.abc import AsyncIterator, Callable, Iterator
 
     from django.contrib.auth.models import User
 
-    from classroom.models import GameSession
+    from classroom.models import GameSession, SchoolClass
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TIMEOUT = 3
-IDENTITIES = ("anonymous", "student", "kicked_student", "other_student", "other_teacher", "owner")
+IDENTITIES = (
+    "anonymous", "student", "kicked_student", "other_student", "other_teacher",
+    "former_colleague", "co_teacher", "substitute", "owner",
+)  # fmt: skip
+# The class's teachers: its owner and the colleagues it is shared with, in either role.
+TEACHERS = {"owner", "co_teacher", "substitute"}
 # Route → who gets in. Everyone else is refused with a close code and changes nothing.
 ALLOWED = {
-    "ws/sessions/<int:session_id>/console/": {"owner"},
-    "ws/sessions/<int:session_id>/projector/": {"owner"},
-    "ws/sessions/<int:session_id>/tables/<int:table_id>/watch/": {"owner"},
+    "ws/sessions/<int:session_id>/console/": TEACHERS,
+    "ws/sessions/<int:session_id>/projector/": TEACHERS,
+    "ws/sessions/<int:session_id>/tables/<int:table_id>/watch/": TEACHERS,
     "ws/play/<str:code>/": {"student"},
     "ws/play/<str:code>/table/": {"student"},
 }
@@ -57,11 +65,13 @@ def _fresh_channel_layer() -> Iterator[None]:
 
 @dataclass
 class World:
-    session: GameSession
+    session: GameSession  # a session of the shared class
     seat: Seat
     kicked: Seat
     other_seat: Seat  # a student of another session
     cookies: dict[str, dict[str, str]]
+    owner: User
+    co_teacher: User
 
 
 def _login_cookies(user: User) -> dict[str, str]:
@@ -70,19 +80,37 @@ def _login_cookies(user: User) -> dict[str, str]:
     return {settings.SESSION_COOKIE_NAME: client.cookies[settings.SESSION_COOKIE_NAME].value}
 
 
+def _shared_with(school_class: SchoolClass, owner: User, colleague: User, role: str) -> ClassShare:
+    return class_share_grant(
+        school_class=school_class, by=owner, colleague=colleague.username, role=role
+    )
+
+
 @pytest.fixture
-async def world(teacher: User, other_teacher: User) -> AsyncIterator[World]:
+async def world(
+    teacher: User,
+    other_teacher: User,
+    school_class: SchoolClass,
+    make_teacher: Callable[..., User],
+) -> AsyncIterator[World]:
     def prepare() -> World:
+        co_teacher, substitute = make_teacher("ms-chen"), make_teacher("mr-diaz")
+        former = make_teacher("ms-ford")
+        _shared_with(school_class, teacher, co_teacher, ClassShare.Role.CO_TEACHER)
+        _shared_with(school_class, teacher, substitute, ClassShare.Role.SUBSTITUTE)
+        revoked = _shared_with(school_class, teacher, former, ClassShare.Role.CO_TEACHER)
+        class_share_revoke(share=revoked, by=teacher)
         session = session_create(
             teacher=teacher,
             game="palm_strike",
-            school_class=None,
+            school_class=school_class,
             players_per_table=2,
             settings={"flip_pacing": "tap"},
         )
-        seat = seat_join_guest(session=session, nickname="Ava")
-        seat_join_guest(session=session, nickname="Ben")
-        kicked = seat_join_guest(session=session, nickname="Cy")
+        students = {student.display_name: student for student in school_class.students.all()}
+        seat = seat_join_student(session=session, student=students["Ava"])
+        seat_join_student(session=session, student=students["Ben"])
+        kicked = seat_join_student(session=session, student=students["Chen"])
         seat_kick(seat=Seat.objects.get(pk=kicked.pk))
         session_start(session=session)
         other = session_create(
@@ -98,6 +126,9 @@ async def world(teacher: User, other_teacher: User) -> AsyncIterator[World]:
             # Their own token, presented to this session (a copied cookie, a guessed link).
             "other_student": {code: other_seat.token},
             "other_teacher": _login_cookies(other_teacher),
+            "former_colleague": _login_cookies(former),
+            "co_teacher": _login_cookies(co_teacher),
+            "substitute": _login_cookies(substitute),
             "owner": _login_cookies(teacher),
         }
         return World(
@@ -106,6 +137,8 @@ async def world(teacher: User, other_teacher: User) -> AsyncIterator[World]:
             kicked=kicked,
             other_seat=other_seat,
             cookies=cookies,
+            owner=teacher,
+            co_teacher=co_teacher,
         )
 
     yield await sync_to_async(prepare)()
@@ -180,3 +213,63 @@ async def test_a_refused_socket_cannot_act_at_the_table(world: World, identity: 
     await socket.receive_nothing(timeout=0.3)
     assert not await sync_to_async(ActionLogEntry.objects.filter(kind="act").exists)()
     await tablet.disconnect()
+
+
+async def _closed_with(socket: WebsocketCommunicator) -> int | None:
+    """The close code the server ends an open socket with (frames before it are skipped)."""
+    for _ in range(20):
+        output = await socket.receive_output(timeout=TIMEOUT)
+        if output["type"] == "websocket.close":
+            return output.get("code")
+    raise AssertionError("the socket stayed open")
+
+
+async def _still_open(socket: WebsocketCommunicator) -> bool:
+    for _ in range(20):
+        if await socket.receive_nothing(timeout=0.5):
+            return True
+        if (await socket.receive_output(timeout=TIMEOUT))["type"] == "websocket.close":
+            return False
+    return True
+
+
+async def test_revoking_the_share_closes_the_colleagues_open_teacher_pages(world: World) -> None:
+    tablet = await _tablet_running(world)
+    cookies = world.cookies["co_teacher"]
+    pages = [_socket(_path(route, world), cookies) for route in ROUTES if "sessions" in route]
+    console = _socket(_path("ws/sessions/<int:session_id>/console/", world), world.cookies["owner"])
+    for page in [*pages, console]:
+        assert (await page.connect(timeout=TIMEOUT))[0]
+        await page.receive_output(timeout=TIMEOUT)
+
+    def revoke() -> None:
+        share = ClassShare.objects.get(teacher=world.co_teacher)
+        class_share_revoke(share=share, by=world.owner)
+
+    await sync_to_async(revoke)()
+    for page in pages:
+        assert await _closed_with(page) == 4403
+    # The owner's console stays open; so does the tablet.
+    assert await _still_open(console)
+    assert await _still_open(tablet)
+    await console.disconnect()
+    await tablet.disconnect()
+
+
+@pytest.mark.parametrize("route", [r for r in ROUTES if "watch" not in r and "sessions" in r])
+async def test_a_colleague_never_reaches_the_owners_guest_sessions(
+    world: World, route: str
+) -> None:
+    def guest_session() -> GameSession:
+        return session_create(
+            teacher=world.owner, game="palm_strike", school_class=None, players_per_table=2,
+            settings={},
+        )  # fmt: skip
+
+    guests = await sync_to_async(guest_session)()
+    path = "/" + route.replace("<int:session_id>", str(guests.pk))
+    for identity in ("co_teacher", "substitute"):
+        state, code = await _outcome(_socket(path, world.cookies[identity]))
+        assert (state, code) == ("closed", 4403), identity
+    state, _code = await _outcome(_socket(path, world.cookies["owner"]))
+    assert state == "open"
