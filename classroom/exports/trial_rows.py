@@ -27,6 +27,7 @@ class TrialRow(NamedTuple):
     session_created_at: datetime
     session_kind: str
     game: str
+    game_number: int  # which game of the session (Play again deals the next)
     table_number: int
     name: str
     level: str
@@ -48,6 +49,7 @@ _FIELDS = (
     "session__created_at",
     "session__kind",
     "game",
+    "table__game_number",
     "table__number",
     "seat__name",
     "level",

@@ -37,6 +37,7 @@ from classroom.selectors.accommodations import (
     student_colour_safe_sessions,
 )
 from classroom.selectors.levels import level_track
+from classroom.views.exports import export_panel_context
 from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
@@ -126,6 +127,7 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
             else []
         ),
         **_site_context(session.game),
+        **export_panel_context(request=request, session=session),
     }
     return render(request, "classroom/session_report.html", context)
 
@@ -644,6 +646,7 @@ def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
         "game": game,
         "sort": sort,
         "rows": rows,
+        **export_panel_context(request=request, school_class=school_class),
     }
     template = "classroom/class_overview.html"
     if request.htmx and not request.htmx.boosted:

@@ -27,6 +27,8 @@ from django.views.decorators.cache import never_cache
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from classroom.live import hosting
+from classroom.selectors.tasks import tasks_waiting
+from classroom.server import metrics as metrics_registry
 from classroom.server.metrics import ASYNC_TASKS
 
 if TYPE_CHECKING:
@@ -130,4 +132,5 @@ async def metrics(request: HttpRequest) -> HttpResponse:
         response["WWW-Authenticate"] = 'Bearer realm="metrics"'
         return response
     ASYNC_TASKS.set(len(asyncio.all_tasks()))  # only this loop's, at the scrape
+    metrics_registry.background_tasks_set(await sync_to_async(tasks_waiting)())
     return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)
