@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db.models import Count, Q
-from django_tasks import TaskResultStatus, default_task_backend
+from django_tasks import DEFAULT_TASK_BACKEND_ALIAS, TaskResultStatus, task_backends
 from django_tasks_db import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
@@ -11,7 +11,7 @@ from django_tasks_db.models import DBTaskResult
 def tasks_waiting() -> dict[str, int]:
     """Tasks waiting for a worker (``queued``) and being run (``running``). Other backends
     (the immediate one of the tests) keep no queue: both 0."""
-    if not isinstance(default_task_backend, DatabaseBackend):
+    if not isinstance(task_backends[DEFAULT_TASK_BACKEND_ALIAS], DatabaseBackend):
         return {"queued": 0, "running": 0}
     counts = DBTaskResult.objects.aggregate(
         queued=Count("pk", filter=Q(status=TaskResultStatus.READY)),

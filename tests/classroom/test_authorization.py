@@ -16,6 +16,7 @@ from django.urls import URLPattern, URLResolver, reverse
 
 from classroom.models import (
     Assignment,
+    Export,
     GameSession,
     PracticeSignIn,
     SchoolClass,
@@ -25,6 +26,7 @@ from classroom.models import (
 )
 from classroom.services.assignments import assignment_create
 from classroom.services.classes import class_create
+from classroom.services.exports import export_prepare, export_run
 from classroom.services.practice_access import practice_code_open, practice_sign_in_by_code
 from classroom.services.seats import seat_join_student, seat_kick
 from classroom.services.sessions import session_create
@@ -89,6 +91,7 @@ ACTIONS: dict[str, list[str]] = {
 }
 KNOWN_KWARGS = {
     "class_id", "student_id", "session_id", "seat_id", "assignment_id", "action", "kind",
+    "export_id",
 }  # fmt: skip
 # Everything a hostile form could carry, so a view never refuses for lack of data.
 POST_DATA = {"name": "Hijacked", "student_names": "Mallory", "table": "new", "token": "x"}
@@ -172,13 +175,16 @@ class World:
     seat: Seat
     kicked_seat: Seat
     assignment: Assignment
+    export: Export  # the owner's prepared workbook of the session, ready
     # The intruder's own objects, for URLs mixing their ids with the owner's.
     intruder_class: SchoolClass
     intruder_session: GameSession
 
 
 @pytest.fixture
-def world(teacher: User, other_teacher: User, school_class: SchoolClass) -> World:
+def world(
+    teacher: User, other_teacher: User, school_class: SchoolClass, settings: Any, tmp_path: Any
+) -> World:
     session = session_create(
         teacher=teacher,
         game="palm_strike",
@@ -208,9 +214,16 @@ def world(teacher: User, other_teacher: User, school_class: SchoolClass) -> Worl
         teacher=teacher, school_class=school_class, student=None, game="commotion",
         rung_min=0, rung_max=2, goal_kind="games", goal=1, due_on=None,
     )  # fmt: skip
+    # A prepared download (built by the task here, without a worker) to ask for as an intruder.
+    settings.EXPORTS_ROOT = tmp_path / "exports"
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    export = export_prepare(owner=teacher, kind="workbook.xlsx", session=session)
+    export_run(export_id=export.pk)
+    export.refresh_from_db()
     return World(
         owner=teacher,
         assignment=assignment,
+        export=export,
         intruder=other_teacher,
         school_class=school_class,
         student=ava,
@@ -238,6 +251,8 @@ def _kwargs(world: World, name: str, action: str | None) -> dict[str, Any]:
             kwargs[kwarg] = action
         elif kwarg == "assignment_id":
             kwargs[kwarg] = world.assignment.pk
+        elif kwarg == "export_id":
+            kwargs[kwarg] = world.export.pk
         elif kwarg == "kind":
             kwargs[kwarg] = "trials.csv"
         else:
@@ -263,7 +278,7 @@ def _missing_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
 def _snapshot() -> dict[str, list[dict[str, Any]]]:
     """Every row a teacher URL could touch, column by column."""
     models: tuple[type[Model], ...] = (
-        SchoolClass, Student, GameSession, Table, Seat, Assignment, PracticeSignIn,
+        SchoolClass, Student, GameSession, Table, Seat, Assignment, PracticeSignIn, Export,
     )  # fmt: skip
     return {
         model.__name__: [dict(row) for row in model._default_manager.order_by("pk").values()]
