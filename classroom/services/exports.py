@@ -197,6 +197,7 @@ def export_run(*, export_id: int) -> str:
     export.status = Export.Status.READY
     export.path = relative
     export.size = (folder / name).stat().st_size
+    export.total = max(export.total, export.done)  # trials recorded while it was built
     export.done = export.total
     export.finished_at = export.updated_at = timezone.now()
     export.save(update_fields=["status", "path", "size", "done", "finished_at", "updated_at"])

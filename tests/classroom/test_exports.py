@@ -517,3 +517,17 @@ def test_anonymous_visitors_are_sent_to_log_in(client: Client, played: Played, k
 
 def test_exports_are_read_only(teacher_client: Client, played: Played) -> None:
     assert teacher_client.post(_session_url(played, "trials.csv")).status_code == 405
+
+
+def test_trials_are_read_in_pages_in_the_order_they_happened(played: Played) -> None:
+    from classroom.exports.trial_rows import class_export_trials, trial_rows
+
+    trials = class_export_trials(school_class=played.school_class)
+    # Several trials share a timestamp: the pages still hold each once, in order.
+    Trial.objects.filter(pk__in=list(trials.values_list("pk", flat=True)[:4])).update(
+        created_at=timezone.now()
+    )
+    expected = list(trials.order_by("created_at", "pk").values_list("seat__name", "created_at"))
+    paged = [(row.name, row.created_at) for row in trial_rows(trials=trials, chunk_size=3)]
+    assert paged == expected
+    assert len(paged) == 8
