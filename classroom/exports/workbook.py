@@ -13,9 +13,9 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from rustpy_xlsxwriter import FastExcel, Format
 
+from classroom.exports.cells import ILLEGAL_CHARACTERS_RE
 from classroom.exports.columns import header_row, value_row
 
 if TYPE_CHECKING:
