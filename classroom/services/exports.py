@@ -40,6 +40,8 @@ logger = logging.getLogger(__name__)
 # still this long, is shown as stuck, with a retry.
 QUEUED_PATIENCE = timedelta(seconds=60)
 RUNNING_PATIENCE = timedelta(minutes=3)
+# A file no export holds is deleted once it is this old (see export_files_tidy).
+TIDY_AFTER = timedelta(minutes=10)
 # Progress is written at most this often (each write is a short database transaction).
 _PROGRESS_EVERY_S = 0.5
 
@@ -224,19 +226,18 @@ def _older_remove(export: Export) -> None:
 
 def export_files_tidy(*, owner_id: int) -> int:
     """Delete files in the owner's folder that no export holds (their session or class was
-    deleted, or a build was cut off); returns how many went."""
+    deleted, or a build was cut off); returns how many went. Files written in the last
+    ``TIDY_AFTER`` are left alone: another worker may be just about to record one."""
     folder = exports_root() / str(owner_id)
     if not folder.is_dir():
         return 0
     kept = set(Export.objects.filter(owner_id=owner_id).values_list("path", flat=True))
+    settled = time.time() - TIDY_AFTER.total_seconds()
     removed = 0
     for path in folder.iterdir():
-        relative = f"{owner_id}/{path.name}"
-        in_progress = (
-            path.name.endswith(".part")
-            and Export.objects.filter(owner_id=owner_id, status=Export.Status.RUNNING).exists()
-        )
-        if relative not in kept and not in_progress and path.is_file():
+        if f"{owner_id}/{path.name}" in kept or not path.is_file():
+            continue
+        if path.stat().st_mtime < settled:
             path.unlink(missing_ok=True)
             removed += 1
     return removed

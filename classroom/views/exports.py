@@ -57,7 +57,7 @@ def _page_url(export: Export) -> str:
     return reverse("class_overview", args=[export.school_class_id]) + "#downloads"
 
 
-def _prepared(request: TeacherRequest, export: Export | None, page: str) -> HttpResponseBase:
+def _prepared(export: Export | None, page: str) -> HttpResponseBase:
     """The prepared file if it is ready; otherwise the page where it is prepared."""
     path = export_file_path(export) if export is not None else None
     if export is None or path is None:
@@ -79,7 +79,7 @@ def session_export(request: TeacherRequest, session_id: int, kind: str) -> HttpR
         return refusal
     if kind in PREPARED_KINDS:
         export = export_latest(owner=request.user, kind=kind, session=session)
-        return _prepared(request, export, reverse("session_report", args=[session.pk]))
+        return _prepared(export, reverse("session_report", args=[session.pk]))
     return export_response(request=request, kind=kind, source=session_source(session=session))
 
 
@@ -90,7 +90,7 @@ def class_export(request: TeacherRequest, class_id: int, kind: str) -> HttpRespo
         return refusal
     if kind in PREPARED_KINDS:
         export = export_latest(owner=request.user, kind=kind, school_class=school_class)
-        return _prepared(request, export, reverse("class_overview", args=[school_class.pk]))
+        return _prepared(export, reverse("class_overview", args=[school_class.pk]))
     return export_response(
         request=request, kind=kind, source=class_source(school_class=school_class)
     )

@@ -188,9 +188,7 @@ def _workbook(response: HttpResponseBase) -> Any:
 @pytest.fixture
 def prepared(settings: Any, tmp_path: Any) -> None:
     """Prepared downloads run inside the request that asks for them, into a fresh folder."""
-    settings.TASKS = {
-        "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}
-    }
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
     settings.EXPORTS_ROOT = tmp_path / "exports"
 
 
@@ -466,9 +464,7 @@ def test_exports_of_a_session_without_trials_have_just_the_header(
         assert [len(_sheet_rows(workbook[name])) for name in ("Trials", "Summary")] == [1, 1]
 
 
-def test_the_workbook_is_never_built_in_the_request(
-    teacher_client: Client, played: Played
-) -> None:
+def test_the_workbook_is_never_built_in_the_request(teacher_client: Client, played: Played) -> None:
     # Nothing prepared yet: the workbook's address leads to the page that prepares it.
     response = teacher_client.get(_session_url(played, "workbook.xlsx"))
     assert response.status_code == 302

@@ -23,7 +23,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +36,8 @@ from tests.load.bench_tables import (  # noqa: E402
     _now_ms,
     _percentiles,
     _stop,
-    _tablet,
     _wait_for_port,
+    tablets_start,
 )
 
 TARGET_RATIO = 1.5
@@ -172,19 +171,7 @@ async def _bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         await _wait_for_port(port)
         arrivals = Arrivals()
         stop = asyncio.Event()
-        code = prepared["code"]
-        url = f"ws://127.0.0.1:{port}/ws/play/{code}/table/"
-        sizes: dict[str, int] = defaultdict(int)
-        tasks = []
-        for seat in prepared["seats"]:
-            table = str(seat["table"])
-            sizes[table] += 1
-            cookie = f"seat_{code}={seat['token']}"
-            tasks.append(
-                asyncio.create_task(
-                    _tablet(url, cookie, f"http://127.0.0.1:{port}", table, arrivals, stop)
-                )
-            )
+        tasks, sizes = tablets_start(port=port, setup=prepared, arrivals=arrivals, stop=stop)
         await asyncio.sleep(3.0)  # every table has flipped once
         idle_start = _now_ms()
         await asyncio.sleep(args.idle_s)
@@ -196,9 +183,9 @@ async def _bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         failures = [result for result in results if isinstance(result, Exception)]
         if failures:
             raise RuntimeError(f"{len(failures)} tablets failed: {failures[0]!r}")
-        idle = _percentiles(_latencies_in(arrivals, dict(sizes), [(idle_start, idle_end)]))
+        idle = _percentiles(_latencies_in(arrivals, sizes, [(idle_start, idle_end)]))
         windows = [(b["started_ms"], b["finished_ms"]) for b in builds]
-        building = _percentiles(_latencies_in(arrivals, dict(sizes), windows))
+        building = _percentiles(_latencies_in(arrivals, sizes, windows))
         build_s = [round((b["finished_ms"] - b["started_ms"]) / 1000, 2) for b in builds]
         ratio = round(building["p99"] / idle["p99"], 2) if idle["p99"] else None
         return {
