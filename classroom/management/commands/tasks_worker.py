@@ -8,15 +8,22 @@ measures it). ``make run`` starts one beside Daphne, ``make cluster`` one beside
 
 from __future__ import annotations
 
+import logging
 import os
+import time
 from typing import TYPE_CHECKING, Any
 
+from django.db import OperationalError
 from django_tasks_db.management.commands import db_worker
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
 
 NICENESS = 10
+# After the database failed the worker, it waits this long before it takes the queue up again.
+PAUSE_S = 5.0
+
+logger = logging.getLogger(__name__)
 
 
 class Command(db_worker.Command):
@@ -35,4 +42,16 @@ class Command(db_worker.Command):
         niceness = options.pop("niceness")
         if niceness > 0:
             os.nice(niceness)
-        super().handle(*args, **options)
+        while True:
+            try:
+                super().handle(*args, **options)
+            except OperationalError as error:
+                # The database locked for longer than its timeout (SQLite under a long write:
+                # a restore, a big prune) or out of reach (PostgreSQL restarting): db_worker
+                # would stop, and the prepared downloads with it. Wait, then take up the queue
+                # again; a task that was running when it failed is marked failed by its own
+                # handler, or shows as stuck on the page.
+                logger.warning("task worker: %s; taking the queue up again in %s s", error, PAUSE_S)
+                time.sleep(PAUSE_S)
+            else:
+                return
