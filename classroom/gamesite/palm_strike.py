@@ -194,7 +194,7 @@ def _median_rt(m: Measures) -> float | None:
 
 
 def _trials(m: Measures) -> int:
-    """Flips the child saw while seated (bots and practice alone count the same)."""
+    """Flips the child saw while seated: each flip is one trial, slapped or not."""
     return m.trials
 
 
