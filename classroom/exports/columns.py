@@ -204,7 +204,7 @@ def _trial_cell(value: Callable[[TrialRow], object], row: TrialRow) -> Cell:
 
 def _own_header(label: StrPromise, slug: str, taken: set[str], pooled: bool) -> StrPromise:
     """A game's column header; in a file of several games, one another game's column already
-    has (both Commotion and Riff Raff have a "Round") names its game, so every header of a
+    has (two games may both have a "Round") names its game, so every header of a
     file is unique (statistics packages need unique variable names)."""
     if pooled and str(label) in taken:
         return format_lazy("{} ({})", label, game_name(slug))
