@@ -527,3 +527,18 @@ def test_trials_are_read_in_pages_in_the_order_they_happened(played: Played) -> 
     paged = [(row.name, row.created_at) for row in trial_rows(trials=trials, chunk_size=3)]
     assert paged == expected
     assert len(paged) == 8
+
+
+def test_a_file_of_several_games_has_unique_headers_with_meanings() -> None:
+    from classroom.exports.columns import summary_columns, trial_columns
+    from classroom.gamesite import game_sites
+
+    games = sorted(site.slug for site in game_sites())
+    for columns in (trial_columns(games), summary_columns(games)):
+        headers = [str(column.header) for column in columns]
+        assert len(headers) == len(set(headers)), headers
+        assert all(str(column.meaning) for column in columns)
+    # A game's own column that another game also has says whose it is.
+    trial_headers = [str(column.header) for column in trial_columns(games)]
+    assert "Round" in trial_headers
+    assert any(header.startswith("Round (") for header in trial_headers)
