@@ -43,7 +43,7 @@ RUNNING_PATIENCE = timedelta(minutes=3)
 # A file no export holds is deleted once it is this old (see export_files_tidy).
 TIDY_AFTER = timedelta(minutes=10)
 # Progress is written at most this often (each write is a short database transaction).
-_PROGRESS_EVERY_S = 0.5
+_PROGRESS_EVERY_S = 1.0
 
 
 class ExportRefused(ValueError):
@@ -143,7 +143,7 @@ def _fail(export: Export, message: str) -> None:
 
 
 class _Progress:
-    """Writes how many trials are written, at most every half second."""
+    """Writes how many trials are written, at most once a second (the page asks as often)."""
 
     def __init__(self, export: Export) -> None:
         self.export_id = export.pk

@@ -31,7 +31,7 @@ def test_the_worker_takes_the_queue_up_again_after_a_locked_database(
     call_command("tasks_worker", "--batch", "-v", "0")
     assert len(runs) == 3
     assert pauses == [tasks_worker.PAUSE_S] * 2
-    assert niced == [10]  # below the site, by default
+    assert niced == [19]  # the lowest CPU priority, by default
     assert "niceness" not in runs[0]
 
 

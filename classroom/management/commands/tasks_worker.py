@@ -1,7 +1,7 @@
 """``manage.py tasks_worker``: the background task worker (django-tasks-db's ``db_worker``), at
 a lower CPU priority so the live tables in Daphne always come first.
 
-A class workbook keeps one core busy for a few seconds; at ``nice 10`` the kernel gives Daphne
+A class workbook keeps one core busy for a few seconds; at ``nice 19`` the kernel gives Daphne
 the CPU whenever it wants it, so live flips do not wait behind the build (`make bench-exports`
 measures it). ``make run`` starts one beside Daphne, ``make cluster`` one beside its processes.
 """
@@ -19,7 +19,7 @@ from django_tasks_db.management.commands import db_worker
 if TYPE_CHECKING:
     from argparse import ArgumentParser
 
-NICENESS = 10
+NICENESS = 19
 # After the database failed the worker, it waits this long before it takes the queue up again.
 PAUSE_S = 5.0
 
@@ -35,7 +35,7 @@ class Command(db_worker.Command):
             "--niceness",
             type=int,
             default=NICENESS,
-            help="How much lower than the site's the worker's CPU priority is (default 10).",
+            help="How much lower than the site's the worker's CPU priority is (default 19, the lowest).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
