@@ -127,9 +127,9 @@ bench-faults: setup
 bench-joins: setup
 	$(BIN)/python tests/load/bench_joins.py
 
-# Live flip-to-tablet p99 with the site idle, then while the task worker builds a class
+# Live flip-to-tablet p99 in alternating blocks, the site idle and while the task worker builds a class
 # workbook of 120,000 trials (target: at most 1.5x the idle p99), and the xlsx writers timed on
-# the same rows; ~3 min (prints JSON).
+# the same rows; 4-8 min (prints JSON).
 bench-exports: setup
 	$(BIN)/python tests/load/bench_exports.py
 
