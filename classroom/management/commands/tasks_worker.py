@@ -35,7 +35,7 @@ class Command(db_worker.Command):
             "--niceness",
             type=int,
             default=NICENESS,
-            help="How much lower than the site's the worker's CPU priority is (default 19, the lowest).",
+            help="How far below the site's the worker's CPU priority is (default 19, the lowest).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
