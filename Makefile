@@ -11,7 +11,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity bench-faults bench-joins clean
+.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity bench-faults bench-joins bench-exports clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -28,6 +28,10 @@ run: setup
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@echo "Snapclass is running at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
+	@# The background task worker (prepared downloads) beside Daphne, at a lower CPU priority;
+	@# it stops with Daphne, however Daphne stops.
+	$(BIN)/python manage.py tasks_worker -v0 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) \
 		--websocket-max-message-size $(WS_MAX_BYTES) --websocket-max-frame-size $(WS_MAX_BYTES) \
 		$(DAPHNE_TIMEOUTS) classroom.asgi:application
@@ -122,6 +126,12 @@ bench-faults: setup
 
 bench-joins: setup
 	$(BIN)/python tests/load/bench_joins.py
+
+# Live flip-to-tablet p99 in alternating blocks, the site idle and while the task worker builds a class
+# workbook of 120,000 trials (target: at most 1.5x the idle p99), and the xlsx writers timed on
+# the same rows; 4-8 min (prints JSON).
+bench-exports: setup
+	$(BIN)/python tests/load/bench_exports.py
 
 # Needs GNU gettext (Debian: gettext); the compiled .mo files are committed.
 messages: setup

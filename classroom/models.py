@@ -465,3 +465,71 @@ class Trial(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.seat_id} {self.rt_ms}"
+
+
+class Export(models.Model):
+    """A download prepared in the background (``classroom.services.exports``): a session's or a
+    class's workbook, built by a task worker into a file of its own, kept for its owner.
+
+    Only its owner sees it; deleting the session or the class deletes it (and the file goes
+    with the next tidy-up, ``export_files_tidy``).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting to start")
+        RUNNING = "running", _("Being prepared")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="exports"
+    )
+    # Exactly one of the two: what the file is of.
+    session = models.ForeignKey(
+        GameSession, on_delete=models.CASCADE, null=True, blank=True, related_name="exports"
+    )
+    school_class = models.ForeignKey(
+        SchoolClass, on_delete=models.CASCADE, null=True, blank=True, related_name="exports"
+    )
+    kind = models.CharField(max_length=20)
+    # Headers and the About sheet are written in the language the teacher asked in.
+    language = models.CharField(max_length=10, default="en")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # Trials written so far, of ``total``, for the progress bar.
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # The file under settings.EXPORTS_ROOT, once ready; the task's id in the task backend.
+    path = models.CharField(max_length=200, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    # What went wrong, in words a teacher can read (the traceback goes to the worker's log).
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    # The task's last sign of life (each progress step): a worker that died stops moving it.
+    updated_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["owner", "kind", "session", "school_class"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(session__isnull=False, school_class__isnull=True)
+                | models.Q(session__isnull=True, school_class__isnull=False),
+                name="export_of_a_session_or_a_class",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"export {self.pk} {self.kind} {self.status}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in {self.Status.READY, self.Status.FAILED}
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.READY:
+            return 100
+        return min(99, 100 * self.done // self.total) if self.total else 0

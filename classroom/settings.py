@@ -62,6 +62,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "csp",
+    # Django's Tasks framework (the backport) and its database backend: exports and other work
+    # over a second run in `manage.py db_worker`, never in a request (classroom/tasks.py).
+    "django_tasks",
+    "django_tasks_db",
     "classroom",
 ]
 
@@ -154,6 +158,24 @@ else:
 # GET /_diagnostics/ (loopback only) reports memory, file descriptors, tasks and live tables
 # for the soak test and the capacity benchmark; off unless SNAPCLASS_DIAGNOSTICS=1.
 SNAPCLASS_DIAGNOSTICS = _env_flag("SNAPCLASS_DIAGNOSTICS", default=False)
+
+# Background tasks: the database backend by default, so the embedded set-up needs nothing more
+# (`make run` starts `manage.py tasks_worker` beside Daphne; `make cluster` starts one too).
+# SNAPCLASS_TASKS_BACKEND=immediate runs each task inside the request that enqueues it (tests).
+_TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django_tasks.backends.immediate.ImmediateBackend",
+    "dummy": "django_tasks.backends.dummy.DummyBackend",
+}
+TASKS = {
+    "default": {
+        "BACKEND": _TASK_BACKENDS[os.environ.get("SNAPCLASS_TASKS_BACKEND", "database")],
+        "QUEUES": ["default"],
+    }
+}
+# Prepared downloads (classroom.services.exports) are files under here, one folder per teacher;
+# outside the tracked tree (ignored by git), and never served as static or media files.
+EXPORTS_ROOT = Path(os.environ.get("EXPORTS_ROOT", BASE_DIR / "media" / "exports"))
 
 # django-ratelimit wants a cache shared by all processes; the embedded default is one
 # process, where the local-memory cache is shared by everything that serves requests.

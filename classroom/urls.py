@@ -101,6 +101,11 @@ urlpatterns = [
         analytics.student_progress,
         name="student_progress",
     ),
+    path(
+        "classes/<int:class_id>/export/workbook/prepare/",
+        exports.class_export_prepare,
+        name="class_export_prepare",
+    ),
     path("classes/<int:class_id>/export/<str:kind>/", exports.class_export, name="class_export"),
     path("sessions/<int:session_id>/report/", analytics.session_report, name="session_report"),
     path(
@@ -109,10 +114,18 @@ urlpatterns = [
         name="session_report_seat",
     ),
     path(
+        "sessions/<int:session_id>/export/workbook/prepare/",
+        exports.session_export_prepare,
+        name="session_export_prepare",
+    ),
+    path(
         "sessions/<int:session_id>/export/<str:kind>/",
         exports.session_export,
         name="session_export",
     ),
+    path("exports/<int:export_id>/", exports.export_status, name="export_status"),
+    path("exports/<int:export_id>/file/", exports.export_file, name="export_file"),
+    path("exports/<int:export_id>/again/", exports.export_again, name="export_again"),
     path("sessions/new/", sessions.session_new, name="session_new"),
     path("sessions/new/settings/", sessions.session_settings_fields, name="session_settings"),
     path("sessions/<int:session_id>/", sessions.session_console, name="session_console"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 Cell = str | int | float | bool | None
@@ -15,6 +16,11 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\n")
 _MINUS_SIGN = "\u2212"
 # Spaces some spreadsheets trim before they look for a formula.
 _LEADING_SPACES = " \u00a0\u3000"
+
+
+# Control characters a cell of an .xlsx file may not hold (tab, line feed and carriage return
+# may): the same set openpyxl refuses.
+ILLEGAL_CHARACTERS_RE = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
 
 
 def looks_like_formula(text: str) -> bool:

@@ -3,10 +3,16 @@
 Headers are translated when a file is written (English source strings); values are raw data
 (levels, colours and responses as the game records them) so files from either language
 can be pooled. Rounding: two decimals, reaction times in whole milliseconds.
+
+Each column also says what it means and its unit or values: the codebook and the workbook's
+About sheet (``classroom.exports.codebook``) are written from here and from each game's
+``GameSite`` (its ``trial_columns`` and ``measures``), never from a second list.
 """
 
 from __future__ import annotations
 
+import inspect
+import re
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -17,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classroom.exports.cells import rounded
 from classroom.gamesite import game_site
+from classroom.gamesite.labels import game_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -36,6 +43,11 @@ class Column(Generic[R]):
     header: StrPromise
     value: Callable[[R], Cell]
     width: int  # in characters, for the workbook
+    # For the codebook: what the column holds, its unit or values, and (for a measure) how it
+    # is computed, with its source.
+    meaning: StrPromise | str = ""
+    unit: StrPromise | str = ""
+    formula: str = ""
 
 
 def header_row(columns: Sequence[Column[Any]]) -> list[str]:
@@ -70,24 +82,106 @@ def _adaptive_level(row: TrialRow) -> Cell:
     return rung + 1 if isinstance(rung, int) and not isinstance(rung, bool) else None
 
 
+_YES_NO = _("TRUE or FALSE")
+
 SHARED_TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
-    Column(_("Session"), lambda row: row.session_code, 10),
-    Column(_("Session date"), _session_date, 12),
-    Column(_("Game"), lambda row: row.game, 12),
-    Column(_("Table"), lambda row: row.table_number, 7),
-    Column(_("Name"), lambda row: row.name, 20),
-    Column(_("Level"), lambda row: row.level, 13),
-    Column(_("Practice"), lambda row: row.session_kind == "practice", 9),
-    Column(_("Adaptive level"), _adaptive_level, 9),
+    Column(
+        _("Session"),
+        lambda row: row.session_code,
+        10,
+        meaning=_("The session's join code: one lesson"),
+        unit=_("text"),
+    ),
+    Column(
+        _("Session date"),
+        _session_date,
+        12,
+        meaning=_("The day the session started (or was made, if it never started)"),
+        unit="YYYY-MM-DD",
+    ),
+    Column(
+        _("Game"),
+        lambda row: row.game,
+        12,
+        meaning=_("Which game the trial was played in"),
+        unit=_("the game's code name"),
+    ),
+    Column(
+        _("Game number"),
+        lambda row: row.game_number,
+        8,
+        meaning=_(
+            "Which game of the session: 1 for the first, 2 after the first Play again, and so on"
+        ),
+        unit=_("count"),
+    ),
+    Column(
+        _("Table"),
+        lambda row: row.table_number,
+        7,
+        meaning=_("The table the child sat at in that game"),
+        unit=_("count"),
+    ),
+    Column(
+        _("Name"),
+        lambda row: row.name,
+        20,
+        meaning=_("The child's first name or nickname as the class list or the tablet had it"),
+        unit=_("text"),
+    ),
+    Column(
+        _("Level"),
+        lambda row: row.level,
+        13,
+        meaning=_("The game's difficulty level the trial was played at"),
+        unit=_("the game's level name"),
+    ),
+    Column(
+        _("Practice"),
+        lambda row: row.session_kind == "practice",
+        9,
+        meaning=_("Played alone in practice, not in a class session"),
+        unit=_YES_NO,
+    ),
+    Column(
+        _("Adaptive level"),
+        _adaptive_level,
+        9,
+        meaning=_(
+            "The rung of the adaptive ladder, from 1 (three right in a row: up one; a mistake: "
+            "down one); blank when difficulty was not adaptive"
+        ),
+        unit=_("count"),
+    ),
     # "colour_safe": played on the colour-vision-safe palette (classroom.people.colour_vision).
-    Column(_("Accommodation"), _data("accommodation"), 13),
+    Column(
+        _("Accommodation"),
+        _data("accommodation"),
+        13,
+        meaning=_(
+            "colour_safe: played on the colour-vision-safe palette, so its times answer other "
+            "colours than the class's; blank otherwise"
+        ),
+        unit="colour_safe",
+    ),
 )
 LAST_TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
-    Column(_("Plausible"), lambda row: row.plausible, 10),
+    Column(
+        _("Plausible"),
+        lambda row: row.plausible,
+        10,
+        meaning=_(
+            "FALSE when the server found the reaction time impossible (faster than a human or "
+            "longer than the stimulus had been shown): left out of every time measure"
+        ),
+        unit=_YES_NO,
+    ),
     Column(
         _("Recorded at"),
         lambda row: timezone.localtime(row.created_at).isoformat(timespec="milliseconds"),
         30,
+        meaning=_("When the server recorded the trial, with its offset from UTC"),
+        unit="ISO 8601",
     ),
 )
 
@@ -108,16 +202,30 @@ def _trial_cell(value: Callable[[TrialRow], object], row: TrialRow) -> Cell:
     return _cell(value(row))
 
 
+def _own_header(label: StrPromise, slug: str, taken: set[str], pooled: bool) -> StrPromise:
+    """A game's column header; in a file of several games, one another game's column already
+    has (two games may both have a "Round") names its game, so every header of a
+    file is unique (statistics packages need unique variable names)."""
+    if pooled and str(label) in taken:
+        return format_lazy("{} ({})", label, game_name(slug))
+    return label
+
+
 def trial_columns(games: Sequence[str]) -> tuple[Column[TrialRow], ...]:
     """The shared columns, each game's own (``GameSite.trial_columns``), then plausibility."""
     own: list[Column[TrialRow]] = []
+    taken = {str(column.header) for column in (*SHARED_TRIAL_COLUMNS, *LAST_TRIAL_COLUMNS)}
     for slug in games:
         for column in game_site(slug).trial_columns:
+            header = _own_header(column.label, slug, taken, len(games) > 1)
+            taken.add(str(header))
             own.append(
                 Column(
-                    column.label,
+                    header,
                     _of_game(slug, partial(_trial_cell, column.value)),
                     column.width,
+                    meaning=column.meaning,
+                    unit=column.unit,
                 )
             )
     return (*SHARED_TRIAL_COLUMNS, *own, *LAST_TRIAL_COLUMNS)
@@ -128,10 +236,50 @@ def trial_columns(games: Sequence[str]) -> tuple[Column[TrialRow], ...]:
 
 
 SHARED_SUMMARY_COLUMNS: tuple[Column[SummaryRow], ...] = (
-    Column(_("Name"), lambda row: row.name, 20),
-    Column(_("Game"), lambda row: row.game, 12),
-    Column(_("Level"), lambda row: row.level, 13),
+    Column(
+        _("Name"),
+        lambda row: row.name,
+        20,
+        meaning=_("The child's first name or nickname"),
+        unit=_("text"),
+    ),
+    Column(
+        _("Game"),
+        lambda row: row.game,
+        12,
+        meaning=_("The game these measures are of (games are never pooled)"),
+        unit=_("the game's code name"),
+    ),
+    Column(
+        _("Level"),
+        lambda row: row.level,
+        13,
+        meaning=_("all: every trial of the child in that game; else the trials at one level"),
+        unit=_("all, or the game's level name"),
+    ),
 )
+
+
+# Code references in a docstring (``classroom.analytics.signal.dprime``) mean nothing to a
+# reader of the codebook: the formula and its sources stay, the references go.
+_CODE_REFERENCE = re.compile(r",?\s*(?:see\s+)?``[^`]+``")
+
+
+def measure_formula(measure: Measure) -> str:
+    """How ``measure`` is computed, with its source: its value function's docstring (where the
+    site module writes both), without references to code."""
+    text = inspect.getdoc(measure.value) or ""
+    text = _CODE_REFERENCE.sub("", text)
+    text = re.sub(r"\(\s*\)", "", text)
+    return re.sub(r"\s+", " ", text).replace(" )", ")").replace("( ", "(").strip()
+
+
+def _unit(measure: Measure) -> StrPromise | str:
+    if measure.unit == "%":
+        return _("percent")
+    if measure.unit == "pts":
+        return _("percentage points")
+    return measure.unit
 
 
 def _header(measure: Measure) -> StrPromise:
@@ -149,13 +297,19 @@ def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
     """Name, game and level, then each game's own measures (``GameSite.measures``) with
     two decimals (times in whole ms); a game's columns are blank on another game's rows."""
     own: list[Column[SummaryRow]] = []
+    taken = {str(column.header) for column in SHARED_SUMMARY_COLUMNS}
     for slug in games:
         for measure in game_site(slug).measures:
+            header = _own_header(_header(measure), slug, taken, len(games) > 1)
+            taken.add(str(header))
             own.append(
                 Column(
-                    _header(measure),
+                    header,
                     _of_game(slug, partial(_summary_cell, measure)),
                     10,
+                    meaning=measure.meaning,
+                    unit=_unit(measure),
+                    formula=measure_formula(measure),
                 )
             )
     return (*SHARED_SUMMARY_COLUMNS, *own)

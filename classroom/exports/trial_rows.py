@@ -1,7 +1,7 @@
 """The trials an export holds, one flat row each, read without building model instances.
 
-An export of a big class runs to 100k+ trials, so rows are plain tuples fetched in chunks
-(``values_list(...).iterator()``): memory stays flat however many there are.
+An export of a big class runs to 100k+ trials, so rows are plain tuples fetched in pages
+(``trial_rows``): memory stays flat however many there are.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from classroom.models import GameSession, SchoolClass, Trial
 
-CHUNK_SIZE = 2000
+CHUNK_SIZE = 1000
 
 
 class TrialRow(NamedTuple):
@@ -27,6 +27,7 @@ class TrialRow(NamedTuple):
     session_created_at: datetime
     session_kind: str
     game: str
+    game_number: int  # which game of the session (Play again deals the next)
     table_number: int
     name: str
     level: str
@@ -48,6 +49,7 @@ _FIELDS = (
     "session__created_at",
     "session__kind",
     "game",
+    "table__game_number",
     "table__number",
     "seat__name",
     "level",
@@ -75,6 +77,17 @@ def class_export_trials(*, school_class: SchoolClass) -> QuerySet[Trial]:
     return human_trials().filter(student__school_class=school_class).order_by("created_at", "pk")
 
 
-def trial_rows(*, trials: QuerySet[Trial]) -> Iterator[TrialRow]:
-    for values in trials.values_list(*_FIELDS).iterator(chunk_size=CHUNK_SIZE):
-        yield TrialRow._make(values)
+def trial_rows(*, trials: QuerySet[Trial], chunk_size: int = CHUNK_SIZE) -> Iterator[TrialRow]:
+    """The trials in the order they happened: their ids first (one query), then their rows
+    ``chunk_size`` ids at a time, each chunk its own query.
+
+    No read stays open while the rows are written out: on SQLite a connection holding an old
+    snapshot cannot write (a task's progress updates would fail with "database is locked" once
+    a live table has committed since), and a long read holds back WAL checkpoints. A trial
+    deleted meanwhile is left out; one recorded meanwhile is not in this file."""
+    ids = list(trials.order_by("created_at", "pk").values_list("pk", flat=True))
+    by_id = trials.model._default_manager.order_by("created_at", "pk")
+    for start in range(0, len(ids), chunk_size):
+        chunk = by_id.filter(pk__in=ids[start : start + chunk_size])
+        for values in chunk.values_list(*_FIELDS):
+            yield TrialRow._make(values)

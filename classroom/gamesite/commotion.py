@@ -204,12 +204,55 @@ def _outcome(trial: Any) -> str | None:
 
 
 TRIAL_COLUMNS = (
-    TrialColumn(gettext_lazy("Round"), lambda t: t.data.get("round"), 7),
-    TrialColumn(gettext_lazy("Card"), _card, 10),
-    TrialColumn(gettext_lazy("From"), lambda t: t.data.get("source"), 9),
-    TrialColumn(gettext_lazy("Pile"), lambda t: t.data.get("pile"), 7),
-    TrialColumn(gettext_lazy("Outcome"), _outcome, 10),
-    TrialColumn(gettext_lazy("Time to play (ms)"), lambda t: t.rt_ms, 10),
+    TrialColumn(
+        gettext_lazy("Round"),
+        lambda t: t.data.get("round"),
+        7,
+        meaning=gettext_lazy("The round of the game, counted from 1"),
+        unit=gettext_lazy("count"),
+    ),
+    TrialColumn(
+        gettext_lazy("Card"),
+        _card,
+        10,
+        meaning=gettext_lazy(
+            "The card that could be played (face colour and number, or START/STOP)"
+        ),
+        unit=gettext_lazy("colour and 2-12, start, stop"),
+    ),
+    TrialColumn(
+        gettext_lazy("From"),
+        lambda t: t.data.get("source"),
+        9,
+        meaning=gettext_lazy("Where the card lay: the child's row of five, or their waste"),
+        unit="tableau, waste",
+    ),
+    TrialColumn(
+        gettext_lazy("Pile"),
+        lambda t: t.data.get("pile"),
+        7,
+        meaning=gettext_lazy("The centre pile the card fitted, counted from 0 in the order opened"),
+        unit=gettext_lazy("index"),
+    ),
+    TrialColumn(
+        gettext_lazy("Outcome"),
+        _outcome,
+        10,
+        meaning=gettext_lazy(
+            "spotted: they played it; beaten: a rival's play closed it first (not a miss); "
+            "missed: it passed; wrong: a card tapped onto a pile it does not fit"
+        ),
+        unit="spotted, beaten, missed, wrong",
+    ),
+    TrialColumn(
+        gettext_lazy("Time to play (ms)"),
+        lambda t: t.rt_ms,
+        10,
+        meaning=gettext_lazy(
+            "From the frame the opportunity appeared on the child's tablet to the tap"
+        ),
+        unit="ms",
+    ),
 )
 
 

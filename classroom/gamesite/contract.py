@@ -87,6 +87,10 @@ class TrialColumn:
     # From one trial (a ``Trial`` row or an export row: both have ``data`` and the columns).
     value: Callable[[Any], str | int | float | bool | None]
     width: int = 9  # in characters, for the workbook
+    # What the column holds, in plain words, and its unit or the values it takes: the
+    # exports' codebook and the workbook's About sheet say it (``classroom.exports.codebook``).
+    meaning: StrPromise | str = ""
+    unit: StrPromise | str = ""
 
 
 class TabletLabels(Protocol):

@@ -193,7 +193,13 @@ def _median_rt(m: Measures) -> float | None:
     return m.rt.median
 
 
+def _trials(m: Measures) -> int:
+    """Flips the child saw while seated: each flip is one trial, slapped or not."""
+    return m.trials
+
+
 def _mean_rt(m: Measures) -> float | None:
+    """Mean RT of plausible correct slaps, anticipations (< 200 ms) left out."""
     return m.rt.mean
 
 
@@ -227,7 +233,7 @@ MEASURES = (
         "trials",
         gettext_lazy("Trials"),
         gettext_lazy("Flips the child saw"),
-        lambda m: m.trials,
+        _trials,
     ),
     Measure("hits", gettext_lazy("Hits"), gettext_lazy("A match, and they slapped"), _hits),
     Measure("misses", gettext_lazy("Misses"), gettext_lazy("A match, but no slap"), _misses),
@@ -345,17 +351,88 @@ def _response(trial: Any) -> str | None:
     return "slap" if trial.responded else "none"
 
 
+_COLOURS = "red, yellow, blue, green, purple"
+_YES_NO = gettext_lazy("TRUE or FALSE")
+
 TRIAL_COLUMNS = (
-    TrialColumn(gettext_lazy("Flip"), lambda t: t.data.get("flip"), 7),
-    TrialColumn(gettext_lazy("Public card word"), _public("word"), 11),
-    TrialColumn(gettext_lazy("Public card ink"), _public("ink"), 11),
-    TrialColumn(gettext_lazy("Public card background"), _public("bg"), 11),
-    TrialColumn(gettext_lazy("Target"), lambda t: t.target, 8),
-    TrialColumn(gettext_lazy("Congruent"), lambda t: t.congruent, 10),
-    TrialColumn(gettext_lazy("Response"), _response, 10),
-    TrialColumn(gettext_lazy("RT (ms)"), lambda t: t.rt_ms, 9),
-    TrialColumn(gettext_lazy("Correct"), lambda t: t.correct, 9),
-    TrialColumn(gettext_lazy("First"), lambda t: t.data.get("first"), 7),
+    TrialColumn(
+        gettext_lazy("Flip"),
+        lambda t: t.data.get("flip"),
+        7,
+        meaning=gettext_lazy("Which flip of the table's game this was, counted from 1"),
+        unit=gettext_lazy("count"),
+    ),
+    TrialColumn(
+        gettext_lazy("Public card word"),
+        _public("word"),
+        11,
+        meaning=gettext_lazy("The colour word printed on the orange card"),
+        unit=_COLOURS,
+    ),
+    TrialColumn(
+        gettext_lazy("Public card ink"),
+        _public("ink"),
+        11,
+        meaning=gettext_lazy("The colour the word was printed in"),
+        unit=_COLOURS,
+    ),
+    TrialColumn(
+        gettext_lazy("Public card background"),
+        _public("bg"),
+        11,
+        meaning=gettext_lazy("The orange card's background colour"),
+        unit=_COLOURS,
+    ),
+    TrialColumn(
+        gettext_lazy("Target"),
+        lambda t: t.target,
+        8,
+        meaning=gettext_lazy(
+            "The card matched a card in the child's slap scope at the table's level: a slap "
+            "was called for (signal trial); FALSE is a noise trial"
+        ),
+        unit=_YES_NO,
+    ),
+    TrialColumn(
+        gettext_lazy("Congruent"),
+        lambda t: t.congruent,
+        10,
+        meaning=gettext_lazy(
+            "On a match: the word and its ink agree (Stroop congruent); blank without a match"
+        ),
+        unit=_YES_NO,
+    ),
+    TrialColumn(
+        gettext_lazy("Response"),
+        _response,
+        10,
+        meaning=gettext_lazy("What the child did: slapped, or held back"),
+        unit="slap, none",
+    ),
+    TrialColumn(
+        gettext_lazy("RT (ms)"),
+        lambda t: t.rt_ms,
+        9,
+        meaning=gettext_lazy(
+            "Reaction time measured on the tablet: from the first frame the card was shown to "
+            "the touch; blank without a slap"
+        ),
+        unit="ms",
+    ),
+    TrialColumn(
+        gettext_lazy("Correct"),
+        lambda t: t.correct,
+        9,
+        meaning=gettext_lazy("Slap on a match, or no slap without one"),
+        unit=_YES_NO,
+    ),
+    TrialColumn(
+        gettext_lazy("First"),
+        lambda t: t.data.get("first"),
+        7,
+        meaning=gettext_lazy("The child won the race for this card (the first plausible slap)"),
+        unit=_YES_NO,
+    ),
 )
 
 

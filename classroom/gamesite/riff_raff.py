@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from classroom.gamesite._shared import table_labels
 from classroom.gamesite.contract import PRACTICE_WITH_BOTS, GameSite, Measure, TrialColumn
+from games.riff_raff.cargo import SHAPES
 from games.riff_raff.spec import SPEC
 from games.riff_raff.trials import CATCH, PLACEMENT, level_wave_strength
 
@@ -167,13 +168,51 @@ def _stayed(trial: Any) -> bool | None:
     return trial.correct if trial.kind == PLACEMENT else None
 
 
+_YES_NO = gettext_lazy("TRUE or FALSE")
+
 TRIAL_COLUMNS = (
-    TrialColumn(gettext_lazy("Round"), lambda t: t.data.get("round"), 7),
-    TrialColumn(gettext_lazy("Area"), lambda t: t.data.get("area"), 7),
-    TrialColumn(gettext_lazy("Piece"), lambda t: t.data.get("shape"), 10),
-    TrialColumn(gettext_lazy("Caught"), _caught, 8),
-    TrialColumn(gettext_lazy("Catch time (ms)"), lambda t: t.rt_ms, 10),
-    TrialColumn(gettext_lazy("Stayed aboard"), _stayed, 9),
+    TrialColumn(
+        gettext_lazy("Round"),
+        lambda t: t.data.get("round"),
+        7,
+        meaning=gettext_lazy("The round of the game (up to 10, or 20 with two players)"),
+        unit=gettext_lazy("count"),
+    ),
+    TrialColumn(
+        gettext_lazy("Area"),
+        lambda t: t.data.get("area"),
+        7,
+        meaning=gettext_lazy("The ship's placement area of the child's card (1-4 deck, 5-10 mast)"),
+        unit="1-10",
+    ),
+    TrialColumn(
+        gettext_lazy("Piece"),
+        lambda t: t.data.get("shape"),
+        10,
+        meaning=gettext_lazy("The cargo piece placed or falling"),
+        unit=", ".join(SHAPES),
+    ),
+    TrialColumn(
+        gettext_lazy("Caught"),
+        _caught,
+        8,
+        meaning=gettext_lazy("On a falling piece: the child tapped it before it reached the sea"),
+        unit=_YES_NO,
+    ),
+    TrialColumn(
+        gettext_lazy("Catch time (ms)"),
+        lambda t: t.rt_ms,
+        10,
+        meaning=gettext_lazy("From the first frame the piece was shown falling to the tap"),
+        unit="ms",
+    ),
+    TrialColumn(
+        gettext_lazy("Stayed aboard"),
+        _stayed,
+        9,
+        meaning=gettext_lazy("On a placement: the piece was still on the ship when it settled"),
+        unit=_YES_NO,
+    ),
 )
 
 

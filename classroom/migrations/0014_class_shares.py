@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classroom', '0012_session_games_and_sound'),
+        ('classroom', '0013_exports'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

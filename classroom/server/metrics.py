@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from prometheus_client import Counter, Gauge, Histogram
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Mapping
 
 SOCKETS = Gauge(
     "snapclass_sockets_connected",
@@ -45,13 +45,21 @@ TAKEOVERS = Counter(
 FLOOD_CUTOFFS = Counter("snapclass_flood_cutoffs", "Sockets closed for flooding (4008).", ["kind"])
 ASYNC_TASKS = Gauge(
     "snapclass_asyncio_tasks",
-    "Tasks in this process's event loop (there is no background-task queue yet: the "
-    "supervised loops, table hosts and sockets are all here).",
+    "Tasks in this process's event loop (the supervised loops, table hosts and sockets; "
+    "background tasks run in the task worker, snapclass_background_tasks).",
+)
+BACKGROUND_TASKS = Gauge(
+    "snapclass_background_tasks",
+    "Background tasks (prepared downloads) waiting for the task worker (queued) and being run "
+    "(running). The queue is in the database, so every process reports the same one.",
+    ["state"],
 )
 # Both kinds are exported from the start (as 0), so a dashboard's query finds them.
 for _kind_name in ("tablet", "console"):
     SOCKETS.labels(kind=_kind_name)
     FLOOD_CUTOFFS.labels(kind=_kind_name)
+for _state in ("queued", "running"):
+    BACKGROUND_TASKS.labels(state=_state)
 
 
 def _kind(path: str) -> str:
@@ -85,6 +93,12 @@ def table_taken_over(previous_epoch: int) -> None:
 
 def flood_cutoff(path: str) -> None:
     FLOOD_CUTOFFS.labels(kind=_kind(path)).inc()
+
+
+def background_tasks_set(counts: Mapping[str, int]) -> None:
+    """The task queue as read at a scrape (``classroom.selectors.tasks.tasks_waiting``)."""
+    for state, count in counts.items():
+        BACKGROUND_TASKS.labels(state=state).set(count)
 
 
 def live_tables_from(count: Callable[[], int]) -> None:

@@ -40,6 +40,7 @@ from classroom.selectors.accommodations import (
 from classroom.selectors.levels import level_track
 from classroom.selectors.sessions import session_deletable_by
 from classroom.views.access import class_or_404, session_or_404
+from classroom.views.exports import export_panel_context
 from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
@@ -120,6 +121,7 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         ),
         **_site_context(session.game),
         "may_delete": session_deletable_by(session=session, teacher=request.user),
+        **export_panel_context(request=request, session=session),
     }
     return render(request, "classroom/session_report.html", context)
 
@@ -638,6 +640,7 @@ def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
         "game": game,
         "sort": sort,
         "rows": rows,
+        **export_panel_context(request=request, school_class=school_class),
     }
     template = "classroom/class_overview.html"
     if request.htmx and not request.htmx.boosted:

@@ -22,6 +22,7 @@ from django.urls import URLPattern, URLResolver, reverse
 from classroom.models import (
     Assignment,
     ClassShare,
+    Export,
     GameSession,
     PracticeSignIn,
     SchoolClass,
@@ -32,6 +33,7 @@ from classroom.models import (
 from classroom.services.assignments import assignment_create
 from classroom.services.class_shares import class_share_grant, class_share_revoke
 from classroom.services.classes import class_create
+from classroom.services.exports import export_prepare, export_run
 from classroom.services.practice_access import practice_code_open, practice_sign_in_by_code
 from classroom.services.seats import seat_join_student, seat_kick
 from classroom.services.sessions import session_create
@@ -92,6 +94,9 @@ PUBLIC_INCLUDES = {"i18n/"}
 # What a colleague's role keeps them from (404, nothing changes); everything else of the
 # shared class they reach as its owner does.
 OWNER_ONLY = {"class_delete", "class_share_add", "class_share_revoke"}
+# A prepared download is its preparer's own file: the world's is the owner's, so every
+# colleague gets 404 for it (and prepares their own from the same page).
+PREPARER_ONLY = {"export_status", "export_file", "export_again"}
 MANAGERS_ONLY = {
     "class_edit", "class_roster", "class_roster_preview", "class_roster_confirm",
     "student_rotate", "student_remove", "student_colour_safe",
@@ -99,8 +104,8 @@ MANAGERS_ONLY = {
     "session_delete_confirm", "session_delete",
 }  # fmt: skip
 REFUSED_TO = {
-    ClassShare.Role.CO_TEACHER: OWNER_ONLY,
-    ClassShare.Role.SUBSTITUTE: OWNER_ONLY | MANAGERS_ONLY,
+    ClassShare.Role.CO_TEACHER: OWNER_ONLY | PREPARER_ONLY,
+    ClassShare.Role.SUBSTITUTE: OWNER_ONLY | MANAGERS_ONLY | PREPARER_ONLY,
 }
 
 # What the walker can put in a URL.
@@ -111,7 +116,7 @@ ACTIONS: dict[str, list[str]] = {
 }
 KNOWN_KWARGS = {
     "class_id", "student_id", "session_id", "seat_id", "assignment_id", "share_id", "action",
-    "kind",
+    "kind", "export_id",
 }  # fmt: skip
 # Everything a hostile form could carry, so a view never refuses for lack of data (sharing
 # the class with the stranger, "mr-wu", if the view let the sender share it).
@@ -203,6 +208,7 @@ class World:
     # The class is shared with these (the co-teacher's share is the one revoke URLs name).
     colleagues: dict[str, User]
     share: ClassShare
+    export: Export  # the owner's prepared workbook of the session, ready
     # Had the class shared, ran a session of it, and had the share revoked.
     former: User
     former_session: GameSession
@@ -239,6 +245,8 @@ def world(
     other_teacher: User,
     school_class: SchoolClass,
     make_teacher: Callable[..., User],
+    settings: Any,
+    tmp_path: Any,
 ) -> World:
     session = session_create(
         teacher=teacher,
@@ -270,6 +278,12 @@ def world(
         settings={},
     )  # fmt: skip
     class_share_revoke(share=former_share, by=teacher)
+    # A prepared download (built by the task here, without a worker) to ask for as an intruder.
+    settings.EXPORTS_ROOT = tmp_path / "exports"
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    export = export_prepare(owner=teacher, kind="workbook.xlsx", session=session)
+    export_run(export_id=export.pk)
+    export.refresh_from_db()
     own = {user.pk: _own_objects(user) for user in [other_teacher, former, *colleagues.values()]}
     assignment = assignment_create(
         teacher=teacher, school_class=school_class, student=None, game="commotion",
@@ -286,6 +300,7 @@ def world(
         kicked_seat=Seat.objects.get(pk=kicked.pk),
         colleagues=colleagues,
         share=share,
+        export=export,
         former=former,
         former_session=former_session,
         own_class={pk: objects[0] for pk, objects in own.items()},
@@ -310,6 +325,8 @@ def _kwargs(world: World, name: str, action: str | None) -> dict[str, Any]:
             kwargs[kwarg] = world.assignment.pk
         elif kwarg == "share_id":
             kwargs[kwarg] = world.share.pk
+        elif kwarg == "export_id":
+            kwargs[kwarg] = world.export.pk
         elif kwarg == "kind":
             kwargs[kwarg] = "trials.csv"
         else:
@@ -334,6 +351,7 @@ def _snapshot() -> dict[str, list[dict[str, Any]]]:
     """Every row a teacher URL could touch, column by column."""
     models: tuple[type[Model], ...] = (
         SchoolClass, Student, GameSession, Table, Seat, Assignment, PracticeSignIn, ClassShare,
+        Export,
     )  # fmt: skip
     return {
         model.__name__: [dict(row) for row in model._default_manager.order_by("pk").values()]

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom.exports import csv_files
-from classroom.models import GameSession, SchoolClass, Seat, Student, Trial
+from classroom.models import Export, GameSession, SchoolClass, Seat, Student, Trial
 from classroom.selectors.analytics import session_report
 from classroom.services.classes import class_create, class_update
 from classroom.services.seats import seat_join_guest, seat_join_student
@@ -32,6 +32,7 @@ TRIAL_HEADER = [
     "Session",
     "Session date",
     "Game",
+    "Game number",
     "Table",
     "Name",
     "Level",
@@ -71,7 +72,8 @@ SUMMARY_HEADER = [
     "Interference (ms)",
     "Error interference (percentage points)",
 ]
-KINDS = ["trials.csv", "summary.csv", "workbook.xlsx"]
+KINDS = ["trials.csv", "summary.csv", "codebook.csv", "workbook.xlsx"]
+CSV_KINDS = ["trials.csv", "summary.csv"]
 SNEAKY = "=2+3"  # a name a spreadsheet would run as a formula
 
 
@@ -183,6 +185,22 @@ def _workbook(response: HttpResponseBase) -> Any:
     return openpyxl.load_workbook(io.BytesIO(_body(response)))
 
 
+@pytest.fixture
+def prepared(settings: Any, tmp_path: Any) -> None:
+    """Prepared downloads run inside the request that asks for them, into a fresh folder."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    settings.EXPORTS_ROOT = tmp_path / "exports"
+
+
+def _prepared_workbook(client: Client, prepare_url: str) -> HttpResponseBase:
+    """Prepare the workbook as the page's button does, then download it."""
+    panel = client.post(prepare_url, headers={"HX-Request": "true"})
+    assert panel.status_code == 200
+    export = Export.objects.latest("pk")
+    assert export.status == Export.Status.READY, export.error
+    return client.get(reverse("export_file", args=[export.pk]))
+
+
 def _attachment_name(response: HttpResponseBase) -> str:
     disposition = response["Content-Disposition"]
     assert disposition.startswith("attachment; ")
@@ -214,6 +232,7 @@ def test_session_trials_csv_has_one_row_per_human_trial(
         "Session": played.session.code,
         "Session date": timezone.localdate(played.session.created_at).isoformat(),
         "Game": "palm_strike",
+        "Game number": "1",
         "Level": "beginner",
         "Practice": "FALSE",
         "Adaptive level": "",
@@ -366,28 +385,34 @@ def _check_sheet_layout(sheet: Any, header: list[str]) -> None:
     assert sheet.column_dimensions["E"].width > 0
 
 
+@pytest.mark.usefixtures("prepared")
 def test_session_workbook_holds_trials_and_summary(teacher_client: Client, played: Played) -> None:
-    response = teacher_client.get(_session_url(played, "workbook.xlsx"))
+    response = _prepared_workbook(
+        teacher_client, reverse("session_export_prepare", args=[played.session.pk])
+    )
     assert response.status_code == 200
     assert response["Content-Type"] == (
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     )
     assert f"snapclass-{played.session.code}-workbook.xlsx" in _attachment_name(response)
     workbook = _workbook(response)
-    assert workbook.sheetnames == ["Trials", "Summary"]
+    assert workbook.sheetnames == ["Trials", "Summary", "About"]
 
     trials = workbook["Trials"]
     _check_sheet_layout(trials, TRIAL_HEADER)
     rows = _sheet_rows(trials)
     assert len(rows) == 1 + 7
     flip = TRIAL_HEADER.index("Flip")
-    by_flip = {(row[4], row[flip]): row for row in rows[1:]}
+    name = TRIAL_HEADER.index("Name")
+    by_flip = {(row[name], row[flip]): row for row in rows[1:]}
     first = by_flip[("Ava", 1)]
     assert first[TRIAL_HEADER.index("RT (ms)")] == 500  # a number, not text
     assert first[TRIAL_HEADER.index("Correct")] is True
     assert first[TRIAL_HEADER.index("Public card word")] == "red"
     # The sneaky name is stored as text: shown as typed, never run as a formula.
-    sneaky_cell = next(row[4] for row in trials.iter_rows(min_row=2) if row[4].value == SNEAKY)
+    sneaky_cell = next(
+        row[name] for row in trials.iter_rows(min_row=2) if row[name].value == SNEAKY
+    )
     assert sneaky_cell.data_type == "s"
 
     summary = workbook["Summary"]
@@ -399,12 +424,20 @@ def test_session_workbook_holds_trials_and_summary(teacher_client: Client, playe
     assert ava[SUMMARY_HEADER.index("Median correct RT (ms)")] == 600
 
 
+@pytest.mark.usefixtures("prepared")
 def test_class_workbook_holds_trials_and_summary(teacher_client: Client, played: Played) -> None:
-    response = teacher_client.get(_class_url(played, "workbook.xlsx"))
+    response = _prepared_workbook(
+        teacher_client, reverse("class_export_prepare", args=[played.school_class.pk])
+    )
     assert response.status_code == 200
     assert "snapclass-year-3-otters-workbook.xlsx" in _attachment_name(response)
-    workbook = _workbook(response)
-    assert workbook.sheetnames == ["Trials", "Summary"]
+    # The same file again from the class's workbook address, without building it again.
+    body = _body(response)
+    again = teacher_client.get(_class_url(played, "workbook.xlsx"))
+    assert again.status_code == 200
+    assert _body(again) == body
+    workbook = openpyxl.load_workbook(io.BytesIO(body))
+    assert workbook.sheetnames == ["Trials", "Summary", "About"]
     _check_sheet_layout(workbook["Trials"], TRIAL_HEADER)
     _check_sheet_layout(workbook["Summary"], SUMMARY_HEADER)
     assert len(_sheet_rows(workbook["Trials"])) == 1 + 8
@@ -413,18 +446,32 @@ def test_class_workbook_holds_trials_and_summary(teacher_client: Client, played:
     assert {cell.data_type for row in summary_cells for cell in row[:1]} == {"s"}
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", [*CSV_KINDS, "workbook.xlsx"])
+@pytest.mark.usefixtures("prepared")
 def test_exports_of_a_session_without_trials_have_just_the_header(
     teacher_client: Client, guest_session: GameSession, kind: str
 ) -> None:
     seat_join_guest(session=guest_session, nickname="Mo")
-    response = teacher_client.get(reverse("session_export", args=[guest_session.pk, kind]))
-    assert response.status_code == 200
     if kind.endswith(".csv"):
+        response = teacher_client.get(reverse("session_export", args=[guest_session.pk, kind]))
+        assert response.status_code == 200
         assert len(_csv(response)) == 1
     else:
+        response = _prepared_workbook(
+            teacher_client, reverse("session_export_prepare", args=[guest_session.pk])
+        )
         workbook = _workbook(response)
-        assert [len(_sheet_rows(workbook[name])) for name in workbook.sheetnames] == [1, 1]
+        assert [len(_sheet_rows(workbook[name])) for name in ("Trials", "Summary")] == [1, 1]
+
+
+def test_the_workbook_is_never_built_in_the_request(teacher_client: Client, played: Played) -> None:
+    # Nothing prepared yet: the workbook's address leads to the page that prepares it.
+    response = teacher_client.get(_session_url(played, "workbook.xlsx"))
+    assert response.status_code == 302
+    assert response["Location"] == (
+        reverse("session_report", args=[played.session.pk]) + "#downloads"
+    )
+    assert not Export.objects.exists()
 
 
 def test_class_file_name_keeps_a_chinese_class_name(teacher_client: Client, teacher: User) -> None:
@@ -466,3 +513,32 @@ def test_anonymous_visitors_are_sent_to_log_in(client: Client, played: Played, k
 
 def test_exports_are_read_only(teacher_client: Client, played: Played) -> None:
     assert teacher_client.post(_session_url(played, "trials.csv")).status_code == 405
+
+
+def test_trials_are_read_in_pages_in_the_order_they_happened(played: Played) -> None:
+    from classroom.exports.trial_rows import class_export_trials, trial_rows
+
+    trials = class_export_trials(school_class=played.school_class)
+    # Several trials share a timestamp: the pages still hold each once, in order.
+    Trial.objects.filter(pk__in=list(trials.values_list("pk", flat=True)[:4])).update(
+        created_at=timezone.now()
+    )
+    expected = list(trials.order_by("created_at", "pk").values_list("seat__name", "created_at"))
+    paged = [(row.name, row.created_at) for row in trial_rows(trials=trials, chunk_size=3)]
+    assert paged == expected
+    assert len(paged) == 8
+
+
+def test_a_file_of_several_games_has_unique_headers_with_meanings() -> None:
+    from classroom.exports.columns import summary_columns, trial_columns
+    from classroom.gamesite import game_sites
+
+    games = sorted(site.slug for site in game_sites())
+    for columns in (trial_columns(games), summary_columns(games)):
+        headers = [str(column.header) for column in columns]
+        assert len(headers) == len(set(headers)), headers
+        assert all(str(column.meaning) for column in columns)
+    # A game's own column that another game also has says whose it is.
+    trial_headers = [str(column.header) for column in trial_columns(games)]
+    assert "Round" in trial_headers
+    assert any(header.startswith("Round (") for header in trial_headers)

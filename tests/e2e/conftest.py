@@ -97,6 +97,8 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         **os.environ,
         "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
         "STATIC_ROOT": str(workdir / "static"),
+        # Prepared downloads (tests/e2e/test_exports.py runs a task worker beside Daphne).
+        "EXPORTS_ROOT": str(workdir / "exports"),
         "SECRET_KEY": "e2e-" + "x" * 60,
         "DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",

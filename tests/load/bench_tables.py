@@ -136,6 +136,27 @@ async def _tablet(
                     await ws.send(json.dumps({"type": "act", "seq": seq, "action": slap}))
 
 
+def tablets_start(
+    *, port: int, setup: dict[str, Any], arrivals: Arrivals, stop: asyncio.Event
+) -> tuple[list[asyncio.Task[None]], dict[str, int]]:
+    """A simulated tablet on each seat of ``setup`` (as bench_prepare.py prints it), and how
+    many tablets each table has."""
+    code = setup["code"]
+    url = f"ws://127.0.0.1:{port}/ws/play/{code}/table/"
+    sizes: dict[str, int] = defaultdict(int)
+    tasks = []
+    for seat in setup["seats"]:
+        table = str(seat["table"])
+        sizes[table] += 1
+        cookie = f"seat_{code}={seat['token']}"
+        tasks.append(
+            asyncio.create_task(
+                _tablet(url, cookie, f"http://127.0.0.1:{port}", table, arrivals, stop)
+            )
+        )
+    return tasks, dict(sizes)
+
+
 async def _bench_snapclass(args: argparse.Namespace, workdir: Path) -> list[float]:
     env = {
         **os.environ,
@@ -176,19 +197,7 @@ async def _bench_snapclass(args: argparse.Namespace, workdir: Path) -> list[floa
         await _wait_for_port(port)
         arrivals = Arrivals()
         stop = asyncio.Event()
-        code = setup["code"]
-        url = f"ws://127.0.0.1:{port}/ws/play/{code}/table/"
-        sizes: dict[str, int] = defaultdict(int)
-        tasks = []
-        for seat in setup["seats"]:
-            table = str(seat["table"])
-            sizes[table] += 1
-            cookie = f"seat_{code}={seat['token']}"
-            tasks.append(
-                asyncio.create_task(
-                    _tablet(url, cookie, f"http://127.0.0.1:{port}", table, arrivals, stop)
-                )
-            )
+        tasks, sizes = tablets_start(port=port, setup=setup, arrivals=arrivals, stop=stop)
         await _run_for(args, stop, tasks)
         return arrivals.latencies(dict(sizes))
     finally:

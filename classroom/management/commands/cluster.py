@@ -68,6 +68,8 @@ class Command(BaseCommand):
         # `kill <pid>` stops it as Ctrl+C does: the processes and HAProxy with it.
         signal.signal(signal.SIGTERM, _interrupt)
         processes = [self._daphne(backend_port) for _host, backend_port in backends]
+        # One task worker for the cluster: the queue is in the shared database.
+        worker = self._worker()
         proxy: subprocess.Popen[bytes] | None = None
         try:
             for (_host, backend_port), process in zip(backends, processes, strict=True):
@@ -79,7 +81,8 @@ class Command(BaseCommand):
                 proxy = haproxy_start(config, stderr=stderr)
             self.stdout.write(
                 f"Snapclass cluster: {count} processes behind HAProxy on http://{host}:{port}/ "
-                f"(pids {', '.join(str(p.pid) for p in processes)}; HAProxy {proxy.pid}, "
+                f"(pids {', '.join(str(p.pid) for p in processes)}; task worker {worker.pid}; "
+                f"HAProxy {proxy.pid}, "
                 f"configuration {config}, runtime API {stats}). Ctrl+C stops it."
             )
             proxy.wait()
@@ -88,10 +91,11 @@ class Command(BaseCommand):
         except KeyboardInterrupt:
             pass
         finally:
-            for child in [*processes, *([proxy] if proxy else [])]:
+            children = [*processes, worker, *([proxy] if proxy else [])]
+            for child in children:
                 with contextlib.suppress(ProcessLookupError):
                     child.terminate()
-            for child in [*processes, *([proxy] if proxy else [])]:
+            for child in children:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     child.wait(timeout=10)
 
@@ -108,6 +112,14 @@ class Command(BaseCommand):
              *DAPHNE_TIMEOUT_ARGS, "classroom.asgi:application"],
             env=env,
         )  # fmt: skip
+
+    @staticmethod
+    def _worker() -> subprocess.Popen[bytes]:
+        """``manage.py tasks_worker`` (exports), at a lower CPU priority than the processes."""
+        return subprocess.Popen(  # noqa: S603 - this interpreter, fixed arguments
+            [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "tasks_worker", "-v", "0"],
+            env=os.environ.copy(),
+        )
 
 
 def _interrupt(_signum: int, _frame: object) -> None:

@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.test import AsyncClient, Client, override_settings
+from django_tasks_db.models import DBTaskResult
 from prometheus_client import REGISTRY
 
 from classroom.live import hosting
 from classroom.server import metrics
 from classroom.server.socket_limits import SocketCap
+from classroom.services.exports import export_prepare
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from django.contrib.auth.models import User
+
+    from classroom.models import GameSession
 
 
 def _sample(name: str, labels: dict[str, str] | None = None) -> float:
@@ -24,6 +33,7 @@ def test_metrics_are_off_unless_a_token_is_set(client: Client) -> None:
 
 
 @override_settings(METRICS_TOKEN="s3cret-scrape-token")
+@pytest.mark.django_db
 def test_metrics_need_the_bearer_token(client: Client) -> None:
     for header in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret"}):
         response = client.get("/metrics", headers=header)
@@ -41,8 +51,28 @@ def test_metrics_need_the_bearer_token(client: Client) -> None:
         "snapclass_table_takeovers_total",
         "snapclass_flood_cutoffs_total",
         "snapclass_asyncio_tasks",
+        'snapclass_background_tasks{state="queued"}',
+        'snapclass_background_tasks{state="running"}',
     ):
         assert name in text
+
+
+@override_settings(
+    METRICS_TOKEN="s3cret-scrape-token",
+    TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}},
+)
+def test_background_tasks_queued_and_running_are_counted(
+    client: Client, make_session: Callable[..., GameSession], teacher: User, settings: Any
+) -> None:
+    settings.EXPORTS_ROOT = "/nonexistent"  # nothing is built here: the tasks only wait
+    exports = [
+        export_prepare(owner=teacher, kind="workbook.xlsx", session=make_session())
+        for _ in range(3)
+    ]
+    DBTaskResult.objects.filter(id=exports[0].task_id).update(status="RUNNING")
+    client.get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-scrape-token")
+    assert _sample("snapclass_background_tasks", {"state": "queued"}) == 2
+    assert _sample("snapclass_background_tasks", {"state": "running"}) == 1
 
 
 async def test_open_sockets_are_counted_as_tablets_and_consoles() -> None:

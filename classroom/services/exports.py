@@ -1,0 +1,243 @@
+"""Downloads prepared in the background: asking for one, building it in a task worker, and
+keeping the finished file for its owner.
+
+A teacher's "Prepare download" makes an ``Export`` row and enqueues ``classroom.tasks.
+export_build`` (Django's Tasks framework, ``django-tasks``; the database backend by default,
+run by ``manage.py tasks_worker``). The worker builds the file into
+``EXPORTS_ROOT/<owner>/``, reporting its progress on the row, and the page's progress bar
+polls the row. The finished file stays until the owner prepares that file again (or the
+session or class goes), so a second download costs nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from classroom.exports.downloads import PREPARED_KINDS, workbook_file_write
+from classroom.exports.sources import class_source, session_source
+from classroom.models import Export
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from django.contrib.auth.models import User
+
+    from classroom.exports.sources import ExportSource
+    from classroom.models import GameSession, SchoolClass
+
+logger = logging.getLogger(__name__)
+
+# A queued export no worker took after this long, or a running one whose progress stood
+# still this long, is shown as stuck, with a retry.
+QUEUED_PATIENCE = timedelta(seconds=60)
+RUNNING_PATIENCE = timedelta(minutes=3)
+# A file no export holds is deleted once it is this old (see export_files_tidy).
+TIDY_AFTER = timedelta(minutes=10)
+# Progress is written at most this often (each write is a short database transaction).
+_PROGRESS_EVERY_S = 1.0
+
+
+class ExportRefused(ValueError):
+    """A download that cannot be prepared; the message says why, for the teacher."""
+
+
+def exports_root() -> Path:
+    return Path(settings.EXPORTS_ROOT)
+
+
+def export_file_path(export: Export) -> Path | None:
+    """The finished file of ``export``, if it is there."""
+    if export.status != Export.Status.READY or not export.path:
+        return None
+    path = exports_root() / export.path
+    return path if path.is_file() else None
+
+
+def export_is_stuck(export: Export, *, now: datetime | None = None) -> bool:
+    """No worker took it, or its worker stopped: the page offers to try again."""
+    moment = now or timezone.now()
+    if export.status == Export.Status.QUEUED:
+        return moment - export.created_at > QUEUED_PATIENCE
+    if export.status == Export.Status.RUNNING:
+        last = export.updated_at or export.started_at or export.created_at
+        return moment - last > RUNNING_PATIENCE
+    return False
+
+
+def export_prepare(
+    *,
+    owner: User,
+    kind: str,
+    session: GameSession | None = None,
+    school_class: SchoolClass | None = None,
+) -> Export:
+    """Ask for ``kind`` of the session or class to be built in the background, in the active
+    language. While one is already waiting or being built (a second click, a second tab), that
+    one is the answer: the same file is never built twice at once."""
+    if kind not in PREPARED_KINDS:
+        raise ExportRefused(_("That kind of file is not prepared in the background."))
+    if (session is None) == (school_class is None):
+        raise ExportRefused(_("Say which session or class the file is of."))
+    target = {"session": session} if session is not None else {"school_class": school_class}
+    pending = (
+        Export.objects.filter(owner=owner, kind=kind, **target)
+        .filter(status__in=[Export.Status.QUEUED, Export.Status.RUNNING])
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if pending is not None and not export_is_stuck(pending):
+        return pending
+    if pending is not None:
+        _fail(pending, _("The export worker stopped before the file was ready."))
+    export = Export.objects.create(
+        owner=owner, kind=kind, language=translation.get_language() or "en", **target
+    )
+    return _enqueue(export)
+
+
+def export_retry(*, export: Export) -> Export:
+    """Prepare the same file again after a failure (or when it is stuck)."""
+    if export.status == Export.Status.READY:
+        raise ExportRefused(_("This file is ready: download it, or prepare it again."))
+    if not export.is_finished and not export_is_stuck(export):
+        raise ExportRefused(_("This file is still being prepared."))
+    with translation.override(export.language):
+        return export_prepare(
+            owner=export.owner,
+            kind=export.kind,
+            session=export.session,
+            school_class=export.school_class,
+        )
+
+
+def _enqueue(export: Export) -> Export:
+    # Imported here: the task module imports this one.
+    from classroom.tasks import export_build
+
+    result = export_build.enqueue(export_id=export.pk)
+    Export.objects.filter(pk=export.pk).update(task_id=str(result.id)[:64])
+    export.refresh_from_db()
+    return export
+
+
+def _source(export: Export) -> ExportSource:
+    if export.session is not None:
+        return session_source(session=export.session)
+    assert export.school_class is not None
+    return class_source(school_class=export.school_class)
+
+
+def _fail(export: Export, message: str) -> None:
+    Export.objects.filter(pk=export.pk).update(
+        status=Export.Status.FAILED, error=message[:300], finished_at=timezone.now()
+    )
+
+
+class _Progress:
+    """Writes how many trials are written, at most once a second (the page asks as often)."""
+
+    def __init__(self, export: Export) -> None:
+        self.export_id = export.pk
+        self.last = 0.0
+
+    def __call__(self, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < _PROGRESS_EVERY_S:
+            return
+        self.last = now
+        Export.objects.filter(pk=self.export_id).update(done=done, updated_at=timezone.now())
+
+
+def export_run(*, export_id: int) -> str:
+    """Build the export's file (the task's body). Returns the file's path under
+    ``EXPORTS_ROOT``; a failure is written on the row in words for the teacher, and raised for
+    the worker's log."""
+    export = Export.objects.select_related("session", "school_class").get(pk=export_id)
+    if export.status != Export.Status.QUEUED:
+        return export.path  # done already (a task run twice), or given up on
+    now = timezone.now()
+    started = Export.objects.filter(pk=export.pk, status=Export.Status.QUEUED).update(
+        status=Export.Status.RUNNING, started_at=now, updated_at=now
+    )
+    if not started:
+        return ""
+    folder = exports_root() / str(export.owner_id)
+    name = f"{export.pk}-{secrets.token_hex(8)}.xlsx"
+    part = folder / f"{name}.part"
+    try:
+        with translation.override(export.language):
+            source = _source(export)
+            Export.objects.filter(pk=export.pk).update(total=source.trials.count())
+            folder.mkdir(parents=True, exist_ok=True)
+            workbook_file_write(source=source, file=part, progress=_Progress(export))
+        part.rename(folder / name)
+    except OSError as error:
+        part.unlink(missing_ok=True)
+        logger.exception("export %s failed", export.pk)
+        _fail(
+            export,
+            _("The server could not write the file (%(reason)s).")
+            % {"reason": error.strerror or type(error).__name__},
+        )
+        raise
+    except Exception:
+        part.unlink(missing_ok=True)
+        logger.exception("export %s failed", export.pk)
+        _fail(export, _("Something went wrong while the file was prepared."))
+        raise
+    relative = f"{export.owner_id}/{name}"
+    export.refresh_from_db()
+    export.status = Export.Status.READY
+    export.path = relative
+    export.size = (folder / name).stat().st_size
+    export.total = max(export.total, export.done)  # trials recorded while it was built
+    export.done = export.total
+    export.finished_at = export.updated_at = timezone.now()
+    export.save(update_fields=["status", "path", "size", "done", "finished_at", "updated_at"])
+    _older_remove(export)
+    return relative
+
+
+def _older_remove(export: Export) -> None:
+    """A new file of the same thing replaces the owner's older ones (and their files)."""
+    older = Export.objects.filter(
+        owner=export.owner_id,
+        kind=export.kind,
+        session=export.session_id,
+        school_class=export.school_class_id,
+        status__in=[Export.Status.READY, Export.Status.FAILED],
+        created_at__lte=export.created_at,
+    ).exclude(pk=export.pk)
+    for stale in older:
+        if stale.path:
+            (exports_root() / stale.path).unlink(missing_ok=True)
+    older.delete()
+    export_files_tidy(owner_id=export.owner_id)
+
+
+def export_files_tidy(*, owner_id: int) -> int:
+    """Delete files in the owner's folder that no export holds (their session or class was
+    deleted, or a build was cut off); returns how many went. Files written in the last
+    ``TIDY_AFTER`` are left alone: another worker may be just about to record one."""
+    folder = exports_root() / str(owner_id)
+    if not folder.is_dir():
+        return 0
+    kept = set(Export.objects.filter(owner_id=owner_id).values_list("path", flat=True))
+    settled = time.time() - TIDY_AFTER.total_seconds()
+    removed = 0
+    for path in folder.iterdir():
+        if f"{owner_id}/{path.name}" in kept or not path.is_file():
+            continue
+        if path.stat().st_mtime < settled:
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed

@@ -1,0 +1,102 @@
+"""A teacher prepares a class workbook of 120,000 trials: Prepare, progress, the download, and
+the same file again later without building it again (the task worker runs beside Daphne, as
+``make run`` starts it)."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import openpyxl
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import ROOT, screenshot
+from tests.e2e.test_lobby import _sign_up
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+pytestmark = pytest.mark.e2e
+
+TEACHER = "ms-exports"
+SEED = """
+import django
+django.setup()
+from django.contrib.auth.models import User
+from classroom.gamesite import game_sites
+seed = next(site.demo_seed for site in game_sites() if site.demo_seed is not None)
+school_class = seed(teacher=User.objects.get(username="%s"), students=30, sessions=20,
+                    trials_per_session=200, seed=3)
+print(school_class.pk)
+"""
+
+
+@pytest.fixture
+def task_worker(server_env: dict[str, str], tmp_path: Path) -> Iterator[None]:
+    log = (tmp_path / "worker.log").open("wb")
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "tasks_worker", "-v", "0", "--interval", "0.3"],
+        cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    yield
+    worker.terminate()
+    worker.wait(timeout=20)
+    log.close()
+
+
+def _exports(database: Path) -> list[tuple[str, int, int]]:
+    with sqlite3.connect(database) as db:
+        return db.execute("SELECT status, done, total FROM classroom_export").fetchall()
+
+
+# Seeding 120,000 trials and building their workbook take a minute or more on a busy machine.
+@pytest.mark.timeout(600)
+@pytest.mark.usefixtures("task_worker")
+def test_prepare_download_shows_progress_and_keeps_the_file(
+    teacher_page: Page, server_env: dict[str, str]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, TEACHER)
+    seeded = subprocess.run(
+        [sys.executable, "-c", SEED % TEACHER],
+        cwd=ROOT, env=server_env, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    class_id = int(seeded.stdout.strip().splitlines()[-1])
+    database = Path(server_env["DATABASE_URL"].removeprefix("sqlite:///"))
+
+    teacher.goto(f"/classes/{class_id}/progress/")
+    teacher.get_by_role("button", name="Prepare workbook (.xlsx)").click()
+    panel = teacher.locator("#workbook-panel")
+    expect(panel.locator("progress")).to_be_visible(timeout=5000)
+    # The bar moves while the worker writes the rows (htmx asks again every second).
+    teacher.wait_for_function(
+        "() => { const p = document.querySelector('#workbook-panel progress');"
+        " return p && p.value > 0; }",
+        timeout=240000,
+    )
+    expect(panel).to_contain_text("trials written")
+    screenshot(teacher, "exports-progress")
+    download_link = panel.get_by_role("link", name="Download workbook (.xlsx)")
+    expect(download_link).to_be_visible(timeout=240000)
+    expect(panel).to_contain_text("Prepared")
+    screenshot(teacher, "exports-ready")
+    assert _exports(database) == [("ready", 120000, 120000)]
+
+    with teacher.expect_download() as downloaded:
+        download_link.click()
+    path = downloaded.value.path()
+    assert downloaded.value.suggested_filename.endswith("-workbook.xlsx")
+    workbook = openpyxl.load_workbook(io.BytesIO(Path(path).read_bytes()), read_only=True)
+    assert workbook.sheetnames == ["Trials", "Summary", "About"]
+    assert workbook["Trials"].max_row == 1 + 120000
+
+    # Later: the page offers the same file, and nothing is built again.
+    teacher.reload()
+    again = teacher.locator("#workbook-panel").get_by_role("link", name="Download workbook (.xlsx)")
+    expect(again).to_be_visible()
+    assert len(_exports(database)) == 1
