@@ -38,6 +38,7 @@ from games.commotion.piles import fits_openings, openings
 from games.commotion.state import Opportunity
 from games.commotion.table import visible_cards
 from games.core import Trial
+from games.reaction import rt_plausible
 
 if TYPE_CHECKING:
     from games.commotion.cards import Card
@@ -202,8 +203,13 @@ def hit(
     # Always found when the opportunities are kept in sync; a play at the same moment the
     # card became playable would open it now.
     opened_ms = records.pop(index).opened_ms if index is not None else now_ms
-    limit = (now_ms - opened_ms) + rtt_ms + PLAUSIBLE_SLACK_MS
-    plausible = MIN_PLAUSIBLE_RT_MS <= rt_ms <= limit
+    plausible = rt_plausible(
+        rt_ms,
+        age_ms=now_ms - opened_ms,
+        rtt_ms=rtt_ms,
+        floor_ms=MIN_PLAUSIBLE_RT_MS,
+        slack_ms=PLAUSIBLE_SLACK_MS,
+    )
     trial = _trial(
         state,
         seat,

@@ -28,6 +28,7 @@ from games.live.protocol import (
     StateFrame,
     server_frame_encode,
 )
+from games.live.round_trip import MAX_RTT_MS
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -238,6 +239,9 @@ class _Act:
     seq: int
     action: Mapping[str, Any]
     client_id: str | None = None
+    # When it reached the host (wall ms): the time it then waits in the inbox is part of the
+    # stimulus's age at the engine, so it counts with the round trip (``_timed``).
+    arrived_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -393,7 +397,7 @@ class TableHost:
         action: Mapping[str, Any],
         client_id: str | None = None,
     ) -> None:
-        self._inbox.put_nowait(_Act(listener, seq, action, client_id))
+        self._inbox.put_nowait(_Act(listener, seq, action, client_id, self._wall()))
 
     def resync(self, listener: Listener) -> None:
         self._inbox.put_nowait(_Sync(listener))
@@ -495,15 +499,14 @@ class TableHost:
             await self._deliver(item.listener, self._ack(item.seq))
             return
         now = self.clock.now()
-        outcome = self.engine.act(self.state, item.listener.seat, item.action, now)
+        action = self._timed(item)
+        outcome = self.engine.act(self.state, item.listener.seat, action, now)
         if outcome.rejected is not None:
             if outcome.trials:
-                await self._record_refusal(item, now, outcome)
+                await self._record_refusal(item, action, now, outcome)
             await self._reply_error(item, "rejected", outcome.rejected)
             return
-        entry = LogEntry(
-            self.next_seq, "act", item.listener.seat, dict(item.action), now, item.client_id
-        )
+        entry = LogEntry(self.next_seq, "act", item.listener.seat, action, now, item.client_id)
         if not await self._commit(entry, outcome, item):
             if not self.fenced:
                 await self._reply_error(item, "not_saved", NOT_SAVED)
@@ -512,6 +515,18 @@ class TableHost:
             return
         await self._deliver(item.listener, self._ack(item.seq))
         await self._broadcast(events=_events(outcome), at_ms=began)
+
+    def _timed(self, item: _Act) -> dict[str, Any]:
+        """The input as the engine takes it (and the log keeps it): a round trip it carries
+        (``rtt_ms``, the server's own measure, games.live.round_trip) grows by the time the
+        input waited in this host's inbox, since that wait is in the stimulus's age too
+        (games.reaction). A busy table never makes an honest tablet's time look forged."""
+        action = dict(item.action)
+        rtt = action.get("rtt_ms")
+        if isinstance(rtt, int) and not isinstance(rtt, bool) and item.arrived_ms is not None:
+            waited = max(0, self._wall() - item.arrived_ms)
+            action["rtt_ms"] = min(MAX_RTT_MS, max(0, rtt) + waited)
+        return action
 
     async def _tick(self) -> None:
         began = self._wall()
@@ -623,16 +638,16 @@ class TableHost:
             if self._mark_unsaved == mark:
                 self._mark_unsaved = None
 
-    async def _record_refusal(self, item: _Act, now: int, outcome: Outcome[Any]) -> None:
+    async def _record_refusal(
+        self, item: _Act, action: dict[str, Any], now: int, outcome: Outcome[Any]
+    ) -> None:
         """A refused input that is still a measurement (a false alarm): log it with its trials.
 
         Replaying it is refused again and changes nothing, so the log stays a faithful
         history; the table's state and version do not move.
         """
         assert item.listener.seat is not None
-        entry = LogEntry(
-            self.next_seq, "act", item.listener.seat, dict(item.action), now, item.client_id
-        )
+        entry = LogEntry(self.next_seq, "act", item.listener.seat, action, now, item.client_id)
         try:
             await self.store.append(entry, outcome.trials)
         except StoreFenced:

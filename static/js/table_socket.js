@@ -199,7 +199,11 @@
     }
 
     function receive(frame) {
-      if (frame.type === "state") {
+      if (frame.type === "probe") {
+        // The server times its own round trip to this tablet (games/live/round_trip.py) and
+        // judges reaction times by it: answer at once, before anything else.
+        send({ type: "ping", seq: frame.seq });
+      } else if (frame.type === "state") {
         // Views are whole: an older one is stale, unless a new owner of the table sent it
         // (a higher epoch after a takeover).
         if ((frame.epoch || 0) < epoch) return;

@@ -774,12 +774,19 @@ def test_a_play_is_a_hit_timed_from_when_the_card_became_playable() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rt", "plausible"),
-    [(149, False), (150, True), (740, True), (741, False), (0, False)],
+    ("after", "rt", "plausible"),
+    [
+        (300, 149, False),  # under the human floor
+        (300, 150, True),
+        (600, 740, True),  # played 600 ms after GO, round trip 40, slack 100: at most 740
+        (600, 741, False),
+        (600, 0, False),
+        (600, 259, False),  # 600 - 40 - 300 ms lag slack: the arrival allows no less than 260
+        (600, 260, True),
+    ],
 )
-def test_plausible_reaction_times(rt: int, plausible: bool) -> None:
-    # Playable since GO, played 600 ms later, round trip 40, slack 100: at most 740.
-    trial = play(_two_start_table(), 1, 0, 0, GO + 600, rt=rt, rtt=40).trials[0]
+def test_plausible_reaction_times(after: int, rt: int, plausible: bool) -> None:
+    trial = play(_two_start_table(), 1, 0, 0, GO + after, rt=rt, rtt=40).trials[0]
     assert trial.data["plausible"] is plausible
     assert trial.data["rt_ms"] == rt
 
