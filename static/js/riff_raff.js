@@ -94,9 +94,9 @@
 
   // Called while the scene paints the first frame that shows the piece falling (whole, at
   // full size, its catch ring around it): the next animation frame starts after that paint,
-  // and that is the onset, as for Palm Strike's card (whose first paint follows the first of
-  // its two requestAnimationFrame callbacks). A second callback here would start the clock
-  // one frame late.
+  // and that is the onset, as for a stimulus drawn from a message (whose first paint follows
+  // the first of its two requestAnimationFrame callbacks). A second callback here would start
+  // the clock one frame late.
   function markFalling(id) {
     if (fallingSince[id] !== undefined) return;
     fallingSince[id] = null;

@@ -133,8 +133,41 @@ def test_ten_sessions_on_one_day_give_no_rate_per_week(
             trial_add(
                 seat=seat, target=True, responded=True, rt_ms=900 - 30 * number, at=at, flip=flip
             )
-    page = teacher_client.get(
-        reverse("student_progress", args=[school_class.pk, ava.pk])
-    ).content.decode()
+    response = teacher_client.get(reverse("student_progress", args=[school_class.pk, ava.pk]))
+    page = response.content.decode()
     assert "per week" not in page.replace("rate per week", "")
     assert "Not enough weeks yet for a rate per week" in page
+    # The charts draw the day once (classroom.selectors.analytics.student_days), with no
+    # learning line; the numbers table still lists the ten sessions.
+    rt_chart = response.context["charts"][0]
+    assert "Learning line (fitted to this student)" not in rt_chart.svg
+    assert rt_chart.svg.count('class="dot ') == 1  # one point
+    assert len(response.context["points"]) == 10
+
+
+def test_a_learning_line_over_three_weeks_at_one_level(
+    teacher_client: Client, make_session: Any, school_class: SchoolClass
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.classroom.trial_rows import trial_add
+
+    ava = school_class.students.get(display_name="Ava")
+    start = timezone.now() - timedelta(weeks=3)
+    for week in range(4):
+        for same_day in range(3):  # three sessions a day: still one point a day
+            at = start + timedelta(weeks=week, minutes=20 * same_day)
+            session = make_session(school_class=school_class)
+            seat = played_session(session=session, students=[ava], started=at)[ava.pk]
+            for flip in range(1, 4):
+                trial_add(
+                    seat=seat, target=True, responded=True, rt_ms=900 - 50 * week, at=at, flip=flip
+                )
+    response = teacher_client.get(reverse("student_progress", args=[school_class.pk, ava.pk]))
+    page = response.content.decode()
+    # 50 ms faster a week, fitted per day over four weeks.
+    assert "Learning line over 12 sessions: -50 ms per week" in page
+    rt_chart = response.context["charts"][0]
+    assert "Learning line (fitted to this student)" in rt_chart.svg

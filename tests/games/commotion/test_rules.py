@@ -463,10 +463,15 @@ def test_a_lost_race_is_too_late_and_a_wrong_card_is_a_false_alarm() -> None:
     state = accepted(play(_race_table(), 1, 0, 0, GO + 400))
     assert state.centre[0][-1] == RED3_1
     # Seat 2 saw the pile with 2 cards: its red 3 fitted then.
-    late = play(state, 2, 0, 0, GO + 450, size=2)
+    late = play(state, 2, 0, 0, GO + 450, size=2, rt=380)
     assert late.rejected == TOO_LATE == "Too late! Someone played there first."
     assert late.state is state
-    assert late.trials == ()
+    # Beaten, but the right card: seat 2 did spot it (counted as spotted by the site).
+    assert kinds(late.trials) == [(2, "late")]
+    (trial,) = late.trials
+    assert trial.data["outcome"] == "late"
+    assert (trial.data["correct"], trial.data["rt_ms"], trial.data["plausible"]) == (True, 380, True)
+    assert (trial.data["pile"], trial.data["onto"]) == (0, card_to_dict(n(1, "red", 2)))
     # Having seen the red 3 already there, the same play is the player's mistake.
     wrong = play(state, 2, 0, 0, GO + 900, size=3)
     assert wrong.rejected == "That card does not fit on that pile."
