@@ -272,6 +272,7 @@
     areaLabels: function () { return scene.areaLabels(); },
     labelRadius: function () { return scene.labelRadius(); },
     placeOf: function (p) { return scene.placeOf(p, true); },
+    shown: function () { return scene.shown(); },
     catchRadius: function (shape) { return scene.catchRadius(shape); },
     get smoothingMs() { return scene.smoothingMs; },
     get nearMisses() { return nearMisses; },

@@ -61,7 +61,7 @@ STRIP = """() => {
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).display !== 'none';
   const opponents = [...document.querySelectorAll('[data-others] .cm-opponent')].map((o) => ({
     texts: [...o.querySelectorAll('.cm-opponent-refill, .cm-opponent-points, .cm-opponent-name')]
-      .filter(shown).map((el) => ({ text: el.textContent, box: box(el),
+      .filter(shown).map((el) => ({ text: el.textContent, box: box(el), kind: el.className,
                                     cut: el.scrollWidth > el.clientWidth + 1 })),
     box: box(o),
   }));
@@ -79,7 +79,7 @@ def _check_strip(tablet: Page, label: str) -> None:
     for index, opponent in enumerate(seen["opponents"]):
         where = f"{label}: opponent {index}"
         assert _inside(opponent["box"], seen["strip"]), f"{where}: cut by the strip {opponent}"
-        counts = [t for t in opponent["texts"] if t["text"].rstrip().endswith("left")]
+        counts = [t for t in opponent["texts"] if t["kind"] == "cm-opponent-refill"]
         assert counts, f"{where}: no refill count shown {opponent}"
         for text in opponent["texts"]:
             assert _inside(text["box"], screen), f"{where}: {text['text']!r} off screen"
