@@ -244,29 +244,12 @@ def student_days(*, student: Student, game: str | None = None) -> list[SessionMe
     if game:
         trials = trials.filter(game=game)
     rts = correct_rts_by(trials=trials, by=_BY_DAY_KIND)
-    rows = (
-        trials.order_by()
-        .values(*_BY_DAY_KIND)
-        .annotate(
-            first_session=Min("session"),
-            started=Min("created_at"),
-            session_kind=Min("session__kind"),
-            mean_rt=Avg("rt_ms", filter=_TREND_RTS),
-            **_COUNTS,
-        )
+    # A day is named by its first session (what ``_session_fact`` reads as the session).
+    by_day = _facts_by(
+        trials, by=_BY_DAY_KIND, group=len(_BY_DAY), session=("first_session", Min("session"))
     )
-    by_day: dict[Key, list[Mapping[str, Any]]] = defaultdict(list)
-    for row in rows:
-        # A day is named by its first session (what ``_session_fact`` reads as the session).
-        by_day[tuple(row[name] for name in _BY_DAY)].append(
-            {**row, "session": row["first_session"]}
-        )
-    mixed_games = MIXED_KIND_GAMES | {
-        kinds[0]["game"] for kinds in by_day.values() if len(kinds) > 1
-    }
     points = []
-    for key, kinds in by_day.items():
-        fact = _session_fact(kinds, split_by_kind=kinds[0]["game"] in mixed_games)
+    for key, fact in by_day.items():
         kind_rts = {kind: rts.get((*key, kind), CorrectRts()) for kind in fact.kinds}
         points.append(_measures_of(fact, kind_rts))
     return sorted(points, key=lambda point: (point.started, point.session_id))
@@ -350,27 +333,46 @@ def _session_facts(trials: QuerySet[Trial]) -> dict[Key, SessionFacts]:
     single kind: a student whose cargo never fell has placements only, and their steadiness
     must not be read as the accuracy of a whole session.
     """
+    return _facts_by(trials, by=_BY_SESSION_KIND, group=2, level=Min("level"), game=Min("game"))
+
+
+def _facts_by(
+    trials: QuerySet[Trial],
+    *,
+    by: Sequence[str],
+    group: int,
+    session: tuple[str, Any] | None = None,
+    **more: Any,
+) -> dict[Key, SessionFacts]:
+    """One aggregate query grouped by ``by`` (its last field the kind of trial), made into
+    facts per the first ``group`` fields: a session, or a day of play (``student_days``).
+    ``more`` are further aggregates the rows need (the level and game of a session);
+    ``session`` names and computes the session a group is called by when the grouping does
+    not have one. A mixed game is split kind by kind everywhere (see ``_session_facts``)."""
+    named = dict([session]) if session is not None else {}
     rows = (
         trials.order_by()
-        .values(*_BY_SESSION_KIND)
+        .values(*by)
         .annotate(
             started=Min("created_at"),
-            level=Min("level"),
-            game=Min("game"),
             session_kind=Min("session__kind"),
             mean_rt=Avg("rt_ms", filter=_TREND_RTS),
+            **named,
+            **more,
             **_COUNTS,
         )
     )
-    by_session: dict[Key, list[Mapping[str, Any]]] = defaultdict(list)
+    grouped: dict[Key, list[Mapping[str, Any]]] = defaultdict(list)
     for row in rows:
-        by_session[(row["student"], row["session"])].append(row)
+        if session is not None:
+            row = {**row, "session": row[session[0]]}
+        grouped[tuple(row[name] for name in by[:group])].append(row)
     mixed_games = MIXED_KIND_GAMES | {
-        kinds[0]["game"] for kinds in by_session.values() if len(kinds) > 1
+        kinds[0]["game"] for kinds in grouped.values() if len(kinds) > 1
     }
     return {
         key: _session_fact(kinds, split_by_kind=kinds[0]["game"] in mixed_games)
-        for key, kinds in by_session.items()
+        for key, kinds in grouped.items()
     }
 
 

@@ -470,7 +470,8 @@ def test_a_lost_race_is_too_late_and_a_wrong_card_is_a_false_alarm() -> None:
     assert kinds(late.trials) == [(2, "late")]
     (trial,) = late.trials
     assert trial.data["outcome"] == "late"
-    assert (trial.data["correct"], trial.data["rt_ms"], trial.data["plausible"]) == (True, 380, True)
+    assert (trial.data["correct"], trial.data["rt_ms"]) == (True, 380)
+    assert trial.data["plausible"] is True
     assert (trial.data["pile"], trial.data["onto"]) == (0, card_to_dict(n(1, "red", 2)))
     # Having seen the red 3 already there, the same play is the player's mistake.
     wrong = play(state, 2, 0, 0, GO + 900, size=3)
