@@ -174,7 +174,7 @@
       function points() {
         var span = document.createElement("span");
         span.className = "cm-opponent-points";
-        span.textContent = "· " + fmt(L.points_short, { n: player.total });
+        span.textContent = " · " + fmt(L.points_short, { n: player.total });
         return span;
       }
       if (standings.shown(view)) name.appendChild(points());
