@@ -523,9 +523,10 @@ class TableHost:
         (games.reaction). A busy table never makes an honest tablet's time look forged."""
         action = dict(item.action)
         rtt = action.get("rtt_ms")
-        if isinstance(rtt, int) and not isinstance(rtt, bool) and item.arrived_ms is not None:
-            waited = max(0, self._wall() - item.arrived_ms)
-            action["rtt_ms"] = min(MAX_RTT_MS, max(0, rtt) + waited)
+        if item.arrived_ms is None or not isinstance(rtt, int) or isinstance(rtt, bool):
+            return action
+        if 0 <= rtt <= MAX_RTT_MS:  # anything else stays as sent, for the engine to refuse
+            action["rtt_ms"] = min(MAX_RTT_MS, rtt + max(0, self._wall() - item.arrived_ms))
         return action
 
     async def _tick(self) -> None:
