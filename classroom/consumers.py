@@ -67,6 +67,7 @@ from games.live.protocol import (
     client_frame_decode,
     server_frame_encode,
 )
+from games.live.round_trip import RoundTrip
 
 logger = logging.getLogger(__name__)
 
@@ -113,9 +114,12 @@ class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
             await self.send(text_data=server_frame_encode(error.frame()))
             return None
         if isinstance(decoded, Ping):
-            await self.send(text_data=server_frame_encode(Pong(seq=decoded.seq)))
+            await self.pinged(decoded.seq)
             return None
         return decoded
+
+    async def pinged(self, seq: int) -> None:
+        await self.send(text_data=server_frame_encode(Pong(seq=seq)))
 
     async def flooded(self) -> None:
         """Sustained flooding: the socket is closed (a tablet's is also kept out a while)."""
@@ -389,6 +393,8 @@ class TableConsumer(_Socket):
     token = ""
     # This socket's number among the seat's sockets (``seat_connection_open``), once it has one.
     opened_as: int | None = None
+    # The round trip to this tablet as the server times it (a seat's socket only).
+    round_trip: RoundTrip | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections (a thread hop) before every handler.
@@ -443,6 +449,10 @@ class TableConsumer(_Socket):
         await self.channel_layer.group_send(seat_group(self.seat_id), opened)
         host.on_stop(self._host_stopped)
         await host.join(self.listener)
+        if self.watchdog is not None:
+            # A tablet's page (it pings every second): the server times its own probes to it,
+            # sent on its pings, and judges its reaction times by those.
+            self.round_trip = RoundTrip()
 
     def _host_stopped(self) -> None:
         # A finished game keeps its last view on the tablet; a host that stopped for any other
@@ -482,9 +492,22 @@ class TableConsumer(_Socket):
         if isinstance(decoded, Sync):
             self.host.resync(self.listener)
         elif isinstance(decoded, Act):
-            self.host.submit(
-                self.listener, decoded.seq, action_for_engine(decoded.action), decoded.cid
-            )
+            # The server's own round trip, never the tablet's (games.live.round_trip).
+            server_rtt = self.round_trip.estimate_ms() if self.round_trip is not None else 0
+            action = action_for_engine(decoded.action, server_rtt_ms=server_rtt)
+            self.host.submit(self.listener, decoded.seq, action, decoded.cid)
+
+    async def pinged(self, seq: int) -> None:
+        # A tablet's ping answers the server's probe, or is its own (answered with a pong;
+        # then a probe, if one is due).
+        if self.round_trip is None:
+            await super().pinged(seq)
+            return
+        if self.round_trip.echoed(seq, wall_ms()):
+            return
+        await super().pinged(seq)
+        if self.round_trip.due(wall_ms()):
+            await self.send(text_data=self.round_trip.probe(wall_ms()))
 
     async def _silent(self) -> None:
         await _presence_gone(self.seat_id, self.channel_name)

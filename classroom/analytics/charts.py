@@ -159,6 +159,10 @@ def line_chart(
             dots_size=6,
             stroke_style={"width": 3},
             x_label_rotation=-20,
+            # A few y labels, not one every 10 ms: the legend below shortens the plot, and
+            # pygal's default (up to 16) stacked the labels on top of each other.
+            min_scale=3,
+            max_scale=6,
             show_legend=named or fitted is not None,
             legend_at_bottom=True,
             # Every legend in full, one a row ("Median correct…" told nothing).

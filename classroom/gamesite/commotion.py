@@ -90,10 +90,24 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
 # stock, the round ended). A *wrong play* is a tap of a card onto a pile it does not fit (a
 # false alarm). There are no noise trials a child could rightly hold back on (no correct
 # rejections), so d' and c do not apply.
+#
+# Beaten, but right (decided for issue 18): a child who tapped the right card just after a
+# rival filled the pile did spot it; they were slower, as a teacher watching would say. The
+# engine records that tap beside the beaten trial (``outcome`` "late": ``target`` None,
+# ``responded`` and ``correct`` True, games/commotion/trials.py), and it counts as spotted
+# here, so a child always beaten by quick bots still gets a spotting rate. Only the beaten
+# chances they did not tap stay out of it. The legend says so.
+
+
+def _late(m: Measures) -> int:
+    """Beaten, but they tapped the right card just after the rival: the right trials that are
+    not hits (Commotion has no correct rejections, so those are the late taps)."""
+    return m.correct - m.signal.hits - m.signal.correct_rejections
 
 
 def _spotted(m: Measures) -> int:
-    return m.signal.hits
+    """Played (hits), or tapped just after a rival (late)."""
+    return m.signal.hits + _late(m)
 
 
 def _missed(m: Measures) -> int:
@@ -101,36 +115,43 @@ def _missed(m: Measures) -> int:
 
 
 def _beaten(m: Measures) -> int:
-    """Opportunities a rival closed first: the trials that are neither signal nor noise."""
-    return m.trials - m.signal.trials
+    """Opportunities a rival closed first that they did not tap: the trials that are neither
+    signal nor noise are the beaten chances and their late taps, one late tap per beaten
+    chance."""
+    return max(0, m.trials - m.signal.trials - 2 * _late(m))
 
 
 def _opportunities(m: Measures) -> int:
-    """spotted + beaten + missed (every trial but the wrong plays)."""
-    return m.trials - m.signal.false_alarms
+    """spotted + beaten + missed: every trial but the wrong plays, a late tap counted once
+    with its beaten chance."""
+    return m.trials - m.signal.false_alarms - _late(m)
 
 
 def spotting_rate(m: Measures) -> float | None:
-    """Spotting rate = spotted / (spotted + missed).
+    """Spotting rate = spotted / (spotted + missed), spotted including the late taps (the
+    right card tapped just after a rival filled the pile).
 
-    Beaten opportunities are left out: a rival being faster says nothing about whether the
-    child saw the card. This is the hit rate of signal detection (Macmillan & Creelman 2005,
-    ch. 1) over the opportunities the child had to the end. None with no such opportunity.
+    Beaten opportunities they did not tap are left out: a rival being faster says nothing
+    about whether the child saw the card. This is the hit rate of signal detection
+    (Macmillan & Creelman 2005, ch. 1) over the opportunities the child answered or let pass.
+    None with no such opportunity.
     """
-    return m.signal.hit_rate
+    spotted = _spotted(m)
+    chances = spotted + m.signal.misses
+    return spotted / chances if chances else None
 
 
 def wrong_play_rate(m: Measures) -> float | None:
     """Wrong-play rate = wrong plays / (spotted + wrong plays): the share of the child's
     plays that did not fit the pile. None when they played nothing."""
-    plays = m.signal.hits + m.signal.false_alarms
+    plays = _spotted(m) + m.signal.false_alarms
     return m.signal.false_alarms / plays if plays else None
 
 
 def time_to_play(m: Measures) -> float | None:
     """Median time to play: from the frame the opportunity appeared on the child's tablet to
-    the tap, over plausible spotted plays, anticipations (< 200 ms) left out (Ratcliff 1993,
-    ``classroom.analytics.speed.rt_summary``)."""
+    the tap, over plausible spotted plays (late taps too), anticipations (< 200 ms) left out
+    (Ratcliff 1993, ``classroom.analytics.speed.rt_summary``)."""
     return m.rt.median
 
 
@@ -141,11 +162,21 @@ MEASURES = (
         gettext_lazy("Times one of the child's cards fitted a pile"),
         _opportunities,
     ),
-    Measure("spotted", gettext_lazy("Spotted"), gettext_lazy("They played the card"), _spotted),
+    Measure(
+        "spotted",
+        gettext_lazy("Spotted"),
+        gettext_lazy(
+            "They played the card, or tapped it just after a rival filled the pile (a right "
+            "card, a little slower)"
+        ),
+        _spotted,
+    ),
     Measure(
         "beaten",
         gettext_lazy("Beaten"),
-        gettext_lazy("A rival filled the pile first (not counted as a miss)"),
+        gettext_lazy(
+            "A rival filled the pile first and they did not tap the card (not counted as a miss)"
+        ),
         _beaten,
     ),
     Measure(
@@ -157,7 +188,10 @@ MEASURES = (
     Measure(
         "spotting_rate",
         gettext_lazy("Spotting rate"),
-        gettext_lazy("Spotted ÷ (spotted + missed): how often they saw a card that fitted"),
+        gettext_lazy(
+            "Spotted ÷ (spotted + missed): how often they saw a card that fitted; a right card "
+            "tapped just after a rival counts as spotted"
+        ),
         spotting_rate,
         unit="%",
     ),
@@ -261,6 +295,7 @@ def outcome_names() -> dict[str, str]:
     return {
         "spotted": _("spotted"),
         "beaten": _("beaten"),
+        "late": _("spotted, a rival first"),
         "missed": _("missed"),
         "wrong": _("wrong play"),
     }

@@ -14,6 +14,8 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Avg, Count, Max, Min, Q
+from django.db.models.functions import TruncDate
+from django.utils import timezone
 
 from classroom.analytics.measures import (
     CorrectRts,
@@ -223,6 +225,37 @@ def student_sessions(*, student: Student, game: str | None = None) -> list[Sessi
     return sorted(points, key=lambda point: (point.started, point.session_id))
 
 
+# A day's play at one game and level, kind by kind (see ``student_days``).
+_BY_DAY = ("student", "day", "game", "level")
+_BY_DAY_KIND = (*_BY_DAY, "kind")
+
+
+def student_days(*, student: Student, game: str | None = None) -> list[SessionMeasures]:
+    """The student's play day by day (the local calendar day), one point per game and level
+    played that day, in time order: what the progress charts draw.
+
+    Ten sessions on one day are one point of all their trials pooled (its ``session_id`` is
+    the day's first session), so a day of many short games weighs as one day on a chart over
+    weeks, and its spread of dates is what a learning line is fitted over. Sessions at two
+    levels on one day stay two points (like with like).
+    """
+    trials = Trial.objects.filter(student=student).annotate(
+        day=TruncDate("created_at", tzinfo=timezone.get_current_timezone())
+    )
+    if game:
+        trials = trials.filter(game=game)
+    rts = correct_rts_by(trials=trials, by=_BY_DAY_KIND)
+    # A day is named by its first session (what ``_session_fact`` reads as the session).
+    by_day = _facts_by(
+        trials, by=_BY_DAY_KIND, group=len(_BY_DAY), session=("first_session", Min("session"))
+    )
+    points = []
+    for key, fact in by_day.items():
+        kind_rts = {kind: rts.get((*key, kind), CorrectRts()) for kind in fact.kinds}
+        points.append(_measures_of(fact, kind_rts))
+    return sorted(points, key=lambda point: (point.started, point.session_id))
+
+
 @dataclass(frozen=True)
 class KindFacts:
     """One kind of trial of one student's session, as a single aggregate row gives it."""
@@ -301,27 +334,46 @@ def _session_facts(trials: QuerySet[Trial]) -> dict[Key, SessionFacts]:
     single kind: a student whose cargo never fell has placements only, and their steadiness
     must not be read as the accuracy of a whole session.
     """
+    return _facts_by(trials, by=_BY_SESSION_KIND, group=2, level=Min("level"), game=Min("game"))
+
+
+def _facts_by(
+    trials: QuerySet[Trial],
+    *,
+    by: Sequence[str],
+    group: int,
+    session: tuple[str, Any] | None = None,
+    **more: Any,
+) -> dict[Key, SessionFacts]:
+    """One aggregate query grouped by ``by`` (its last field the kind of trial), made into
+    facts per the first ``group`` fields: a session, or a day of play (``student_days``).
+    ``more`` are further aggregates the rows need (the level and game of a session);
+    ``session`` names and computes the session a group is called by when the grouping does
+    not have one. A mixed game is split kind by kind everywhere (see ``_session_facts``)."""
+    named = dict([session]) if session is not None else {}
     rows = (
         trials.order_by()
-        .values(*_BY_SESSION_KIND)
+        .values(*by)
         .annotate(
             started=Min("created_at"),
-            level=Min("level"),
-            game=Min("game"),
             session_kind=Min("session__kind"),
             mean_rt=Avg("rt_ms", filter=_TREND_RTS),
+            **named,
+            **more,
             **_COUNTS,
         )
     )
-    by_session: dict[Key, list[Mapping[str, Any]]] = defaultdict(list)
+    grouped: dict[Key, list[Mapping[str, Any]]] = defaultdict(list)
     for row in rows:
-        by_session[(row["student"], row["session"])].append(row)
+        if session is not None:
+            row = {**row, "session": row[session[0]]}
+        grouped[tuple(row[name] for name in by[:group])].append(row)
     mixed_games = MIXED_KIND_GAMES | {
-        kinds[0]["game"] for kinds in by_session.values() if len(kinds) > 1
+        kinds[0]["game"] for kinds in grouped.values() if len(kinds) > 1
     }
     return {
         key: _session_fact(kinds, split_by_kind=kinds[0]["game"] in mixed_games)
-        for key, kinds in by_session.items()
+        for key, kinds in grouped.items()
     }
 
 
@@ -349,6 +401,11 @@ def _session_measures(fact: SessionFacts, rts: Mapping[Key, CorrectRts]) -> Sess
     kind_rts = {
         kind: rts.get((fact.student_id, fact.session_id, kind), CorrectRts()) for kind in fact.kinds
     }
+    return _measures_of(fact, kind_rts)
+
+
+def _measures_of(fact: SessionFacts, kind_rts: Mapping[str, CorrectRts]) -> SessionMeasures:
+    """Every measure of ``fact`` (a session, or a day's sessions), given its RTs per kind."""
     return SessionMeasures(
         session_id=fact.session_id,
         started=fact.started,

@@ -310,8 +310,15 @@ def _progress_charts(
         rate_title = str(sites[0].headline_measure.label)
     rt_lines = _plotted(lines, _median_rt)
     # One dashed learning line at most: beside several RT lines it could belong to any of
-    # them (the summary gives each line's slope).
-    rt_fit = _fit(weeks, rt_lines[0].measures, _median_rt) if len(rt_lines) == 1 else None
+    # them (the summary gives each line's slope). Drawn only over like with like (one game at
+    # one level) spread over at least MIN_WEEKS calendar weeks, as the summary's rate.
+    alike = len({(point.game, point.level) for point in points}) == 1
+    spread = distinct_weeks([timezone.localtime(point.started).date() for point in points])
+    rt_fit = (
+        _fit(weeks, rt_lines[0].measures, _median_rt)
+        if len(rt_lines) == 1 and alike and spread >= MIN_WEEKS
+        else None
+    )
     made = [
         _measure_chart(
             title=_("Median correct reaction time"),
@@ -462,6 +469,9 @@ def _level_tracks(student: Student, game: str | None) -> list[dict[str, Any]]:
 def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
     points = selectors.student_sessions(student=student, game=game)
     lines = _progress_lines(points)
+    # The charts draw a point per day (and game and level): ten sessions on one day are one
+    # day of play, not ten steps along the weeks.
+    days = selectors.student_days(student=student, game=game)
     return {
         "student": student,
         "level_tracks": _level_tracks(student, game),
@@ -473,7 +483,7 @@ def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
         # The numbers table: each game's own headline rate, d' only where it means something.
         "headlines": {site.slug: site.headline_measure for site in game_sites()},
         "signal_games": {site.slug for site in game_sites() if site.signal_detection},
-        "charts": _progress_charts(points, lines) if points else [],
+        "charts": _progress_charts(days, _progress_lines(days)) if days else [],
     }
 
 

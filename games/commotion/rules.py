@@ -307,7 +307,10 @@ def _do_play(
             # The race: it fitted the pile as the tablet showed it, and someone got there
             # first. Not the player's mistake, so no false alarm.
             if 0 <= pile_size < len(target) and can_play(card, target[:pile_size]):
-                return Refusal(TOO_LATE)
+                seen_top = target[pile_size - 1] if pile_size else None
+                return Refusal(
+                    TOO_LATE, triallib.late(state, seat, key, rt_ms, pile=pile, top=seen_top)
+                )
             return Refusal(
                 _misfit_reason(card, target),
                 triallib.false_alarm(state, seat, key, rt_ms, pile=pile, top=target[-1]),

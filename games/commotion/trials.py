@@ -19,7 +19,11 @@ refused input leaves the state unchanged, so the false-alarm trial cannot be sto
 state: ``act`` returns it on the rejected Outcome itself (``Outcome.trials`` is allowed on
 a rejected outcome; the host must store those trials too).
 
-Every trial carries ``outcome``: "spotted" (hit), "beaten", "missed" or "wrong" (false alarm).
+A refused play of the right card that lost the race (the pile changed under it) is **late**:
+recorded on the rejected Outcome like a false alarm, but right (see :func:`late`).
+
+Every trial carries ``outcome``: "spotted" (hit), "beaten", "late" (beaten, but they played
+the right card), "missed" or "wrong" (false alarm).
 The site's measures (classroom/gamesite/commotion.py) read them.
 
 Opportunities are keyed by (source, card); equal cards (a deck's four STOPs) are counted,
@@ -38,6 +42,7 @@ from games.commotion.piles import fits_openings, openings
 from games.commotion.state import Opportunity
 from games.commotion.table import visible_cards
 from games.core import Trial
+from games.reaction import rt_plausible
 
 if TYPE_CHECKING:
     from games.commotion.cards import Card
@@ -140,6 +145,34 @@ def _beaten(state: State, seat: int, key: Key) -> Trial:
     )
 
 
+def late(
+    state: State, seat: int, key: Key, rt_ms: int, *, pile: int, top: Card | None
+) -> Trial | None:
+    """The seat played the right card just after a rival filled the pile (the race lost):
+    it did spot it. Recorded beside the opportunity's *beaten* trial, with ``target`` None so
+    it is not a second chance, ``responded`` and ``correct`` True and ``outcome`` "late"; the
+    site counts it as spotted (classroom/gamesite/commotion.py). None for a bot, or while the
+    card still fits another pile (the chance is still open, so it may yet be played).
+    """
+    if seat in state.bots:
+        return None
+    if any((o.source, o.card) == key for o in state.opportunities.get(seat, [])):
+        return None
+    trial = _trial(
+        state,
+        seat,
+        key,
+        target=None,
+        responded=True,
+        correct=True,
+        rt_ms=rt_ms,
+        # Its opportunity is closed: only the human floor can be checked.
+        plausible=rt_ms >= MIN_PLAUSIBLE_RT_MS,
+        outcome="late",
+    )
+    return _onto(trial, pile, top)
+
+
 def playable_now(state: State, seat: int) -> Counter[Key]:
     """The seat's visible cards that fit somewhere in the centre, counted by (source, card)."""
     faces = openings(state.centre)
@@ -202,8 +235,13 @@ def hit(
     # Always found when the opportunities are kept in sync; a play at the same moment the
     # card became playable would open it now.
     opened_ms = records.pop(index).opened_ms if index is not None else now_ms
-    limit = (now_ms - opened_ms) + rtt_ms + PLAUSIBLE_SLACK_MS
-    plausible = MIN_PLAUSIBLE_RT_MS <= rt_ms <= limit
+    plausible = rt_plausible(
+        rt_ms,
+        age_ms=now_ms - opened_ms,
+        rtt_ms=rtt_ms,
+        floor_ms=MIN_PLAUSIBLE_RT_MS,
+        slack_ms=PLAUSIBLE_SLACK_MS,
+    )
     trial = _trial(
         state,
         seat,

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -29,9 +30,10 @@ from games.live.protocol import (
     StateFrame,
     server_frame_encode,
 )
+from games.live.round_trip import MAX_RTT_MS
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Mapping, Sequence
+    from collections.abc import Awaitable, Callable, Sequence
 
     from games.contract import ActionInput, Engine, Outcome, ReplayEntry, Trial
 
@@ -239,6 +241,9 @@ class _Act:
     seq: int
     action: ActionInput
     client_id: str | None = None
+    # When it reached the host (wall ms): the time it then waits in the inbox is part of the
+    # stimulus's age at the engine, so it counts with the round trip (``_timed``).
+    arrived_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -394,7 +399,7 @@ class TableHost:
         action: ActionInput,
         client_id: str | None = None,
     ) -> None:
-        self._inbox.put_nowait(_Act(listener, seq, action, client_id))
+        self._inbox.put_nowait(_Act(listener, seq, action, client_id, self._wall()))
 
     def resync(self, listener: Listener) -> None:
         self._inbox.put_nowait(_Sync(listener))
@@ -496,14 +501,15 @@ class TableHost:
             await self._deliver(item.listener, self._ack(item.seq))
             return
         now = self.clock.now()
-        outcome = self.engine.act(self.state, item.listener.seat, item.action, now)
+        action = self._timed(item)
+        outcome = self.engine.act(self.state, item.listener.seat, action, now)
         if outcome.rejected is not None:
             if outcome.trials:
-                await self._record_refusal(item, now, outcome)
+                await self._record_refusal(item, action, now, outcome)
             await self._reply_error(item, "rejected", outcome.rejected)
             return
         entry = LogEntry(
-            self.next_seq, "act", item.listener.seat, action_plain(item.action), now, item.client_id
+            self.next_seq, "act", item.listener.seat, action_plain(action), now, item.client_id
         )
         if not await self._commit(entry, outcome, item):
             if not self.fenced:
@@ -513,6 +519,22 @@ class TableHost:
             return
         await self._deliver(item.listener, self._ack(item.seq))
         await self._broadcast(events=_events(outcome), at_ms=began)
+
+    def _timed(self, item: _Act) -> ActionInput:
+        """The input as the engine takes it (and the log keeps it): a round trip it carries
+        (``rtt_ms``, the server's own measure, games.live.round_trip) grows by the time the
+        input waited in this host's inbox, since that wait is in the stimulus's age too
+        (games.reaction). A busy table never makes an honest tablet's time look forged."""
+        action = item.action
+        rtt = action.get("rtt_ms") if isinstance(action, Mapping) else getattr(action, "rtt_ms", None)
+        if item.arrived_ms is None or not isinstance(rtt, int) or isinstance(rtt, bool):
+            return action
+        if not 0 <= rtt <= MAX_RTT_MS:  # stays as sent, for the engine to refuse
+            return action
+        timed = min(MAX_RTT_MS, rtt + max(0, self._wall() - item.arrived_ms))
+        if isinstance(action, Mapping):
+            return {**action, "rtt_ms": timed}
+        return msgspec.structs.replace(action, rtt_ms=timed)
 
     async def _tick(self) -> None:
         began = self._wall()
@@ -624,7 +646,9 @@ class TableHost:
             if self._mark_unsaved == mark:
                 self._mark_unsaved = None
 
-    async def _record_refusal(self, item: _Act, now: int, outcome: Outcome[Any]) -> None:
+    async def _record_refusal(
+        self, item: _Act, action: ActionInput, now: int, outcome: Outcome[Any]
+    ) -> None:
         """A refused input that is still a measurement (a false alarm): log it with its trials.
 
         Replaying it is refused again and changes nothing, so the log stays a faithful
@@ -632,7 +656,7 @@ class TableHost:
         """
         assert item.listener.seat is not None
         entry = LogEntry(
-            self.next_seq, "act", item.listener.seat, action_plain(item.action), now, item.client_id
+            self.next_seq, "act", item.listener.seat, action_plain(action), now, item.client_id
         )
         try:
             await self.store.append(entry, outcome.trials)

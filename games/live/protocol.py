@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, TypeAlias
 import msgspec
 
 from games.kernel import action_plain
+from games.live.round_trip import MAX_RTT_MS
 from games.registry import game_registry
 
 MAX_FRAME_BYTES: Final = 4096
@@ -151,17 +152,18 @@ _envelope_decoder: Final = msgspec.json.Decoder(_Envelope)
 _decoder: Final = msgspec.json.Decoder(ClientFrame)
 
 
-def action_for_engine(action: Action) -> Action:
-    """The decoded action as the engine gets it, without the round trip the tablet reports.
+def action_for_engine(action: Action, *, server_rtt_ms: int = 0) -> Action:
+    """The decoded action as the engine gets it: its round trip (``rtt_ms``) is the one the
+    server measured itself (games.live.round_trip; 0 where it has none), never the tablet's.
 
-    The round trip (``rtt_ms``) never reaches an engine: plausibility is judged on the
-    server's own clock. A stimulus's age there (from the moment the host made it, before the
-    frame left, to the moment the response arrived) already holds the whole round trip, so a
-    real reaction time is never longer than that age plus frame slack; adding the tablet's own
-    figure (up to a minute) let a forged RT pass as plausible.
+    Plausibility is judged on the server's own clock (games.reaction): the tablet's own
+    figure (up to ten seconds) let a forged RT pass as plausible.
     """
-    if getattr(action, "rtt_ms", 0):
-        return msgspec.structs.replace(action, rtt_ms=0)
+    if not hasattr(action, "rtt_ms"):
+        return action
+    server_rtt_ms = max(0, min(MAX_RTT_MS, server_rtt_ms))
+    if getattr(action, "rtt_ms", 0) != server_rtt_ms:
+        return msgspec.structs.replace(action, rtt_ms=server_rtt_ms)
     return action
 
 

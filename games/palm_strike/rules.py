@@ -77,6 +77,7 @@ from games.palm_strike.state import (
 )
 from games.palm_strike.table import judge, next_seat
 from games.palm_strike.view import view as view
+from games.reaction import rt_plausible
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -279,7 +280,9 @@ def _record(
     assert flip is not None
     config = state.config
     age = now_ms - flip.shown_ms
-    plausible = MIN_PLAUSIBLE_RT_MS <= rt_ms <= age + rtt_ms + PLAUSIBLE_SLACK_MS
+    plausible = rt_plausible(
+        rt_ms, age_ms=age, rtt_ms=rtt_ms, floor_ms=MIN_PLAUSIBLE_RT_MS, slack_ms=PLAUSIBLE_SLACK_MS
+    )
     response = Response(
         seat=seat,
         received_ms=now_ms,

@@ -21,6 +21,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from games.core import Trial
+from games.reaction import rt_plausible
 
 if TYPE_CHECKING:
     from games.riff_raff.config import Config
@@ -62,7 +63,13 @@ def _data(config: Config, piece: Piece, area: int, round_number: int) -> dict[st
 
 
 def catch_plausible(rt_ms: int, *, elapsed_ms: int, rtt_ms: int) -> bool:
-    return MIN_PLAUSIBLE_RT_MS <= rt_ms <= elapsed_ms + rtt_ms + PLAUSIBLE_SLACK_MS
+    return rt_plausible(
+        rt_ms,
+        age_ms=elapsed_ms,
+        rtt_ms=rtt_ms,
+        floor_ms=MIN_PLAUSIBLE_RT_MS,
+        slack_ms=PLAUSIBLE_SLACK_MS,
+    )
 
 
 def caught(

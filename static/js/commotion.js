@@ -160,11 +160,24 @@
       if (player.seat === view.you) return;
       var box = document.createElement("div");
       box.className = "cm-opponent";
-      // Compact: the name (and points) over the row, the refill count after it; the centre
-      // needs the room.
+      // Compact: the name (and points) over the row, the refill count after it (under it
+      // when the strip is narrow); the centre needs the room. A long name gives way first:
+      // the points and the count are always shown whole.
       var name = document.createElement("p");
       name.className = "cm-opponent-name";
-      name.textContent = seatName(player.seat) + (standings.shown(view) ? " · " + fmt(L.points_short, { n: player.total }) : "");
+      var who = document.createElement("span");
+      who.className = "cm-opponent-who";
+      who.textContent = seatName(player.seat);
+      name.appendChild(who);
+      // The points: beside the name on a wide strip, after the refill count on a portrait
+      // tablet (the CSS shows one of the two), so a name is never cut for them.
+      function points() {
+        var span = document.createElement("span");
+        span.className = "cm-opponent-points";
+        span.textContent = " · " + fmt(L.points_short, { n: player.total });
+        return span;
+      }
+      if (standings.shown(view)) name.appendChild(points());
       var row = document.createElement("div");
       row.className = "cm-opponent-cards";
       player.tableau.forEach(function (card) { row.appendChild(cardElement(card, "tiny")); });
@@ -172,6 +185,7 @@
       refill.className = "cm-opponent-refill";
       refill.textContent = fmt(L.refill_short, { n: player.refill });
       refill.title = fmt(L.refill_left, { n: player.refill });
+      if (standings.shown(view)) refill.appendChild(points());
       row.appendChild(refill);
       box.append(name, row);
       el.others.appendChild(box);

@@ -3,8 +3,8 @@
 // To place cargo the active student sees their next piece at the top left, drags it onto the
 // ship (rotate with the buttons) and lets go: the drop point and angle go
 // to the server in ship coordinates. A piece falling off the ship can be caught by tapping it;
-// the catch reaction time runs from the first painted frame that shows it falling (double
-// requestAnimationFrame) to the pointerdown event's timeStamp.
+// the catch reaction time runs from the first painted frame that shows it falling (the
+// animation frame after that paint, see markFalling) to the pointerdown event's timeStamp.
 (function () {
   "use strict";
 
@@ -92,12 +92,15 @@
     },
   });
 
+  // Called while the scene paints the first frame that shows the piece falling (whole, at
+  // full size, its catch ring around it): the next animation frame starts after that paint,
+  // and that is the onset, as for a stimulus drawn from a message (whose first paint follows
+  // the first of its two requestAnimationFrame callbacks). A second callback here would start
+  // the clock one frame late.
   function markFalling(id) {
     if (fallingSince[id] !== undefined) return;
     fallingSince[id] = null;
-    requestAnimationFrame(function () {
-      requestAnimationFrame(function () { if (fallingSince[id] === null) fallingSince[id] = performance.now(); });
-    });
+    requestAnimationFrame(function () { if (fallingSince[id] === null) fallingSince[id] = performance.now(); });
   }
 
   // ---- the panel (cards, declaration, supply) ---------------------------------------------
@@ -269,6 +272,7 @@
     areaLabels: function () { return scene.areaLabels(); },
     labelRadius: function () { return scene.labelRadius(); },
     placeOf: function (p) { return scene.placeOf(p, true); },
+    shown: function () { return scene.shown(); },
     catchRadius: function (shape) { return scene.catchRadius(shape); },
     get smoothingMs() { return scene.smoothingMs; },
     get nearMisses() { return nearMisses; },

@@ -134,6 +134,13 @@
       send({ type: "ping", seq: seq });
     }
 
+    // A class game that is over (not ended by the teacher): the tablet waits here, and the
+    // teacher's Play again brings it into the next game (NEXT_GAME, no code to type).
+    var nextGame = seated ? document.querySelector("[data-over-next]") : null;
+    function showNextGame(view) {
+      if (nextGame && view) nextGame.hidden = !(view.phase === "game_over" && !view.ended);
+    }
+
     function showLost(lost) {
       if (reconnecting) reconnecting.hidden = !lost;
       // What the tablet shows is from before the link went: dimmed, so no child acts on it.
@@ -199,7 +206,11 @@
     }
 
     function receive(frame) {
-      if (frame.type === "state") {
+      if (frame.type === "probe") {
+        // The server times its own round trip to this tablet (games/live/round_trip.py) and
+        // judges reaction times by it: answer at once, before anything else.
+        send({ type: "ping", seq: frame.seq });
+      } else if (frame.type === "state") {
         // Views are whole: an older one is stale, unless a new owner of the table sent it
         // (a higher epoch after a takeover).
         if ((frame.epoch || 0) < epoch) return;
@@ -210,6 +221,7 @@
         if (sound() && frame.view) sound().forEvents(frame.events, frame.view.you);
         // For page parts outside the game's own script (the adaptive level badge).
         root.dispatchEvent(new CustomEvent("snapclass:view", { detail: frame.view, bubbles: true }));
+        showNextGame(frame.view);
       } else if (frame.type === "motion") {
         // Moving things between changes (physics): only for the version it moves on from.
         if (frame.version === version && (frame.epoch || 0) === epoch && handlers.onMotion) handlers.onMotion(frame);

@@ -125,6 +125,45 @@ def test_a_students_sessions_come_in_time_order_with_their_level(
     assert Trial.objects.filter(student=ava).count() == 23
 
 
+def test_a_days_sessions_are_one_point_per_game_and_level(
+    make_session: Callable[..., GameSession], school_class: SchoolClass
+) -> None:
+    # Ten sessions on one morning at the beginner level and one at the advanced level, then
+    # one session the next day: three points, the ten pooled into one.
+    ava = school_class.students.get(display_name="Ava")
+    morning = timezone.localtime().replace(hour=9, minute=0) - timedelta(days=2)
+    for number in range(10):
+        at = morning + timedelta(minutes=10 * number)
+        seat = played_session(
+            session=make_session(school_class=school_class), students=[ava], started=at
+        )[ava.pk]
+        for flip in range(1, 3):
+            trial_add(
+                seat=seat, target=True, responded=True, rt_ms=500 + 10 * number, at=at, flip=flip
+            )
+    other = morning + timedelta(hours=3)
+    seat = played_session(
+        session=make_session(school_class=school_class), students=[ava], started=other
+    )[ava.pk]
+    trial_add(seat=seat, target=True, responded=True, rt_ms=800, at=other, level="advanced")
+    later = morning + timedelta(days=1)
+    seat = played_session(
+        session=make_session(school_class=school_class), students=[ava], started=later
+    )[ava.pk]
+    trial_add(seat=seat, target=True, responded=False, at=later)
+
+    assert len(analytics.student_sessions(student=ava)) == 12
+    days = analytics.student_days(student=ava)
+    assert [(timezone.localtime(d.started).date(), d.level) for d in days] == [
+        (morning.date(), "beginner"),
+        (morning.date(), "advanced"),
+        (later.date(), "beginner"),
+    ]
+    assert [d.measures.trials for d in days] == [20, 1, 1]
+    assert days[0].measures.rt.median == 545  # of all twenty RTs, 500…590 twice each
+    assert [d.measures.accuracy for d in days] == [1.0, 1.0, 0.0]
+
+
 def test_tiles_updated_trial_by_trial_end_equal_to_a_recount_of_the_rows(
     class_session: GameSession, school_class: SchoolClass
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -39,14 +40,16 @@ TIMEOUT = 3
 TURN_TIMEOUT_S = 15
 
 
-def _socket(code: str, token: str, *, language: str = "en") -> WebsocketCommunicator:
+def _socket(
+    code: str, token: str, *, language: str = "en", query: str = ""
+) -> WebsocketCommunicator:
     cookie = f"{seat_cookie_name(code)}={token}; django_language={language}"
     headers = [
         (b"host", b"127.0.0.1"),
         (b"origin", b"http://127.0.0.1"),
         (b"cookie", cookie.encode()),
     ]
-    return WebsocketCommunicator(application, f"/ws/play/{code}/table/", headers=headers)
+    return WebsocketCommunicator(application, f"/ws/play/{code}/table/{query}", headers=headers)
 
 
 async def _frame(
@@ -442,3 +445,70 @@ async def test_a_student_taken_off_the_class_list_mid_game_leaves_the_table_play
     for body in bodies:
         assert "Zofia" not in body
     assert "Ben" in bodies[0]
+
+
+async def test_a_forged_round_trip_does_not_make_a_too_fast_reaction_time_plausible(
+    make_session: Callable[..., GameSession],
+) -> None:
+    """The server times its own probes to the tablet and judges reaction times by them.
+
+    Ava's tablet claims 101 ms for a slap that reached the server more than a second after
+    the card was sent, with a forged round trip of 10 s that would explain the gap: the slap
+    is judged on the round trip the server measured, so it is implausible and cannot win.
+    Ben's honest slap (its time as this test saw the card) wins.
+    """
+
+    def prepare() -> tuple[GameSession, list[Seat]]:
+        session = make_session(
+            players_per_table=2, settings={"flip_pacing": "tap", "response_window_s": 4.0}
+        )
+        seats = [seat_join_guest(session=session, nickname=name) for name in ("Ava", "Ben")]
+        session_start(session=session)
+        return session, [Seat.objects.select_related("table").get(pk=s.pk) for s in seats]
+
+    session, (ava, ben) = await sync_to_async(prepare)()
+    # Ava's page as table_socket.js opens it: held to the heartbeat, so probed.
+    forger = _socket(session.code, ava.token, query="?heartbeat=1")
+    assert (await forger.connect(timeout=TIMEOUT))[0]
+    first = await _frame(forger, "state")
+    honest = _socket(session.code, ben.token)
+    assert (await honest.connect(timeout=TIMEOUT))[0]
+    ben_seat = (await _frame(honest, "state"))["view"]["you"]
+    # Its ping brings a probe; answered at once, as the page does.
+    await forger.send_to(text_data=json.dumps({"type": "ping", "seq": 1}))
+    await _frame(forger, "pong")
+    probe = await _frame(forger, "probe")
+    await forger.send_to(text_data=json.dumps({"type": "ping", "seq": probe["seq"]}))
+    flipper = (forger, honest)[first["view"]["active_seat"]]
+    await flipper.send_to(
+        text_data=json.dumps({"type": "act", "seq": 2, "action": {"kind": "flip"}})
+    )
+    for socket in (forger, honest):
+        await _frame(socket, "state", where=lambda f: f["view"]["flip"] == 1)
+    seen = asyncio.get_running_loop().time()
+    await asyncio.sleep(1.2)
+    forged = {"kind": "slap", "flip": 1, "rt_ms": 101, "rtt_ms": 10_000}
+    await forger.send_to(text_data=json.dumps({"type": "act", "seq": 3, "action": forged}))
+    await _frame(forger, "ack", where=lambda f: f["seq"] == 3)
+    rt = round((asyncio.get_running_loop().time() - seen) * 1000)
+    fair = {"kind": "slap", "flip": 1, "rt_ms": rt, "rtt_ms": 0}
+    await honest.send_to(text_data=json.dumps({"type": "act", "seq": 3, "action": fair}))
+    slaps: dict[int, bool] = {}
+    for _ in range(10):
+        state = await _frame(honest, "state")
+        for event in state["events"]:
+            if event["kind"] == "slap":
+                slaps[event["seat"]] = event["plausible"]
+        if len(slaps) == 2:
+            break
+    assert slaps == {first["view"]["you"]: False, ben_seat: True}
+    stored = await sync_to_async(list)(
+        ActionLogEntry.objects.filter(
+            kind="act", seat_index=first["view"]["you"], payload__kind="slap"
+        ).values_list("payload", flat=True)
+    )
+    # The log keeps the server's round trip (replay judges it the same), not the forged one.
+    assert [payload["rtt_ms"] < 1000 for payload in stored] == [True]
+    for socket in (forger, honest):
+        await socket.disconnect()
+    await hosting.registry.stop_all()

@@ -112,6 +112,21 @@ def test_the_console_lists_the_class_members_not_here_yet(
     assert "Ben, Chen, Dara, Eli" in page
 
 
+def _sessions_of_right_slaps(
+    make_session: Any, school_class: SchoolClass, plays: list[tuple[Any, int]], *, flips: int
+) -> Any:
+    """Ava plays one session at each (time, RT) of ``plays``: ``flips`` right slaps of that RT."""
+    from tests.classroom.trial_rows import trial_add
+
+    ava = school_class.students.get(display_name="Ava")
+    for at, rt in plays:
+        session = make_session(school_class=school_class)
+        seat = played_session(session=session, students=[ava], started=at)[ava.pk]
+        for flip in range(1, flips + 1):
+            trial_add(seat=seat, target=True, responded=True, rt_ms=rt, at=at, flip=flip)
+    return ava
+
+
 def test_ten_sessions_on_one_day_give_no_rate_per_week(
     teacher_client: Client,
     make_session: Any,
@@ -121,20 +136,39 @@ def test_ten_sessions_on_one_day_give_no_rate_per_week(
 
     from django.utils import timezone
 
-    from tests.classroom.trial_rows import trial_add
-
-    ava = school_class.students.get(display_name="Ava")
     day = timezone.now().replace(hour=9, minute=0) - timedelta(days=1)
-    for number in range(10):
-        session = make_session(school_class=school_class)
-        at = day + timedelta(minutes=10 * number)
-        seat = played_session(session=session, students=[ava], started=at)[ava.pk]
-        for flip in range(1, 5):
-            trial_add(
-                seat=seat, target=True, responded=True, rt_ms=900 - 30 * number, at=at, flip=flip
-            )
-    page = teacher_client.get(
-        reverse("student_progress", args=[school_class.pk, ava.pk])
-    ).content.decode()
+    plays = [(day + timedelta(minutes=10 * number), 900 - 30 * number) for number in range(10)]
+    ava = _sessions_of_right_slaps(make_session, school_class, plays, flips=4)
+    response = teacher_client.get(reverse("student_progress", args=[school_class.pk, ava.pk]))
+    page = response.content.decode()
     assert "per week" not in page.replace("rate per week", "")
     assert "Not enough weeks yet for a rate per week" in page
+    # The charts draw the day once (classroom.selectors.analytics.student_days), with no
+    # learning line; the numbers table still lists the ten sessions.
+    rt_chart = response.context["charts"][0]
+    assert "Learning line (fitted to this student)" not in rt_chart.svg
+    assert rt_chart.svg.count('class="dot ') == 1  # one point
+    assert len(response.context["points"]) == 10
+
+
+def test_a_learning_line_over_three_weeks_at_one_level(
+    teacher_client: Client, make_session: Any, school_class: SchoolClass
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    start = timezone.now() - timedelta(weeks=3)
+    # Three sessions a day (still one point a day), a day a week for four weeks.
+    plays = [
+        (start + timedelta(weeks=week, minutes=20 * same_day), 900 - 50 * week)
+        for week in range(4)
+        for same_day in range(3)
+    ]
+    ava = _sessions_of_right_slaps(make_session, school_class, plays, flips=3)
+    response = teacher_client.get(reverse("student_progress", args=[school_class.pk, ava.pk]))
+    page = response.content.decode()
+    # 50 ms faster a week, fitted per day over four weeks.
+    assert "Learning line over 12 sessions: -50 ms per week" in page
+    rt_chart = response.context["charts"][0]
+    assert "Learning line (fitted to this student)" in rt_chart.svg

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, s
 from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from tests.e2e.classroom_site import Site
 
@@ -178,6 +178,30 @@ def new_tablet(browser: Browser, live_url: str) -> Iterator[object]:
         return context.new_page()
 
     yield open_tablet
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def open_tablet(browser: Browser, live_url: str) -> Iterator[Callable[..., Page]]:
+    """A tablet of a given size, language and motion setting (touch, its own cookies)."""
+    contexts: list[BrowserContext] = []
+
+    def opener(
+        viewport: dict[str, int] = TABLET, language: str = "en", motion: str = "no-preference"
+    ) -> Page:
+        context = browser.new_context(
+            base_url=live_url,
+            viewport=viewport,  # type: ignore[arg-type]
+            has_touch=True,
+            device_scale_factor=1,
+            reduced_motion=motion,  # type: ignore[arg-type]
+        )
+        context.add_cookies([{"name": "django_language", "value": language, "url": live_url}])
+        contexts.append(context)
+        return context.new_page()
+
+    yield opener
     for context in contexts:
         context.close()
 

@@ -79,6 +79,15 @@ def _try_move(tablet: Page) -> bool:
     return True
 
 
+# What animates among the cards a child judges (the centre piles, the row, the waste): the
+# onset of a play opportunity is the first frame the card is drawn as playable, so it must
+# be whole then (issue 18: no scale-in or fade on the judged stimulus). A held card lifts.
+ANIMATED_CARDS = """() => document.getAnimations().map((a) => a.effect && a.effect.target)
+  .filter((t) => t && t.closest && t.closest('[data-centre], [data-tableau], [data-waste]')
+                 && !t.closest('.is-held'))
+  .map((t) => t.className)"""
+
+
 def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
@@ -106,8 +115,10 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
     deadline = time.monotonic() + ROUND_TIMEOUT_S
     playing = True
     screenshot_taken = False
+    animated: set[str] = set()
     while playing and time.monotonic() < deadline:
         playing = all([_move(tablet) for tablet in tablets.values()])
+        animated |= set(ava.evaluate(ANIMATED_CARDS))
         if not screenshot_taken and ava.evaluate("window.commotion.view.centre.length") >= 3:
             screenshot(ava, "commotion-tablet-playing")
             ava.set_viewport_size({"width": 768, "height": 1024})  # the tablet turned upright
@@ -115,6 +126,7 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
             ava.set_viewport_size({"width": 1024, "height": 768})
             screenshot_taken = True
     assert not playing, "the round did not end in time"
+    assert not animated, f"judged cards animate, so their onset is not honest: {animated}"
 
     expect(ava.locator("[data-over]")).to_be_visible(timeout=5000)
     screenshot(ava, "commotion-round-over")

@@ -1,5 +1,6 @@
 """A full Commotion table (one child, five bots) on a tablet held either way: every centre
-pile stays whole on screen and tappable (issue 20, item 6)."""
+pile stays whole on screen and tappable (issue 20, item 6), and every opponent's refill count
+in the strip above is whole too."""
 
 from __future__ import annotations
 
@@ -47,6 +48,44 @@ MEASURE = """() => {
     height: window.innerHeight,
   };
 }"""
+
+
+# Every opponent in the strip: the boxes of what it says (name, points, refill count) that
+# are shown, the strip's box, and whether a text is cut short inside its own box.
+STRIP = """() => {
+  const strip = document.querySelector('[data-others]').getBoundingClientRect();
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).display !== 'none';
+  const opponents = [...document.querySelectorAll('[data-others] .cm-opponent')].map((o) => ({
+    texts: [...o.querySelectorAll('.cm-opponent-refill, .cm-opponent-points, .cm-opponent-name')]
+      .filter(shown).map((el) => ({ text: el.textContent, box: box(el), kind: el.className,
+                                    cut: el.scrollWidth > el.clientWidth + 1 })),
+    box: box(o),
+  }));
+  return { strip: [strip.left, strip.top, strip.right, strip.bottom], opponents,
+           width: window.innerWidth, height: window.innerHeight };
+}"""
+
+
+def _check_strip(tablet: Page, label: str) -> None:
+    """Each opponent's refill count (and points, when shown) is whole on screen: inside the
+    strip, which cuts off what overflows it, and not cut short in its own box."""
+    seen: dict[str, Any] = tablet.evaluate(STRIP)
+    screen = [0.0, 0.0, float(seen["width"]), float(seen["height"])]
+    assert len(seen["opponents"]) == 5, seen
+    for index, opponent in enumerate(seen["opponents"]):
+        where = f"{label}: opponent {index}"
+        assert _inside(opponent["box"], seen["strip"]), f"{where}: cut by the strip {opponent}"
+        counts = [t for t in opponent["texts"] if t["kind"] == "cm-opponent-refill"]
+        assert counts, f"{where}: no refill count shown {opponent}"
+        for text in opponent["texts"]:
+            assert _inside(text["box"], screen), f"{where}: {text['text']!r} off screen"
+            assert _inside(text["box"], opponent["box"]), f"{where}: {text['text']!r} sticks out"
+        for text in counts:
+            assert not text["cut"], f"{where}: {text['text']!r} is cut short"
 
 
 # The centre's last fit was made for this screen size and for the piles now on it.
@@ -121,6 +160,7 @@ def test_six_seats_keep_every_centre_pile_whole_and_tappable_both_ways(
             # The resize handler re-fits the piles for this size (whenever it gets to run).
             ava.wait_for_function(FITTED, arg=f"{size['width']}x{size['height']}:")
             checked[name] = max(checked[name], _check_piles(ava, f"{name}, {most} piles"))
+            _check_strip(ava, f"{name}, {most} piles")
     assert min(checked.values()) >= ENOUGH_PILES, checked
     ava.set_viewport_size(LANDSCAPE)
     screenshot(ava, "commotion-six-seats-landscape")

@@ -1,5 +1,6 @@
 """Palm Strike as children play it (issues 18 and 19): every tap answered on the tablet that
-made it, team mode claimed by tap on a portrait tablet with big targets, and the robot check
+made it (``every_tap_kind``, played in tests/e2e/test_session_flow.py as the first game of a
+session), team mode claimed by tap on a portrait tablet with big targets, and the robot check
 that reaction times start at the first frame the card is whole."""
 
 from __future__ import annotations
@@ -12,16 +13,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.test_lobby import _sign_up
 from tests.e2e.test_palm_strike import Player, _card, _has_match, _page_offset, _sleep_until
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
 
-    from playwright.sync_api import BrowserContext
 
 pytestmark = pytest.mark.e2e
 
@@ -50,30 +50,6 @@ def _shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
     screenshot(page, f"palm-play-{name}")
-
-
-@pytest.fixture
-def open_tablet(browser: Browser, live_url: str) -> Iterator[Callable[..., Page]]:
-    """A tablet of a given size, language and motion setting (touch, its own cookies)."""
-    contexts: list[BrowserContext] = []
-
-    def opener(
-        viewport: dict[str, int] = LANDSCAPE, language: str = "en", motion: str = "no-preference"
-    ) -> Page:
-        context = browser.new_context(
-            base_url=live_url,
-            viewport=viewport,  # type: ignore[arg-type]
-            has_touch=True,
-            device_scale_factor=1,
-            reduced_motion=motion,  # type: ignore[arg-type]
-        )
-        context.add_cookies([{"name": "django_language", "value": language, "url": live_url}])
-        contexts.append(context)
-        return context.new_page()
-
-    yield opener
-    for context in contexts:
-        context.close()
 
 
 def _session(teacher: Page, **settings: Any) -> str:
@@ -147,22 +123,12 @@ def _settle_choices(players: list[Player]) -> None:
             player.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def test_every_tap_kind_is_answered_on_the_tablet_that_tapped(
-    teacher_page: Page, open_tablet: Callable[..., Page]
-) -> None:
-    """Three tablets: Ava quick, Ben about a second after her, Cy reading 繁體中文."""
-    teacher = teacher_page
-    _sign_up(teacher, "ms-answers")
-    code = _session(teacher)
-    ava = Player("Ava", 400, open_tablet())
-    ben = Player("Ben", 1400, open_tablet())
-    cy = Player("Cy", 1450, open_tablet(PORTRAIT, language="zh-hant"))
-    players = [ava, ben, cy]
-    _join(code, ava.page, "Ava")
-    _join(code, ben.page, "Ben")
-    _join(code, cy.page, "Cy", "zh-hant")
-    _start(teacher, players)
-
+def every_tap_kind(teacher: Page, players: list[Player]) -> dict[str, dict[str, Any]]:
+    """Tap-paced Palm Strike until every kind of tap has been answered on the tablet that
+    made it: paused, not your turn, first, right but slower (in English and 繁體中文), no
+    match (first and later), too late. ``players``: Ava quick, Ben about a second after her,
+    Cy reading 繁體中文 (their pages started with ``_start``). The answers by kind."""
+    ava, ben, cy = players
     seen: dict[str, dict[str, Any]] = {}
 
     # Paused: the teacher pauses, a tap on the deck is answered, the teacher resumes.
@@ -236,6 +202,12 @@ def test_every_tap_kind_is_answered_on_the_tablet_that_tapped(
 
     missing = wanted - set(seen)
     assert not missing, f"tap kinds never met: {missing}; seen {seen}"
+    return seen
+
+
+def assert_every_answer(seen: dict[str, dict[str, Any]], players: list[Player]) -> None:
+    """The words and pictures of each answer ``every_tap_kind`` met, and where they sit."""
+    ava, _ben, cy = players
     assert seen["first"] == seen["first"] | {"icon": "star", "text": "First! Well spotted!"}
     assert seen["right_slower"]["icon"] == "check"
     assert seen["right_slower"]["text"] == "Right! Ava was a bit faster"
@@ -258,7 +230,7 @@ def test_every_tap_kind_is_answered_on_the_tablet_that_tapped(
     # The answer sits beside the card: it covers neither the public card nor anyone's cards.
     for page in (ava.page, cy.page):
         _assert_answer_covers_nothing(page)
-    print(  # for the notes: `pytest -s tests/e2e/test_palm_strike_play.py`
+    print(  # for the notes: `pytest -s tests/e2e/test_session_flow.py`
         "answer latency ms by kind: "
         + ", ".join(f"{kind} {answer['latency_ms']:.0f}" for kind, answer in sorted(seen.items()))
     )

@@ -1,6 +1,8 @@
 """A child loads the stormy ship by its numbers (issue 20, items 8 and 10): each round she
 picks the next card, reads that area's number on the drawn ship and drags her cargo onto it;
-falling cargo stays whole on screen, and she catches what falls on her turn by tapping it."""
+falling cargo stays whole on screen, and she catches what falls on her turn by tapping it:
+once with a near miss (told "So close!") and then a tap at the rim of the catch target, further
+from the piece than the old 40 px target reached."""
 
 from __future__ import annotations
 
@@ -37,6 +39,62 @@ FALLING = """() => {
              radius: rr.catchRadius(v.pieces[String(p[0])].shape) };
   });
 }"""
+
+
+# Where a falling piece is drawn now (the interpolated frame the tablet hit-tests), in page
+# pixels, with its catch radius and the canvas box.
+DRAWN = """(id) => {
+  const rr = window.riffRaff, frame = rr.shown();
+  const p = frame && frame.pieces.find((q) => q[0] === id);
+  if (!p || !rr.view.catchable.some((c) => c.piece === id)) return null;
+  const box = document.querySelector('.rr-canvas').getBoundingClientRect();
+  const at = rr.placeOf(p), c = rr.toCanvas(at[0], at[1]);
+  return { page: [box.left + c[0], box.top + c[1]], box: [box.left, box.top, box.right, box.bottom],
+           radius: rr.catchRadius(rr.view.pieces[String(id)].shape) };
+}"""
+# The catch target before issue 20: a tap this far from a piece did nothing.
+OLD_CATCH_RADIUS_PX = 40
+
+
+def _still(tablet: Page, piece: int) -> dict[str, Any] | None:
+    """The piece where it is drawn once it has (nearly) stopped moving: landed in the sea,
+    still catchable. None if it was caught or lost meanwhile."""
+    before = tablet.evaluate(DRAWN, piece)
+    for _ in range(40):
+        tablet.wait_for_timeout(100)
+        now = tablet.evaluate(DRAWN, piece)
+        if before is None or now is None:
+            return None
+        if abs(now["page"][0] - before["page"][0]) + abs(now["page"][1] - before["page"][1]) < 1:
+            return dict(now)
+        before = now
+    return None
+
+
+def _toward_centre(drawn: dict[str, Any], distance: float) -> tuple[float, float]:
+    """A point ``distance`` px from the drawn piece, toward the canvas centre (so inside it)."""
+    (x, y), (left, top, right, bottom) = drawn["page"], drawn["box"]
+    dx, dy = (left + right) / 2 - x, (top + bottom) / 2 - y
+    length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+    return x + dx / length * distance, y + dy / length * distance
+
+
+def _catch_at_the_edge(tablet: Page, piece: int) -> bool:
+    """A near miss first (told as such), then a tap at the rim of the catch target, further
+    out than the old 40 px target reached: caught."""
+    drawn = _still(tablet, piece)
+    if drawn is None:
+        return False
+    near = tablet.evaluate("() => window.riffRaff.nearMisses")
+    tablet.mouse.click(*_toward_centre(drawn, drawn["radius"] * 1.6))
+    tablet.wait_for_function(f"() => window.riffRaff.nearMisses > {near}", timeout=2000)
+    expect(tablet.locator("[data-feedback]")).to_be_visible()
+    rim = drawn["radius"] - 6
+    assert rim > OLD_CATCH_RADIUS_PX, drawn
+    tablet.mouse.click(*_toward_centre(drawn, rim))
+    with contextlib.suppress(PlaywrightTimeoutError):
+        tablet.wait_for_function(f"() => window.riffRaff.caught.includes({piece})", timeout=3000)
+    return bool(tablet.evaluate(f"() => window.riffRaff.caught.includes({piece})"))
 
 
 def _create_stormy_session(teacher: Page) -> str:
@@ -94,6 +152,7 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
     phases: list[tuple[str, int | None, int]] = []
     falls_seen: set[int] = set()
     tapped: set[int] = set()
+    edge_catches: list[int] = []
     shots = {"falling": False}
     deadline = time.monotonic() + GAME_TIMEOUT_S
     while time.monotonic() < deadline:
@@ -114,6 +173,10 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
                 shots["falling"] = True
             if view["active"] == me and piece["id"] not in tapped:
                 tapped.add(piece["id"])
+                if not edge_catches and _catch_at_the_edge(ava, piece["id"]):
+                    edge_catches.append(piece["id"])
+                    screenshot(ava, "riff-raff-edge-catch")
+                    continue
                 ava.wait_for_timeout(250)  # a child needs a moment to see it
                 now_falling = [p for p in ava.evaluate(FALLING) if p["id"] == piece["id"]]
                 if now_falling:
@@ -152,6 +215,8 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
     caught = ava.evaluate("() => window.riffRaff.caught")
     assert falls_seen, "nothing fell in a storm"
     assert caught, f"no catch: falls {sorted(falls_seen)}, tapped {sorted(tapped)}"
+    # One piece was caught by a tap at the rim of its fingertip-sized target (item 8).
+    assert edge_catches, f"no catch at the edge: falls {sorted(falls_seen)}, caught {caught}"
     # The smoothing follows the measured jitter, within its bounds.
     smoothing = ava.evaluate("() => window.riffRaff.smoothingMs")
     frames = ava.evaluate("() => window.riffRaff.motionFrames")

@@ -1,9 +1,13 @@
-"""A class session flows like a lesson: two Palm Strike games in one session with Play again.
+"""A class session flows like a lesson: two Palm Strike games in one session with Play again,
+and every tap answered on the tablet that made it (issue 19's Done-when, in one test).
 
-Three tablets (one slower, ~1 s, one reading 繁體中文) play a game to its end; the console and
-the projector say it is over; the teacher presses Play again and every tablet loads the new
-game by itself (no code typed); the second game is played to its end, the session ends, and
-the home page lists it. Screenshots in English and 繁體中文 go to /tmp/shots/session-flow/.
+Three tablets (Ben about a second after Ava, Cy reading 繁體中文 on a portrait tablet) play a
+tap-paced game in which every kind of tap is answered (first, right but slower, no match,
+too late, paused, not your turn: tests/e2e/test_palm_strike_play.py ``every_tap_kind``); the
+teacher plays again with other settings (auto flips) and every tablet loads the new game by
+itself (no code typed); the second game is played to its end, the console and the projector
+say it is over, the tablets wait for the next game, the session ends, and the home page lists
+it. Screenshots in English and 繁體中文 go to /tmp/shots/session-flow/.
 """
 
 from __future__ import annotations
@@ -17,17 +21,27 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.palm_strike.cards import PlayerCard, PublicCard
 from games.palm_strike.rules import matches
-from tests.e2e.conftest import PROJECTOR, TABLET
+from tests.e2e.conftest import PROJECTOR
 from tests.e2e.test_lobby import _sign_up
+from tests.e2e.test_palm_strike import Player
+from tests.e2e.test_palm_strike_play import (
+    PORTRAIT,
+    _join,
+    _session,
+    _start,
+    assert_every_answer,
+    every_tap_kind,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
-    from playwright.sync_api import BrowserContext
+    from collections.abc import Callable
 
 pytestmark = pytest.mark.e2e
 
 GAME_TIMEOUT_S = 150
+# What a tablet says when its game is over and the next may come (Play again).
+WAIT_EN = "Wait here for the next game: it comes up by itself when your teacher starts it."
+WAIT_ZH = "在這裡等下一局：老師開始後，就會自動出現。"
 SHOTS = Path("/tmp/shots/session-flow")  # noqa: S108  (where the team looks at them)
 
 
@@ -92,40 +106,15 @@ def _play_to_the_end(tablets: list[Tablet]) -> None:
     raise AssertionError("the game did not end in time")
 
 
-@pytest.fixture
-def tablets(browser: Browser, live_url: str) -> Iterator[list[Tablet]]:
-    contexts: list[BrowserContext] = []
-
-    def tablet(name: str, delay_ms: int, locale: str) -> Tablet:
-        context = browser.new_context(
-            base_url=live_url,
-            viewport=TABLET,
-            has_touch=True,
-            device_scale_factor=1,
-            locale=locale,
-        )
-        contexts.append(context)
-        return Tablet(name, delay_ms, context.new_page())
-
-    yield [tablet("Ava", 350, "en-GB"), tablet("Ben", 500, "zh-TW"), tablet("Cy", 1000, "en-GB")]
-    for context in contexts:
-        context.close()
-
-
-def test_two_games_in_one_session_with_play_again(
-    teacher_page: Page, browser: Browser, live_url: str, tablets: list[Tablet]
+def test_two_games_in_one_session_with_play_again_and_every_tap_answered(
+    teacher_page: Page,
+    browser: Browser,
+    live_url: str,
+    open_tablet: Callable[..., Page],
 ) -> None:
     teacher = teacher_page
     _sign_up(teacher, "flow-teacher")
-    teacher.goto("/sessions/new/")
-    teacher.get_by_label("Players per table").fill("3")
-    teacher.get_by_label("Matching level").select_option("beginner")
-    teacher.get_by_label("Cards per player").select_option("2")
-    teacher.get_by_label("Response window (seconds)").fill("2")
-    teacher.get_by_label("Flip pacing").select_option("auto")
-    teacher.get_by_label("Auto-flip every (seconds)").fill("2.5")
-    teacher.get_by_role("button", name="Create session").click()
-    code = teacher.get_by_label("Session code").inner_text().strip()
+    code = _session(teacher)  # tap pacing: "not your turn" has a meaning
     console_url = teacher.url
 
     projector_context = browser.new_context(base_url=live_url, viewport=PROJECTOR)
@@ -133,43 +122,46 @@ def test_two_games_in_one_session_with_play_again(
     projector = projector_context.new_page()
     projector.goto(console_url.rstrip("/") + "/projector/")
 
-    for tablet in tablets:
-        tablet.page.goto(f"/join/{code}/")
-        tablet.page.locator("input[name=nickname]").fill(tablet.name)
-        tablet.page.locator("button.btn-huge[type=submit]").click()
-        expect(tablet.page.locator(".lobby-hello")).to_contain_text(tablet.name)
-    teacher.get_by_role("button", name="Start").click()
-    for tablet in tablets:
-        tablet.page.wait_for_function("() => window.palmStrike && window.palmStrike.view")
-    expect(tablets[1].page.locator("html")).to_have_attribute("lang", "zh-Hant")
+    players = [
+        Player("Ava", 400, open_tablet()),
+        Player("Ben", 1400, open_tablet()),
+        Player("Cy", 1450, open_tablet(PORTRAIT, language="zh-hant")),
+    ]
+    for player, language in zip(players, ("en", "en", "zh-hant"), strict=True):
+        _join(code, player.page, player.name, language)
+    _start(teacher, players)
+    expect(players[2].page.locator("html")).to_have_attribute("lang", "zh-Hant")
 
-    # Game 1 to its end: console and projector say so (not "Playing").
-    _play_to_the_end(tablets)
-    expect(teacher.locator("[data-game-over]")).to_contain_text("Game 1 is over on every table")
-    expect(teacher.locator(".table-card .status").first).to_have_text("Finished")
-    expect(projector.locator("[data-projector-state]")).to_have_attribute(
-        "data-projector-state", "game-over"
-    )
-    expect(projector.locator(".projector-status")).to_contain_text("Game 1 is over")
-    _shot(teacher, "console-game-over-en", full=True)
-    _shot(projector, "projector-game-over-en")
-    _shot(tablets[0].page, "tablet-game-over-en")
-    _shot(tablets[1].page, "tablet-game-over-zh")
+    # Game 1: every kind of tap gets its answer.
+    seen = every_tap_kind(teacher, players)
+    assert_every_answer(seen, players)
 
     # Sound: off on the tablets until the teacher turns it on; the projector's after a click.
-    assert not tablets[0].page.evaluate("() => window.SnapclassSound.enabled()")
+    assert not players[0].page.evaluate("() => window.SnapclassSound.enabled()")
     teacher.get_by_role("group", name="Sound on the tablets").get_by_role(
         "button", name="On"
     ).click()
-    for tablet in tablets:
-        tablet.page.wait_for_function("() => window.SnapclassSound.enabled()")
+    for player in players:
+        player.page.wait_for_function("() => window.SnapclassSound.enabled()")
     projector.get_by_role("button", name="Sound").click()
     expect(projector.get_by_role("button", name="Sound")).to_have_attribute("aria-pressed", "true")
 
-    # Play again: every tablet follows to game 2 by itself, on the same address.
-    urls = [tablet.page.url for tablet in tablets]
-    teacher.get_by_role("button", name="Play again", exact=True).click()
+    # Play again with other settings (auto flips, a short game): every tablet follows to game
+    # 2 by itself, on the same address.
+    urls = [player.page.url for player in players]
+    teacher.locator(".play-again-settings summary").click()
+    settings = teacher.locator(".play-again-settings")
+    settings.get_by_label("Matching level").select_option("beginner")
+    settings.get_by_label("Cards per player").select_option("2")
+    settings.get_by_label("Response window (seconds)").fill("2")
+    settings.get_by_label("Flip pacing").select_option("auto")
+    settings.get_by_label("Auto-flip every (seconds)").fill("2.5")
+    settings.get_by_role("button", name="Play again with these settings").click()
     expect(teacher.locator("[data-game-number]").first).to_have_attribute("data-game-number", "2")
+    tablets = [
+        Tablet(player.name, delay, player.page)
+        for player, delay in zip(players, (350, 1000, 500), strict=True)
+    ]
     for tablet, url in zip(tablets, urls, strict=True):
         tablet.page.wait_for_function(
             "() => document.querySelector('[data-play-game]')"
@@ -179,16 +171,28 @@ def test_two_games_in_one_session_with_play_again(
             timeout=15000,
         )
         assert tablet.page.url == url
-        tablet.seen.clear()
-        tablet.slapped.clear()
     expect(projector.locator(".projector-status")).to_contain_text("Game 2")
     projector.wait_for_function(
         "() => window.SnapclassSound.played.some(p => p.cue === 'countdown')"
     )
-    _shot(tablets[2].page, "tablet-game-2-en")
+    _shot(tablets[2].page, "tablet-game-2-zh")
 
+    # Game 2 to its end: console and projector say so (not "Playing"); the tablets wait for
+    # the next game (the teacher's Play again brings them in).
     _play_to_the_end(tablets)
     expect(teacher.locator("[data-game-over]")).to_contain_text("Game 2 is over on every table")
+    expect(teacher.locator(".table-card .status").first).to_have_text("Finished")
+    expect(projector.locator("[data-projector-state]")).to_have_attribute(
+        "data-projector-state", "game-over"
+    )
+    expect(projector.locator(".projector-status")).to_contain_text("Game 2 is over")
+    for tablet, words in zip(tablets, (WAIT_EN, WAIT_EN, WAIT_ZH), strict=True):
+        expect(tablet.page.locator("[data-over-next]")).to_be_visible()
+        expect(tablet.page.locator("[data-over-next]")).to_have_text(words)
+    _shot(teacher, "console-game-over-en", full=True)
+    _shot(projector, "projector-game-over-en")
+    _shot(tablets[0].page, "tablet-game-over-en")
+    _shot(tablets[2].page, "tablet-game-over-zh")
     # The reloaded tablets kept the sound on, heard the flips and the end.
     for tablet in tablets:
         cues = tablet.page.evaluate("() => window.SnapclassSound.played.map(p => p.cue)")
@@ -213,6 +217,8 @@ def test_two_games_in_one_session_with_play_again(
     teacher.goto(console_url)
     teacher.get_by_role("button", name="End session").click()
     expect(teacher.locator(".status-line .status")).to_have_text("Ended")
+    # Ended by the teacher: no next game to wait for.
+    expect(tablets[0].page.locator("[data-over-next]")).to_be_hidden()
     _shot(projector, "projector-ended-zh")
     teacher.goto("/")
     row = teacher.locator("tr[data-session]").first

@@ -76,3 +76,41 @@ def test_its_measures_on_a_worked_example() -> None:
         "wrong_play_rate": 2 / 8,  # of 8 plays
     }
     assert not SITE.signal_detection
+
+
+def test_a_right_card_tapped_just_after_a_rival_counts_as_spotted() -> None:
+    from classroom.analytics.measures import CorrectRts, Tally, measures_from
+    from classroom.analytics.signal import SignalCounts
+    from classroom.gamesite.commotion import SITE
+
+    # 1 spotted, 1 missed, 4 beaten of which 3 tapped late (3 "late" trials: target None,
+    # correct), 1 wrong play: 1 + 1 + 4 + 3 + 1 = 10 trials, 4 right.
+    m = measures_from(
+        Tally(trials=10, correct=4, signal=SignalCounts(hits=1, misses=1, false_alarms=1)),
+        CorrectRts(all=[600, 700, 800, 900]),
+    )
+    values = {measure.key: measure.value(m) for measure in SITE.measures}
+    assert values == {
+        "opportunities": 6,  # 1 + 1 + 4: a late tap is its beaten chance, counted once
+        "spotted": 4,  # 1 played + 3 tapped late
+        "beaten": 1,  # the one they did not tap
+        "missed": 1,
+        "spotting_rate": 4 / 5,
+        "time_to_play": 750,
+        "wrong_plays": 1,
+        "wrong_play_rate": 1 / 5,
+    }
+
+
+def test_a_child_always_beaten_by_quick_bots_still_has_a_spotting_rate() -> None:
+    from classroom.analytics.measures import CorrectRts, Tally, measures_from
+    from classroom.analytics.signal import SignalCounts
+    from classroom.gamesite.commotion import SITE
+
+    # Every chance beaten (5), every one tapped late: 10 trials, 5 right, no hit, no miss.
+    m = measures_from(Tally(trials=10, correct=5, signal=SignalCounts()), CorrectRts(all=[900] * 5))
+    values = {measure.key: measure.value(m) for measure in SITE.measures}
+    assert (values["spotted"], values["beaten"], values["spotting_rate"]) == (5, 0, 1.0)
+    # Beaten without a tap: still no rate (nothing says whether they saw it).
+    m = measures_from(Tally(trials=5, correct=0, signal=SignalCounts()), CorrectRts())
+    assert SITE.headline_measure.value(m) is None

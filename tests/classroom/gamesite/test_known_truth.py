@@ -28,7 +28,7 @@ from tests.classroom.trial_rows import played_session
 from tests.games.live.virtual_time import run_virtual
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from classroom.models import GameSession, SchoolClass, Seat
     from games.core import Trial as EngineTrial
@@ -115,8 +115,10 @@ def _play(
     *,
     tables: int,
     max_ms: int,
+    bots: Mapping[int, Any] | None = None,
 ) -> list[EngineTrial]:
-    """Play ``tables`` games one after another (fresh seeds), scripted seats 0…n-1."""
+    """Play ``tables`` games one after another (fresh seeds), scripted seats 0…n-1, then
+    ``bots`` (seat → the engine's bot skill)."""
     spec = game_get(game)
     assert spec is not None
 
@@ -124,10 +126,14 @@ def _play(
         trials: list[EngineTrial] = []
         for number in range(tables):
             store = Store()
-            seats = tuple(range(len(skills)))
+            seats = tuple(range(len(skills) + len(bots or {})))
             host = TableHost(
                 setup=TableSetup(
-                    table_id=number + 1, config=spec.config(settings), seats=seats, seed=number
+                    table_id=number + 1,
+                    config=spec.config(settings),
+                    seats=seats,
+                    seed=number,
+                    bots=bots or {},
                 ),
                 engine=spec.engine(),
                 store=store,
@@ -136,7 +142,7 @@ def _play(
             )
             tablets = [
                 ScriptedTablet(seat, skill, random.Random(number * 100 + seat), decide)
-                for seat, skill in zip(seats, skills, strict=True)
+                for seat, skill in zip(seats, skills, strict=False)
             ]
             host.start()
             for tablet in tablets:
@@ -228,6 +234,7 @@ def _palm_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
         tablet.pending = False  # a slap never waits for another
 
 
+TABLES_RIFF = 13
 AVA = Skill(p_respond_signal=0.9, p_respond_noise=0.1, rt_mean_ms=600, rt_sd_ms=80)
 BEN = Skill(p_respond_signal=0.7, p_respond_noise=0.3, rt_mean_ms=800, rt_sd_ms=120)
 
@@ -360,3 +367,79 @@ def test_commotion_measures_recover_the_players_skill(
     idle = report["Ben"]
     assert idle["spotting_rate"] == 0
     assert idle["wrong_play_rate"] is None
+
+
+# --------------------------------------------------------------------------------------------
+# Riff Raff: catching falling cargo
+
+
+def _riff_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
+    """Plays its part of every phase at once (a card, ties, a declaration, a drop at the edge
+    of the zone, where cargo falls more often) and tries to catch each piece that falls in
+    its turn with its own probability, after its reaction time."""
+    me, phase, host = tablet.index, view["phase"], tablet.host
+    if host is None:
+        return
+    if phase == "catching" and view["active"] == me:
+        for falling in view["catchable"]:
+            # A piece not caught goes back to a supply and may fall again: a new chance.
+            piece, chance = falling["piece"], (falling["piece"], falling["left_ms"])
+            if chance in tablet.seen:
+                continue
+            tablet.seen.add(chance)
+            if tablet.rng.random() < tablet.skill.p_respond_signal:
+                tablet.answer_after(
+                    tablet.rt(), lambda piece=piece: {"kind": "catch", "piece": piece}
+                )
+        tablet.pending = False  # catching never waits for another answer
+        return
+    if tablet.pending:
+        return
+    action: dict[str, Any] | None = None
+    if phase == "choosing" and not view["chosen"][str(me)]:
+        action = {"kind": "choose_card", "card": tablet.rng.choice(view["cards_left"])}
+    elif phase == "captain_tie" and view["tie_chooser"] == me:
+        action = {"kind": "pick_captain", "seat": tablet.rng.choice(view["tied"])}
+    elif phase == "order_tie" and view["captain"] == me:
+        action = {"kind": "order", "seats": list(view["tied"])}
+    elif phase == "declaring" and view["active"] == me:
+        action = {"kind": "declare", "pieces": 2}
+    elif phase == "placing" and view["active"] == me:
+        zone = view["drop_zone"]
+        mine = next(p for p in view["players"] if p["seat"] == me)
+        x = zone["x_max"] if tablet.rng.random() < 0.5 else zone["x_min"]
+        angle = tablet.rng.uniform(-0.6, 0.6)
+        action = {"kind": "drop", "piece": mine["supply"][0]["id"], "x": x, "angle": angle}
+    if action is None:
+        return
+    tablet.seq += 1
+    tablet.pending = True
+    host.submit(tablet, tablet.seq, action)
+
+
+DANA = Skill(p_respond_signal=0.7, p_respond_noise=0, rt_mean_ms=700, rt_sd_ms=100)
+
+
+def test_riff_raff_measures_recover_the_players_skill(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    from games.riff_raff.bots import BOT_LEVELS
+
+    settings = {"wave_strength": 1.0, "catch_window_s": 2.5, "pieces_per_player": 8}
+    trials = _play(
+        "riff_raff",
+        settings,
+        [DANA],
+        _riff_decide,
+        tables=TABLES_RIFF,
+        max_ms=1_800_000,
+        bots={1: BOT_LEVELS["steady"]},
+    )
+    report = _report(class_session, school_class, "riff_raff", trials)
+    m = report["Ava"]  # seat 0 plays as DANA; seat 1 is a bot (no trials)
+    falls = int(m["falls"] or 0)
+    assert falls >= 150
+    assert m["catch_rate"] == pytest.approx(DANA.p_respond_signal, abs=0.05)
+    assert m["catch_rt"] == pytest.approx(_rt_draws(DANA), rel=0.05)
+    assert int(m["placements"] or 0) > 0
+    assert "dprime" not in m

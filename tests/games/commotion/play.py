@@ -170,6 +170,9 @@ def _check_trials(outcome: Any, seats: list[int], bots: dict[int, BotSkill]) -> 
         if data["target"]:
             assert data["correct"] is data["responded"]
             assert data["outcome"] == ("spotted" if data["responded"] else "missed")
+        elif data["target"] is None and data["responded"]:
+            # The right card, tapped just after a rival's play closed it: right, but late.
+            assert (data["correct"], data["outcome"]) == (True, "late")
         elif data["target"] is None:
             # A rival's play closed it first: neither right nor wrong.
             assert (data["responded"], data["correct"], data["outcome"]) == (False, None, "beaten")
@@ -181,8 +184,11 @@ def _check_trials(outcome: Any, seats: list[int], bots: dict[int, BotSkill]) -> 
 
 
 def _refusal_trials(trials: tuple[Trial, ...]) -> bool:
-    # Only a misplay's false alarm rides on a refusal.
-    return all(trial.data["target"] is False for trial in trials) and len(trials) <= 1
+    # Only a misplay's false alarm, or a lost race's late (right) tap, rides on a refusal.
+    def allowed(trial: Trial) -> bool:
+        return trial.data["target"] is False or trial.data["outcome"] == "late"
+
+    return all(allowed(trial) for trial in trials) and len(trials) <= 1
 
 
 def _check(outcome: Outcome[State], table: Table) -> None:

@@ -129,7 +129,7 @@ def where_cards_are(state: State) -> Counter[Card]:
 
 
 def kinds(trials: Sequence[Trial]) -> list[tuple[int, str]]:
-    """(seat, hit / miss / beaten / false_alarm) for each trial."""
+    """(seat, hit / miss / beaten / late / false_alarm) for each trial."""
     names = []
     for trial in trials:
         data = trial.data
@@ -138,7 +138,7 @@ def kinds(trials: Sequence[Trial]) -> list[tuple[int, str]]:
         elif data["target"]:
             names.append((trial.seat, "miss"))
         elif data["target"] is None:
-            names.append((trial.seat, "beaten"))
+            names.append((trial.seat, "late" if data["responded"] else "beaten"))
         else:
             names.append((trial.seat, "false_alarm"))
     return names

@@ -36,10 +36,12 @@ async def test_simultaneous_plays_on_one_pile_first_wins_the_other_is_too_late()
     ]
     centre = host.state.centre[0]
     assert [(card.owner, card.number) for card in centre] == [(0, None), (1, 2)]
-    # Ava's red 2 is still in her row; no penalty, and a lost race is not a false alarm.
+    # Ava's red 2 is still in her row; no penalty, and a lost race is not a false alarm: her
+    # right card is logged (refused, changing nothing on replay) as spotted but late.
     assert host.state.players[0].tableau[0] == n(0, "red", 2)
-    assert [entry.seat for entry in store.entries] == [1]
-    assert not [trial for trial in store.trials if trial.seat == 0 and trial.data["responded"]]
+    assert [entry.seat for entry in store.entries] == [1, 0]
+    avas = [trial.data for trial in store.trials if trial.seat == 0]
+    assert [(t["outcome"], t["correct"]) for t in avas] == [("beaten", None), ("late", True)]
     # Both tablets see Ben's card on the pile in the next frame.
     for socket in (ava, ben):
         view = socket.of_type("state")[-1]["view"]

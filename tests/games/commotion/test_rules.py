@@ -463,10 +463,16 @@ def test_a_lost_race_is_too_late_and_a_wrong_card_is_a_false_alarm() -> None:
     state = accepted(play(_race_table(), 1, 0, 0, GO + 400))
     assert state.centre[0][-1] == RED3_1
     # Seat 2 saw the pile with 2 cards: its red 3 fitted then.
-    late = play(state, 2, 0, 0, GO + 450, size=2)
+    late = play(state, 2, 0, 0, GO + 450, size=2, rt=380)
     assert late.rejected == TOO_LATE == "Too late! Someone played there first."
     assert late.state is state
-    assert late.trials == ()
+    # Beaten, but the right card: seat 2 did spot it (counted as spotted by the site).
+    assert kinds(late.trials) == [(2, "late")]
+    (trial,) = late.trials
+    assert trial.data["outcome"] == "late"
+    assert (trial.data["correct"], trial.data["rt_ms"]) == (True, 380)
+    assert trial.data["plausible"] is True
+    assert (trial.data["pile"], trial.data["onto"]) == (0, card_to_dict(n(1, "red", 2)))
     # Having seen the red 3 already there, the same play is the player's mistake.
     wrong = play(state, 2, 0, 0, GO + 900, size=3)
     assert wrong.rejected == "That card does not fit on that pile."
@@ -774,12 +780,19 @@ def test_a_play_is_a_hit_timed_from_when_the_card_became_playable() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rt", "plausible"),
-    [(149, False), (150, True), (740, True), (741, False), (0, False)],
+    ("after", "rt", "plausible"),
+    [
+        (300, 149, False),  # under the human floor
+        (300, 150, True),
+        (600, 740, True),  # played 600 ms after GO, round trip 40, slack 100: at most 740
+        (600, 741, False),
+        (600, 0, False),
+        (600, 259, False),  # 600 - 40 - 300 ms lag slack: the arrival allows no less than 260
+        (600, 260, True),
+    ],
 )
-def test_plausible_reaction_times(rt: int, plausible: bool) -> None:
-    # Playable since GO, played 600 ms later, round trip 40, slack 100: at most 740.
-    trial = play(_two_start_table(), 1, 0, 0, GO + 600, rt=rt, rtt=40).trials[0]
+def test_plausible_reaction_times(after: int, rt: int, plausible: bool) -> None:
+    trial = play(_two_start_table(), 1, 0, 0, GO + after, rt=rt, rtt=40).trials[0]
     assert trial.data["plausible"] is plausible
     assert trial.data["rt_ms"] == rt
 

@@ -585,3 +585,30 @@ def test_motion_frames_keep_to_twenty_a_second_on_sixteen_ms_ticks() -> None:
     later = 200_000
     due = next_motion_due(due, later)
     assert due == later + 50
+
+
+class SlowStore(MemoryStore):
+    """Takes 200 ms to store each entry (a busy database)."""
+
+    async def append(self, entry: LogEntry, trials: Sequence[Trial]) -> None:
+        await asyncio.sleep(0.2)
+        await super().append(entry, trials)
+
+
+async def test_the_time_an_input_waits_in_the_inbox_counts_with_its_round_trip() -> None:
+    # Two slaps arrive together; the second waits while the first is stored. That wait is in
+    # its stimulus's age at the engine, so it is added to the round trip the engine judges
+    # by (games.reaction), and the log keeps what the engine saw.
+    alice, bob = FakeSocket(0), FakeSocket(1)
+    store = SlowStore()
+    host = await _host(store=store)
+    host.submit(alice, 1, {"kind": "add", "n": 1, "rtt_ms": 10})
+    host.submit(bob, 1, {"kind": "add", "n": 2, "rtt_ms": 10})
+    host.submit(bob, 2, {"kind": "add", "n": 3})  # no round trip: nothing added
+    await asyncio.sleep(1.0)
+    assert [entry.action for entry in store.entries] == [
+        {"kind": "add", "n": 1, "rtt_ms": 10},
+        {"kind": "add", "n": 2, "rtt_ms": 210},
+        {"kind": "add", "n": 3},
+    ]
+    await host.stop()

@@ -330,8 +330,9 @@ def _race_table() -> rules.State:
 
 def test_earliest_reaction_time_wins_not_earliest_arrival() -> None:
     state = slap(_race_table(), 1, 1000, rt=700)
-    state = slap(state, 2, 1100, rt=600)  # arrives later, inside the grace window
-    state = slap(state, 4, 1200, rt=300)  # after the grace window: recorded, cannot win
+    # Arrives later, inside the grace window: a slower link (the server measured 250 ms).
+    state = slap(state, 2, 1100, rt=600, rtt=250)
+    state = slap(state, 4, 1200, rt=300, rtt=600)  # after the grace window: cannot win
     state, _, trials = advance(state, 2500)
     assert _last(state)["winner"] == 2
     assert _last(state)["slappers"] == [1, 2, 4]
@@ -347,7 +348,7 @@ def test_earliest_reaction_time_wins_not_earliest_arrival() -> None:
 
 def test_an_implausibly_fast_slap_cannot_win_but_is_recorded() -> None:
     state = slap(_race_table(), 1, 1000, rt=50)
-    state = slap(state, 2, 1050, rt=700)
+    state = slap(state, 2, 1050, rt=700, rtt=100)
     state, _, trials = advance(state, 2500)
     assert _last(state)["winner"] == 2
     by_seat = {trial.seat: trial.data for trial in trials}
@@ -368,6 +369,25 @@ def test_an_implausibly_fast_slap_cannot_win_but_is_recorded() -> None:
 )
 def test_plausibility_bounds(rt: int, plausible: bool) -> None:
     state = slap(_race_table(), 1, 300, rt=rt, rtt=40)
+    state, _, trials = advance(state, 2500)
+    assert next(t for t in trials if t.seat == 1).data["plausible"] is plausible
+    assert (_last(state)["winner"] == 1) is plausible
+
+
+@pytest.mark.parametrize(
+    ("rt", "plausible"),
+    [
+        (659, False),  # age 1000 - round trip 40 - 300 ms lag slack: a claimed speed
+        (660, True),
+        (900, True),
+    ],
+)
+def test_a_reaction_time_the_arrival_cannot_explain_is_implausible(
+    rt: int, plausible: bool
+) -> None:
+    # The slap reached the server 1000 ms after the flip over a 40 ms round trip: at least
+    # 660 ms of that was the child's (games.reaction.LAG_SLACK_MS).
+    state = slap(_race_table(), 1, 1000, rt=rt, rtt=40)
     state, _, trials = advance(state, 2500)
     assert next(t for t in trials if t.seat == 1).data["plausible"] is plausible
     assert (_last(state)["winner"] == 1) is plausible

@@ -436,8 +436,14 @@ def test_a_catch_time_is_plausible_only_within_human_limits() -> None:
     state, now, events, _ = until_fall(state, now)
     fallen = events[-1].data["piece"]
     for rt, plausible in [(100, False), (149, False), (150, True), (600, True), (900, False)]:
-        outcome = act(state, second, {"kind": "catch", "piece": fallen, "rt_ms": rt}, now + 500)
-        # 500 ms falling + 0 round trip + 150 slack: up to 650 is believable.
+        outcome = act(state, second, {"kind": "catch", "piece": fallen, "rt_ms": rt}, now + 400)
+        # 400 ms falling + 0 round trip + 150 slack: up to 550 is believable.
+        assert outcome.trials[0].data["plausible"] is (plausible and rt <= 550), rt
+    for rt, plausible in [(599, False), (600, True)]:
+        catch = {"kind": "catch", "piece": fallen, "rt_ms": rt, "rtt_ms": 100}
+        outcome = act(state, second, catch, now + 1000)
+        # Caught 1000 ms after the fall over a 100 ms round trip, 300 ms lag slack: at least
+        # 600 ms of that was the child's.
         assert outcome.trials[0].data["plausible"] is plausible, rt
 
 
