@@ -526,7 +526,9 @@ class TableHost:
         input waited in this host's inbox, since that wait is in the stimulus's age too
         (games.reaction). A busy table never makes an honest tablet's time look forged."""
         action = item.action
-        rtt = action.get("rtt_ms") if isinstance(action, Mapping) else getattr(action, "rtt_ms", None)
+        rtt = (
+            action.get("rtt_ms") if isinstance(action, Mapping) else getattr(action, "rtt_ms", None)
+        )
         if item.arrived_ms is None or not isinstance(rtt, int) or isinstance(rtt, bool):
             return action
         if not 0 <= rtt <= MAX_RTT_MS:  # stays as sent, for the engine to refuse
