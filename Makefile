@@ -52,14 +52,22 @@ cluster: setup
 # when they are missing: every Snapclass machine, CI included, runs both on 127.0.0.1.
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/snapclass_tests
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/14
+# Workers of the parallel run (pytest-xdist; tests/conftest.py keeps each file on one worker
+# and the real-process tests on one); the tests marked `alone` (they measure time or load)
+# run after it, one at a time.
+TEST_WORKERS ?= 2
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy classroom games
-	SNAPCLASS_REQUIRE_SERVICES=1 $(BIN)/python -m pytest
+	SNAPCLASS_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup \
+		-m "not alone"
+	@echo "The tests that measure time or load, alone, so no other test's load is measured:"
+	SNAPCLASS_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -q -m alone
 	@echo "The authorization and live-table tests again, on PostgreSQL:"
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest -q \
+		-n 2 --dist loadgroup \
 		tests/classroom/test_authorization.py tests/classroom/test_authorization_sockets.py \
 		tests/classroom/test_table_consumer.py tests/classroom/test_services_live_tables.py
 	@echo "The socket authorization and fuzz tests again, on PostgreSQL and Redis (the cluster's"
@@ -76,7 +84,7 @@ check: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy classroom games
-	$(BIN)/python -m pytest -q -m "not e2e and not cluster and not slow"
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not e2e and not cluster and not slow"
 
 lint: setup
 	$(BIN)/ruff check .

@@ -118,8 +118,30 @@ def guest_session(make_session: Callable[..., GameSession]) -> GameSession:
 _FOLDER_MARKS = {"e2e": "e2e", "cluster": "cluster", "faults": "slow", "soak": "slow"}
 
 
+# Under pytest-xdist (`make test` runs `-n`, `--dist loadgroup`) a file's tests stay on one
+# worker, so module-scoped sites are built once. The tests that start real server processes
+# (cluster, faults, soak) share one group and run one after another: each already takes both
+# cores for its processes, and two at once would measure each other's load.
+_PROCESS_FOLDERS = frozenset({"cluster", "faults", "soak"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         parts = item.path.relative_to(item.config.rootpath).parts
         if len(parts) > 1 and parts[0] == "tests" and parts[1] in _FOLDER_MARKS:
             item.add_marker(_FOLDER_MARKS[parts[1]])
+        in_processes = len(parts) > 1 and parts[1] in _PROCESS_FOLDERS
+        group = "real-processes" if in_processes else "/".join(parts)
+        item.add_marker(pytest.mark.xdist_group(group))
+    # Workers take groups in this order: the long serial group and the browser files first,
+    # so the short unit files fill in around them rather than one long file ending last.
+    items.sort(key=_start_order)
+
+
+def _start_order(item: pytest.Item) -> int:
+    parts = item.path.relative_to(item.config.rootpath).parts
+    folder = parts[1] if len(parts) > 1 else ""
+    if folder in _PROCESS_FOLDERS:
+        return 0
+    return 1 if folder == "e2e" else 2

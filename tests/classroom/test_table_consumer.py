@@ -447,6 +447,7 @@ async def test_a_student_taken_off_the_class_list_mid_game_leaves_the_table_play
     assert "Ben" in bodies[0]
 
 
+@pytest.mark.alone
 async def test_a_forged_round_trip_does_not_make_a_too_fast_reaction_time_plausible(
     make_session: Callable[..., GameSession],
 ) -> None:

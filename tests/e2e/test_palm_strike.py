@@ -124,6 +124,7 @@ def _measure_input_latency(page: Page, samples: int = 8) -> float:
     return statistics.median(lags)
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("level", ["beginner", "intermediate", "advanced"])
 def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
     teacher_page: Page, new_tablet: Callable[[], Page], server_env: dict[str, str], level: str

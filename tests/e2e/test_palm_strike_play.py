@@ -403,6 +403,7 @@ def _full_size_at(page: Page, flip: int) -> float:
     return float(frames[min(first_full + 1, len(frames) - 1)][0])
 
 
+@pytest.mark.alone
 def test_reaction_times_start_when_the_card_is_whole_with_and_without_motion(
     teacher_page: Page, open_tablet: Callable[..., Page], server_env: dict[str, str]
 ) -> None:

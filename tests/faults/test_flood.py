@@ -203,6 +203,7 @@ def _check_flooder(result: dict[str, Any]) -> None:
 
 
 @pytest.mark.timeout(180)
+@pytest.mark.alone
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_a_flooding_tablet_is_closed_and_the_others_play_on_unhurt(
     tmp_path: Path, layout: str

@@ -284,6 +284,7 @@ async def _drive_all(runs: list[LayoutRun]) -> list[tuple[list[SoakStudent], lis
 
 
 @pytest.mark.timeout(int(DURATION_S) + 240)
+@pytest.mark.alone
 def test_soak_forty_students_ten_tables_in_each_layout(tmp_path: Path) -> None:
     """Both layouts at once, each with its own forty students: they share only the machine,
     and every figure is per site, so neither hides the other's growth."""
