@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Connections waiting to be accepted (classroom/server/daphne_limits.py LISTEN_BACKLOG; -b/-p
+# would give Twisted's 50, too few for a class connecting at once).
+LISTEN_BACKLOG := 1024
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
 # Daphne's timeouts (as classroom/server/daphne_limits.py DAPHNE_TIMEOUT_ARGS): a request must arrive
@@ -28,7 +31,7 @@ run: setup
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@echo "Snapclass is running at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
-	$(BIN)/daphne -b $(HOST) -p $(PORT) \
+	$(BIN)/daphne -e tcp:port=$(PORT):interface=$(HOST):backlog=$(LISTEN_BACKLOG) \
 		--websocket-max-message-size $(WS_MAX_BYTES) --websocket-max-frame-size $(WS_MAX_BYTES) \
 		$(DAPHNE_TIMEOUTS) classroom.asgi:application
 

@@ -166,6 +166,8 @@ class _LobbyConsumer(_Socket):
         await self.frame_take(text_data, bytes_data)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
+        if not self.concerns(event):
+            return
         # Coalesce bursts (a whole class joining): at most one render in flight, one queued.
         self._dirty = True
         if self._push_task is None or self._push_task.done():
@@ -190,6 +192,10 @@ class _LobbyConsumer(_Socket):
                 # once per join, all on the one thread that also answers the joins. Changes
                 # that come meanwhile are shown together after a short gap.
                 await asyncio.sleep(LOBBY_RENDER_GAP_S)
+
+    def concerns(self, event: dict[str, Any]) -> bool:
+        """Does this change show on this socket's page?"""
+        return True
 
     def gather(self) -> None:
         """Read what the render needs from this event loop (it then runs in a thread)."""
@@ -247,6 +253,8 @@ class SeatConsumer(_LobbyConsumer):
 
     token = ""
     seat_id: int | None = None
+    # The table this tablet's lobby last showed (None: none yet, or at no table).
+    shown_table_id: int | None = None
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -286,8 +294,14 @@ class SeatConsumer(_LobbyConsumer):
         await _presence_gone(self.seat_id, self.channel_name)
         await super()._silent()
 
+    def concerns(self, event: dict[str, Any]) -> bool:
+        # A join moves only a few tables' players: the tablets seated elsewhere look the same.
+        tables = event.get("tables")
+        return tables is None or self.shown_table_id is None or self.shown_table_id in tables
+
     def render(self) -> tuple[str, int | None]:
         fragment = fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
+        self.shown_table_id = fragment.table_id
         return fragment.html, fragment.close_code
 
 

@@ -178,6 +178,7 @@ def projector_fragment_render(
 class SeatFragment:
     html: str
     close_code: int | None = None
+    table_id: int | None = None  # the table the fragment shows the seat at
 
 
 def _seat_notice(message: str, close_code: int) -> SeatFragment:
@@ -201,4 +202,5 @@ def seat_fragment_render(*, session_id: int, token: str) -> SeatFragment:
         )
     if seat.is_kicked:
         return _seat_notice(_("Your teacher removed you from this session."), CLOSE_REMOVED)
-    return SeatFragment(html=render_to_string("play/lobby.html#live", lobby_context(seat=seat)))
+    html = render_to_string("play/lobby.html#live", lobby_context(seat=seat))
+    return SeatFragment(html=html, table_id=seat.table_id)

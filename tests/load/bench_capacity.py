@@ -542,6 +542,7 @@ def _start_instrumented(site: Site) -> int:
     """Like ``Site.start``, with Daphne run by :func:`_serve` (same interpreter, same env)."""
     import subprocess
 
+    from classroom.server.daphne_limits import daphne_listen_args
     from tests.cluster.processes import _wait_until_up, free_port
 
     port = free_port()
@@ -549,7 +550,7 @@ def _start_instrumented(site: Site) -> int:
     with log_path.open("ab") as log:
         site.processes[port] = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--serve",
-             "-b", "127.0.0.1", "-p", str(port), "classroom.asgi:application"],
+             *daphne_listen_args("127.0.0.1", port), "classroom.asgi:application"],
             cwd=ROOT, env=site.env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     _wait_until_up(port, site.processes[port], log_path)
