@@ -68,6 +68,9 @@ CLOSE_FORBIDDEN = 4403
 # The least time between two renders of one lobby, console or projector socket while
 # changes keep coming (the first change of a quiet spell renders at once).
 LOBBY_RENDER_GAP_S = 0.25
+# The least time between two renders of the console's live skills (every trial of the
+# session is read for them) while the tables keep changing.
+DASHBOARD_GAP_S = 2.0
 
 
 class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
@@ -237,8 +240,37 @@ class _TeacherConsumer(_LobbyConsumer):
 
 
 class ConsoleConsumer(_TeacherConsumer):
+    """The teacher's console: the tables as they change, the live skills at most every
+    DASHBOARD_GAP_S (they read every trial of the session), and once more after the last
+    change of a burst."""
+
+    _dashboard_at = float("-inf")  # loop time of the last render with the live skills
+    with_dashboard = True  # the render in progress draws them
+    _dashboard_task: asyncio.Task[None] | None = None
+
+    def gather(self) -> None:
+        super().gather()
+        now = asyncio.get_running_loop().time()
+        self.with_dashboard = now - self._dashboard_at >= DASHBOARD_GAP_S
+        if self.with_dashboard:
+            self._dashboard_at = now
+        elif self._dashboard_task is None or self._dashboard_task.done():
+            wait = self._dashboard_at + DASHBOARD_GAP_S - now
+            self._dashboard_task = asyncio.create_task(self._dashboard_later(wait))
+
+    async def _dashboard_later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        await self.lobby_changed({})
+
+    async def disconnect(self, code: int) -> None:
+        if self._dashboard_task is not None:
+            self._dashboard_task.cancel()
+        await super().disconnect(code)
+
     def render(self) -> tuple[str, int | None]:
-        html = fragments.console_fragment_render(session_id=self.session_id, views=self.views)
+        html = fragments.console_fragment_render(
+            session_id=self.session_id, views=self.views, dashboard=self.with_dashboard
+        )
         return html, None
 
 
