@@ -31,8 +31,10 @@ Each class also has its teacher's console and its projector open (one socket eac
 again as its tables change, as in a classroom.
 
 Progress goes to stderr; one JSON object to stdout. Loopback only; bounded in time. The exit
-status is 1 when any step lost a flip (a flip that did not reach every tablet of its table
-within 10 s), had a connected tablet hear nothing, or closed a teacher's page; the JSON's
+status is 1 when any step lost a flip (a flip that did not reach, within 10 s, every tablet of
+its table that was there for it: a tablet still connecting when its table began is owed the
+flips after its first view, one that reconnected every flip), had a connected tablet hear
+nothing, or closed a teacher's page; the JSON's
 ``failures`` (and stderr) name the table, the flip and the tablets that missed it.
 """
 
@@ -158,6 +160,10 @@ class ClientLoad:
     tablet_flip: dict[str, int] = field(default_factory=dict)
     tablet_frame: dict[str, tuple[float, str]] = field(default_factory=dict)
     tablet_connects: Counter[str] = field(default_factory=Counter)
+    # The flip each tablet's first view showed: a tablet of a class still connecting when
+    # its table began flipping is owed only the flips after it (its first view shows the
+    # card already there). Flips missed while reconnecting are still lost.
+    first_flip: dict[str, int] = field(default_factory=dict)
     # The teachers' pages (a console and a projector per class): frames, and when each last
     # got one, by "console <code>" / "projector <code>".
     teacher_frames: int = 0
@@ -201,12 +207,18 @@ class ClientLoad:
         done = await asyncio.wait_for(asyncio.gather(*ready), timeout=90)
         return {"op": "added", "ok": sum(done), "connected": self.connected}
 
+    def _owed(self, table: str, flip: int, entry: _Pending) -> list[str]:
+        """The tablets of the table that should have had this flip and have not."""
+        return [
+            token
+            for token in self.members.get(table, [])
+            if token not in entry.seen_by and self.first_flip.get(token, flip) < flip
+        ]
+
     def _lost(self, table: str, flip: int, entry: _Pending, now: float) -> dict[str, Any]:
         """Which tablets of the table never got the flip, and what each was doing."""
         missing = []
-        for token in self.members.get(table, []):
-            if token in entry.seen_by:
-                continue
+        for token in self._owed(table, flip, entry):
             at, kind = self.tablet_frame.get(token, (0.0, ""))
             missing.append(
                 {
@@ -234,6 +246,9 @@ class ClientLoad:
         for key, entry in list(self.pending.items()):
             if entry.first_seen < cutoff:
                 del self.pending[key]
+                if not self._owed(*key, entry):
+                    self.completed.append(entry.worst_ms)  # every tablet owed it has it
+                    continue
                 self.lost += 1
                 if len(self.lost_details) < 20:
                     self.lost_details.append(self._lost(*key, entry, now))
@@ -342,11 +357,14 @@ class ClientLoad:
             if frame.type != "state" or view is None:
                 continue
             self.last_view[token] = time.monotonic()
+            flipped = any(event.kind == "flip" for event in frame.events)
+            if token not in self.first_flip:
+                self.first_flip[token] = view.flip - 1 if flipped else view.flip
             if not ready.done():
                 ready.set_result(True)
             if any(event.kind == "game_over" for event in frame.events):
                 self.games_over.add(token)
-            if any(event.kind == "flip" for event in frame.events):
+            if flipped:
                 self.tablet_flip[token] = view.flip
                 self._arrived(table, token, view.flip, received - frame.at_ms)
             if view.phase == "open" and view.flip > last_flip:
