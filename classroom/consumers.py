@@ -68,6 +68,9 @@ CLOSE_FORBIDDEN = 4403
 # The least time between two renders of one lobby, console or projector socket while
 # changes keep coming (the first change of a quiet spell renders at once).
 LOBBY_RENDER_GAP_S = 0.25
+# The same for the teacher's console and the projector (the first change after a quiet
+# spell is still drawn at once).
+TEACHER_RENDER_GAP_S = 1.0
 # The least time between two renders of the console's live skills (every trial of the
 # session is read for them) while the tables keep changing.
 DASHBOARD_GAP_S = 2.0
@@ -131,6 +134,7 @@ class _LobbyConsumer(_Socket):
     _sent_html: str | None = None
     # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.server.outages).
     try_again_code = None
+    render_gap_s = LOBBY_RENDER_GAP_S
 
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]
@@ -194,7 +198,7 @@ class _LobbyConsumer(_Socket):
                 # A burst (a class joining at once): every socket of the session would render
                 # once per join, all on the one thread that also answers the joins. Changes
                 # that come meanwhile are shown together after a short gap.
-                await asyncio.sleep(LOBBY_RENDER_GAP_S)
+                await asyncio.sleep(self.render_gap_s)
 
     def concerns(self, event: dict[str, Any]) -> bool:
         """Does this change show on this socket's page?"""
@@ -212,6 +216,10 @@ class _LobbyConsumer(_Socket):
 
 
 class _TeacherConsumer(_LobbyConsumer):
+    # While tables play they change every few hundred ms, and a console render costs ~25 ms
+    # of the one thread every page shares (the projector's ~7): at most once a second.
+    render_gap_s = TEACHER_RENDER_GAP_S
+
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id), teachers_group(session_id)]
 
