@@ -132,6 +132,7 @@ class _LobbyConsumer(_Socket):
     _push_task: asyncio.Task[None] | None = None
     _dirty = False
     _sent_html: str | None = None
+    _rendered_at = float("-inf")  # loop time the last render began
     # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.server.outages).
     try_again_code = None
     render_gap_s = LOBBY_RENDER_GAP_S
@@ -184,8 +185,17 @@ class _LobbyConsumer(_Socket):
         await self.lobby_changed(event)
 
     async def _push_while_dirty(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._dirty:
+            # At most one render per gap: a burst (a class joining at once, tables flipping)
+            # would render every socket of the session once per change, all on the one
+            # thread that also answers the joins. Changes that come meanwhile are shown
+            # together; the first change after a quiet spell is drawn at once.
+            wait = self._rendered_at + self.render_gap_s - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
             self._dirty = False
+            self._rendered_at = loop.time()
             self.gather()
             html, close_code = await database_sync_to_async(self._render_in_language)()
             if html != self._sent_html:
@@ -194,11 +204,6 @@ class _LobbyConsumer(_Socket):
             if close_code is not None:
                 await self.close(code=close_code)
                 return
-            if self._dirty:
-                # A burst (a class joining at once): every socket of the session would render
-                # once per join, all on the one thread that also answers the joins. Changes
-                # that come meanwhile are shown together after a short gap.
-                await asyncio.sleep(self.render_gap_s)
 
     def concerns(self, event: dict[str, Any]) -> bool:
         """Does this change show on this socket's page?"""

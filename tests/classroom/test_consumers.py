@@ -321,7 +321,8 @@ async def test_console_draws_its_live_skills_at_most_every_few_seconds_and_after
     are drawn at most every DASHBOARD_GAP_S, and once more after the last change."""
     from classroom import consumers
 
-    monkeypatch.setattr(consumers, "DASHBOARD_GAP_S", 1.0)
+    monkeypatch.setattr(consumers, "DASHBOARD_GAP_S", 2.0)
+    monkeypatch.setattr(consumers.ConsoleConsumer, "render_gap_s", 0.05)
     socket = _console_socket(guest_session, cookies=teacher_cookies)
     assert (await socket.connect(timeout=TIMEOUT))[0]
     assert 'id="console-dashboard"' in await socket.receive_from(timeout=TIMEOUT)
