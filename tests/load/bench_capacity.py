@@ -286,7 +286,6 @@ class ClientLoad:
     async def _tablet(
         self, code: str, token: str, table: str, port: int, ready: asyncio.Future[bool]
     ) -> None:
-        from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
         url = f"ws://127.0.0.1:{port}/ws/play/{code}/table/"
@@ -295,13 +294,7 @@ class ClientLoad:
             while True:
                 reason = "closed by server"
                 try:
-                    async with connect(
-                        url,
-                        additional_headers={"Cookie": f"seat_{code}={token}"},
-                        origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
-                        open_timeout=60,
-                        max_queue=None,
-                    ) as socket:
+                    async with _connect(url, f"seat_{code}={token}", port) as socket:
                         self.connected += 1
                         self.tablet_connects[token] += 1
                         self.last_view[token] = time.monotonic()
@@ -392,19 +385,12 @@ class ClientLoad:
     async def _teacher_page(self, page: str, command: dict[str, Any], port: int) -> None:
         """The teacher's console or the projector of one class, open all along, as in class:
         it is drawn again as the tables change; it must never close or fall silent."""
-        from websockets.asyncio.client import connect
 
         name = f"{page} {command['code']}"
         url = f"ws://127.0.0.1:{port}/ws/sessions/{command['session_id']}/{page}/"
         try:
-            async with connect(
-                url,
-                additional_headers={"Cookie": f"sessionid={command['teacher_cookie']}"},
-                origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
-                open_timeout=60,
-                max_queue=None,
-                max_size=2**24,
-            ) as socket:
+            cookie = f"sessionid={command['teacher_cookie']}"
+            async with _connect(url, cookie, port, max_size=2**24) as socket:
                 self.teacher_connected += 1
                 self.teacher_last[name] = time.monotonic()
                 try:
@@ -419,6 +405,20 @@ class ClientLoad:
             raise
         except Exception as error:
             self.closes[f"{page}: {type(error).__name__}"] += 1
+
+
+def _connect(url: str, cookie: str, port: int, **options: Any) -> Any:
+    """A WebSocket as the browser opens it (its cookie, the site's Origin)."""
+    from websockets.asyncio.client import connect
+
+    return connect(
+        url,
+        additional_headers={"Cookie": cookie},
+        origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
+        open_timeout=60,
+        max_queue=None,
+        **options,
+    )
 
 
 async def _send_quietly(socket: Any, frame: str) -> None:
