@@ -29,6 +29,7 @@ from classroom.live.idle import idle_watch_ensure
 from classroom.live.notify import seat_group, session_group, standings_group, teachers_group
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
+from classroom.selectors.sessions import session_table_ids
 from classroom.selectors.sockets import (
     seat_find_by_token,
     seat_get,
@@ -204,10 +205,14 @@ class _LobbyConsumer(_Socket):
             if close_code is not None:
                 await self.close(code=close_code)
                 return
+            self.after_render()
 
     def concerns(self, event: dict[str, Any]) -> bool:
         """Does this change show on this socket's page?"""
         return True
+
+    def after_render(self) -> None:
+        """What a render read that the next one needs (it ran in a thread)."""
 
     def gather(self) -> None:
         """Read what the render needs from this event loop (it then runs in a thread)."""
@@ -230,26 +235,49 @@ class _TeacherConsumer(_LobbyConsumer):
 
     remote_views: dict[int, dict[str, Any]]
 
+    # The session's tables (the views this page asks the hosts for), as last read.
+    table_ids: set[int]
+    _table_ids_read: set[int] | None = None
+
     def gather(self) -> None:
-        # Game state lives in the table hosts: those in this event loop, and the latest view
-        # each host in another process sent with its change.
-        self.views = {**self.remote_views, **hosting.registry.teacher_views()}
+        # Game state lives in the table hosts: those in this event loop (this session's
+        # only), and the latest view each host in another process sent with its change.
+        local = hosting.registry.teacher_views(self.table_ids)
+        self.views = {**self.remote_views, **local}
+
+    def _render_in_language(self) -> tuple[str, int | None]:
+        rendered = super()._render_in_language()
+        self._table_ids_read = session_table_ids(session_id=self.session_id)
+        return rendered
+
+    def after_render(self) -> None:
+        # New tables (the start, a late joiner's, Play again): draw again with their views.
+        if self._table_ids_read is not None and self._table_ids_read != self.table_ids:
+            self.table_ids = self._table_ids_read
+            self._dirty = True
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         for table_id, view in event.get("views", {}).items():
             self.remote_views[int(table_id)] = view
+        self.table_ids.update(int(table_id) for table_id in event.get("table_ids", []))
         await self.lobby_changed(event)
 
     async def connect(self) -> None:
         self.remote_views = {}
+        self.table_ids = set()
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
-        if not await database_sync_to_async(self._owns_session)(session_id):
+        owned = await database_sync_to_async(self._owned_tables)(session_id)
+        if owned is None:
             await self.refuse(CLOSE_FORBIDDEN)
             return
+        self.table_ids = owned
         await self.join_session(session_id)
 
-    def _owns_session(self, session_id: int) -> bool:
-        return session_owned_by(session_id=session_id, user=self.scope.get("user"))
+    def _owned_tables(self, session_id: int) -> set[int] | None:
+        """The session's tables, if the session is this teacher's."""
+        if not session_owned_by(session_id=session_id, user=self.scope.get("user")):
+            return None
+        return session_table_ids(session_id=session_id)
 
 
 class ConsoleConsumer(_TeacherConsumer):

@@ -19,7 +19,7 @@ from classroom.gamesite.labels import watch_scene
 from classroom.live import fragments, hosting
 from classroom.live.standings import leaderboard_action
 from classroom.models import GameSession, Seat
-from classroom.selectors.sessions import session_last
+from classroom.selectors.sessions import session_last, session_table_ids
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
 from games.registry import game_get, game_registry
@@ -137,7 +137,7 @@ def _watch_context(session: GameSession) -> dict[str, Any]:
 @login_required
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    views = hosting.registry.teacher_views()
+    views = hosting.registry.teacher_views(session_table_ids(session_id=session.pk))
     context = fragments.console_context(session=session, views=views)
     context.update(_watch_context(session))
     return render(request, "classroom/session_console.html", context)
@@ -146,7 +146,7 @@ def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
 @login_required
 def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = _own_session(request, session_id)
-    views = hosting.registry.teacher_views()
+    views = hosting.registry.teacher_views(session_table_ids(session_id=session.pk))
     context = fragments.projector_context(session=session, views=views)
     context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
     context.update(_watch_context(session))
