@@ -132,7 +132,7 @@ def _assert_balanced(session: GameSession, players_per_table: int | None) -> Non
 
 
 @settings(
-    max_examples=25,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -140,11 +140,11 @@ def _assert_balanced(session: GameSession, players_per_table: int | None) -> Non
     players_per_table=st.sampled_from([2, 3, 4, 5, None]),
     steps=st.lists(
         st.one_of(
-            st.integers(min_value=1, max_value=12).map(lambda size: ("join", size)),
+            st.integers(min_value=1, max_value=9).map(lambda size: ("join", size)),
             st.integers(min_value=0, max_value=40).map(lambda index: ("kick", index)),
         ),
         min_size=1,
-        max_size=8,
+        max_size=6,
     ),
 )
 def test_batched_joins_keep_the_lobby_exactly_balanced(
