@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Connections waiting to be accepted (classroom/server/daphne_limits.py LISTEN_BACKLOG; -b/-p
+# would give Twisted's 50, too few for a class connecting at once).
+LISTEN_BACKLOG := 1024
 # Daphne's own cap on incoming WebSocket messages (the app refuses frames over 4 KiB).
 WS_MAX_BYTES := 65536
 # Daphne's timeouts (as classroom/server/daphne_limits.py DAPHNE_TIMEOUT_ARGS): a request must arrive
@@ -32,7 +35,7 @@ run: setup
 	@# it stops with Daphne, however Daphne stops.
 	$(BIN)/python manage.py tasks_worker -v0 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) \
+	$(BIN)/daphne -e tcp:port=$(PORT):interface=$(HOST):backlog=$(LISTEN_BACKLOG) \
 		--websocket-max-message-size $(WS_MAX_BYTES) --websocket-max-frame-size $(WS_MAX_BYTES) \
 		$(DAPHNE_TIMEOUTS) classroom.asgi:application
 
@@ -118,10 +121,11 @@ bench-analytics: setup
 		$(BIN)/python manage.py migrate --noinput -v0 && \
 		$(BIN)/python manage.py analytics_bench
 
-# Students one process holds with flip-to-last-tablet p99 <= 100 ms: ramps classes of 30 on one
-# process (SQLite), then on two (PostgreSQL + Redis) with and without session affinity, and
-# compares the two Redis channel layers at a fixed load. Needs Redis and PostgreSQL for the
-# last three; ~40 min (prints JSON).
+# Students one process holds with flip-to-last-tablet p99 <= 100 ms: ramps classes of 30 (each
+# with its teacher's console and projector open) on one process (SQLite), then on two
+# (PostgreSQL + Redis) with and without session affinity, and compares the two Redis channel
+# layers at a fixed load. Needs Redis and PostgreSQL for the last three; ~40 min (prints
+# JSON). Exits 1 naming the table, flip and tablets of any lost flip.
 bench-capacity: setup
 	$(BIN)/python tests/load/bench_capacity.py
 
@@ -132,6 +136,8 @@ bench-capacity: setup
 bench-faults: setup
 	$(BIN)/python tests/load/bench_faults.py
 
+# 30, 120 and 300 tablets joining one lobby at the same instant: join and all-in-the-lobby
+# times, and the CPU the server and the tablets used meanwhile (prints JSON).
 bench-joins: setup
 	$(BIN)/python tests/load/bench_joins.py
 

@@ -7,3 +7,10 @@ class ClassroomConfig(AppConfig):
     name = "classroom"
     verbose_name = "Snapclass"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
+        from classroom.server.sqlite_anchor import sqlite_anchor_hold
+
+        connection_created.connect(sqlite_anchor_hold, dispatch_uid="sqlite-anchor")

@@ -35,6 +35,7 @@ from classroom.live.notify import (
 )
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
+from classroom.selectors.sessions import session_table_ids
 from classroom.selectors.sockets import (
     seat_find_by_token,
     seat_get,
@@ -75,6 +76,12 @@ CLOSE_FORBIDDEN = 4403
 # The least time between two renders of one lobby, console or projector socket while
 # changes keep coming (the first change of a quiet spell renders at once).
 LOBBY_RENDER_GAP_S = 0.25
+# The same for the teacher's console and the projector (the first change after a quiet
+# spell is still drawn at once).
+TEACHER_RENDER_GAP_S = 1.0
+# The least time between two renders of the console's live skills (every trial of the
+# session is read for them) while the tables keep changing.
+DASHBOARD_GAP_S = 2.0
 
 
 class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
@@ -136,8 +143,10 @@ class _LobbyConsumer(_Socket):
     _push_task: asyncio.Task[None] | None = None
     _dirty = False
     _sent_html: str | None = None
+    _rendered_at = float("-inf")  # loop time the last render began
     # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.server.outages).
     try_again_code = None
+    render_gap_s = LOBBY_RENDER_GAP_S
 
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]
@@ -176,6 +185,8 @@ class _LobbyConsumer(_Socket):
         await self.frame_take(text_data, bytes_data)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
+        if not self.concerns(event):
+            return
         # Coalesce bursts (a whole class joining): at most one render in flight, one queued.
         self._dirty = True
         if self._push_task is None or self._push_task.done():
@@ -185,8 +196,17 @@ class _LobbyConsumer(_Socket):
         await self.lobby_changed(event)
 
     async def _push_while_dirty(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._dirty:
+            # At most one render per gap: a burst (a class joining at once, tables flipping)
+            # would render every socket of the session once per change, all on the one
+            # thread that also answers the joins. Changes that come meanwhile are shown
+            # together; the first change after a quiet spell is drawn at once.
+            wait = self._rendered_at + self.render_gap_s - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
             self._dirty = False
+            self._rendered_at = loop.time()
             self.gather()
             html, close_code = await database_sync_to_async(self._render_in_language)()
             if html != self._sent_html:
@@ -195,11 +215,14 @@ class _LobbyConsumer(_Socket):
             if close_code is not None:
                 await self.close(code=close_code)
                 return
-            if self._dirty:
-                # A burst (a class joining at once): every socket of the session would render
-                # once per join, all on the one thread that also answers the joins. Changes
-                # that come meanwhile are shown together after a short gap.
-                await asyncio.sleep(LOBBY_RENDER_GAP_S)
+            self.after_render()
+
+    def concerns(self, event: dict[str, Any]) -> bool:
+        """Does this change show on this socket's page?"""
+        return True
+
+    def after_render(self) -> None:
+        """What a render read that the next one needs (it ran in a thread)."""
 
     def gather(self) -> None:
         """Read what the render needs from this event loop (it then runs in a thread)."""
@@ -213,6 +236,10 @@ class _LobbyConsumer(_Socket):
 
 
 class _TeacherConsumer(_LobbyConsumer):
+    # While tables play they change every few hundred ms, and a console render costs ~25 ms
+    # of the one thread every page shares (the projector's ~7): at most once a second.
+    render_gap_s = TEACHER_RENDER_GAP_S
+
     def group_names(self, session_id: int) -> list[str]:
         # The teacher's own group too: told when a class share of theirs is revoked. (Only
         # a signed-in teacher who may see the session gets this far: see ``connect``.)
@@ -221,26 +248,52 @@ class _TeacherConsumer(_LobbyConsumer):
 
     remote_views: dict[int, dict[str, Any]]
 
+    # The session's tables (the views this page asks the hosts for), as last read.
+    table_ids: set[int]
+    _table_ids_read: set[int] | None = None
+
     def gather(self) -> None:
-        # Game state lives in the table hosts: those in this event loop, and the latest view
-        # each host in another process sent with its change.
-        self.views = {**self.remote_views, **hosting.registry.teacher_views()}
+        # Game state lives in the table hosts: those in this event loop (this session's
+        # only), and the latest view each host in another process sent with its change.
+        local = hosting.registry.teacher_views(self.table_ids)
+        self.views = {**self.remote_views, **local}
+
+    def _render_in_language(self) -> tuple[str, int | None]:
+        rendered = super()._render_in_language()
+        self._table_ids_read = session_table_ids(session_id=self.session_id)
+        return rendered
+
+    def after_render(self) -> None:
+        # New tables (the start, a late joiner's, Play again): draw again with their views.
+        if self._table_ids_read is not None and self._table_ids_read != self.table_ids:
+            self.table_ids = self._table_ids_read
+            self._dirty = True
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         for table_id, view in event.get("views", {}).items():
             self.remote_views[int(table_id)] = view
+        self.table_ids.update(int(table_id) for table_id in event.get("table_ids", []))
         await self.lobby_changed(event)
 
     async def connect(self) -> None:
         self.remote_views = {}
+        self.table_ids = set()
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
-        if not await database_sync_to_async(self._may_watch)(session_id):
+        owned = await database_sync_to_async(self._owned_tables)(session_id)
+        if owned is None:
             await self.refuse(CLOSE_FORBIDDEN)
             return
+        self.table_ids = owned
         await self.join_session(session_id)
 
     def _may_watch(self, session_id: int) -> bool:
         return session_visible_to(session_id=session_id, user=self.scope.get("user"))
+
+    def _owned_tables(self, session_id: int) -> set[int] | None:
+        """The session's tables, if this teacher may watch the session."""
+        if not self._may_watch(session_id):
+            return None
+        return session_table_ids(session_id=session_id)
 
     async def teacher_access_changed(self, event: dict[str, Any]) -> None:
         """A class share of this teacher was revoked: a page they may no longer see closes."""
@@ -251,8 +304,37 @@ class _TeacherConsumer(_LobbyConsumer):
 
 
 class ConsoleConsumer(_TeacherConsumer):
+    """The teacher's console: the tables as they change, the live skills at most every
+    DASHBOARD_GAP_S (they read every trial of the session), and once more after the last
+    change of a burst."""
+
+    _dashboard_at = float("-inf")  # loop time of the last render with the live skills
+    with_dashboard = True  # the render in progress draws them
+    _dashboard_task: asyncio.Task[None] | None = None
+
+    def gather(self) -> None:
+        super().gather()
+        now = asyncio.get_running_loop().time()
+        self.with_dashboard = now - self._dashboard_at >= DASHBOARD_GAP_S
+        if self.with_dashboard:
+            self._dashboard_at = now
+        elif self._dashboard_task is None or self._dashboard_task.done():
+            wait = self._dashboard_at + DASHBOARD_GAP_S - now
+            self._dashboard_task = asyncio.create_task(self._dashboard_later(wait))
+
+    async def _dashboard_later(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        await self.lobby_changed({})
+
+    async def disconnect(self, code: int) -> None:
+        if self._dashboard_task is not None:
+            self._dashboard_task.cancel()
+        await super().disconnect(code)
+
     def render(self) -> tuple[str, int | None]:
-        html = fragments.console_fragment_render(session_id=self.session_id, views=self.views)
+        html = fragments.console_fragment_render(
+            session_id=self.session_id, views=self.views, dashboard=self.with_dashboard
+        )
         return html, None
 
 
@@ -267,6 +349,8 @@ class SeatConsumer(_LobbyConsumer):
 
     token = ""
     seat_id: int | None = None
+    # The table this tablet's lobby last showed (None: none yet, or at no table).
+    shown_table_id: int | None = None
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -306,8 +390,14 @@ class SeatConsumer(_LobbyConsumer):
         await _presence_gone(self.seat_id, self.channel_name)
         await super()._silent()
 
+    def concerns(self, event: dict[str, Any]) -> bool:
+        # A join moves only a few tables' players: the tablets seated elsewhere look the same.
+        tables = event.get("tables")
+        return tables is None or self.shown_table_id is None or self.shown_table_id in tables
+
     def render(self) -> tuple[str, int | None]:
         fragment = fragments.seat_fragment_render(session_id=self.session_id, token=self.token)
+        self.shown_table_id = fragment.table_id
         return fragment.html, fragment.close_code
 
 

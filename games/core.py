@@ -11,6 +11,7 @@ labels; the site builds its settings form from it and engines validate with it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import typing
 from dataclasses import dataclass, field
@@ -141,6 +142,14 @@ BOT_LEVEL_CHOICES: tuple[tuple[str, str], ...] = (
 
 def config_settings(config_cls: type[Any]) -> list[SettingInfo]:
     """The declared settings of a Config dataclass, in declaration order."""
+    cls: type = config_cls
+    return list(_config_settings(cls))
+
+
+@functools.cache
+def _config_settings(config_cls: type) -> tuple[SettingInfo, ...]:
+    # Read once per class: resolving the type hints costs milliseconds, and every Config
+    # built (a join's table size, each table host) asks.
     hints = typing.get_type_hints(config_cls)
     infos = []
     for config_field in dataclasses.fields(config_cls):
@@ -151,7 +160,7 @@ def config_settings(config_cls: type[Any]) -> list[SettingInfo]:
         if typing.get_origin(kind) is typing.Literal:
             kind = type(typing.get_args(kind)[0])
         infos.append(SettingInfo(config_field.name, kind, config_field.default, spec))
-    return infos
+    return tuple(infos)
 
 
 def _check_value(info: SettingInfo, value: Any) -> Any:

@@ -78,8 +78,12 @@ def _play_again_form(session: GameSession) -> Any:
 
 
 def console_context(
-    *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
+    *,
+    session: GameSession,
+    views: Mapping[int, dict[str, Any]] | None = None,
+    dashboard: bool = True,
 ) -> dict[str, Any]:
+    """What the console shows; without ``dashboard``, all but the live skills."""
     roster = session_roster(session=session)
     return {
         "session": session,
@@ -95,7 +99,7 @@ def console_context(
             (leaderboard_action(value), value, label)
             for value, label in GameSession.Leaderboard.choices
         ],
-        **dashboard_context(session=session),
+        **(dashboard_context(session=session) if dashboard else {}),
     }
 
 
@@ -156,14 +160,20 @@ def lobby_context(*, seat: Seat) -> dict[str, Any]:
 
 
 def console_fragment_render(
-    *, session_id: int, views: Mapping[int, dict[str, Any]] | None = None
+    *,
+    session_id: int,
+    views: Mapping[int, dict[str, Any]] | None = None,
+    dashboard: bool = True,
 ) -> str:
+    """The console's live part and (``dashboard``) its live skills, which read every trial
+    of the session: the socket draws them less often than the tables."""
     session = GameSession.objects.select_related("school_class").get(pk=session_id)
-    context = console_context(session=session, views=views)
-    # Two swaps in one message: htmx's ws extension places each element by its id.
-    return render_to_string("classroom/session_console.html#live", context) + render_to_string(
-        "classroom/session_console.html#dashboard", context
-    )
+    context = console_context(session=session, views=views, dashboard=dashboard)
+    html = render_to_string("classroom/session_console.html#live", context)
+    if dashboard:
+        # Two swaps in one message: htmx's ws extension places each element by its id.
+        html += render_to_string("classroom/session_console.html#dashboard", context)
+    return html
 
 
 def projector_fragment_render(
@@ -178,6 +188,7 @@ def projector_fragment_render(
 class SeatFragment:
     html: str
     close_code: int | None = None
+    table_id: int | None = None  # the table the fragment shows the seat at
 
 
 def _seat_notice(message: str, close_code: int) -> SeatFragment:
@@ -201,4 +212,5 @@ def seat_fragment_render(*, session_id: int, token: str) -> SeatFragment:
         )
     if seat.is_kicked:
         return _seat_notice(_("Your teacher removed you from this session."), CLOSE_REMOVED)
-    return SeatFragment(html=render_to_string("play/lobby.html#live", lobby_context(seat=seat)))
+    html = render_to_string("play/lobby.html#live", lobby_context(seat=seat))
+    return SeatFragment(html=html, table_id=seat.table_id)

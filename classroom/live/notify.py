@@ -6,15 +6,22 @@ its own language; see ``classroom.live.fragments``.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    import concurrent.futures
+    from collections.abc import Iterable, Mapping
+
+
+logger = logging.getLogger(__name__)
 
 
 def session_group(session_id: int) -> str:
@@ -60,9 +67,19 @@ def teacher_access_changed(*, teacher_id: int) -> None:
     transaction.on_commit(partial(_send, teacher_group(teacher_id), "teacher.access_changed"))
 
 
-def lobby_changed(*, session_id: int) -> None:
-    """Schedule a push after the current transaction commits (at once outside one)."""
-    transaction.on_commit(partial(_send, session_group(session_id), "lobby.changed"))
+def lobby_changed(*, session_id: int, tables: Iterable[int] | None = None) -> None:
+    """Schedule a push after the current transaction commits (at once outside one).
+
+    ``tables``: only the players of these tables changed, so only the tablets seated there
+    (and the teacher's pages) need to redraw; None when it may concern every tablet.
+    """
+    data = None if tables is None else {"tables": sorted(tables)}
+    transaction.on_commit(partial(_send, session_group(session_id), "lobby.changed", data))
+
+
+def presence_changed(*, session_id: int) -> None:
+    """A tablet connected or left: only the teacher's pages show that (after commit)."""
+    transaction.on_commit(partial(_send, teachers_group(session_id), "lobby.changed"))
 
 
 def standings_changed(*, session_id: int, standings: Mapping[str, Any]) -> None:
@@ -76,4 +93,30 @@ def _send(group: str, message_type: str, data: Mapping[str, Any] | None = None) 
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(group, {**(data or {}), "type": message_type})
+    message = {**(data or {}), "type": message_type}
+    loop = _calling_loop()
+    if loop is None:
+        async_to_sync(layer.group_send)(group, message)
+        return
+    # Called from sync code a running event loop handed work to (a view, a socket's database
+    # call): hand the send to that loop and go on. Waiting for it would hold this thread
+    # (for sockets, the one thread all their database calls share) until the busy loop got
+    # round to it; the notice says only "look again", so it need not be sent yet.
+    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+    future.add_done_callback(_log_failure)
+
+
+def _calling_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop whose ``sync_to_async`` runs this thread's code, if it still runs."""
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    return loop
+
+
+def _log_failure(future: concurrent.futures.Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.warning("a page notice was not sent", exc_info=future.exception())

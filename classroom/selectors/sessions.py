@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, SeatDevice, Table
@@ -57,6 +57,12 @@ def session_last(*, teacher: User) -> GameSession | None:
 def session_tables_current(*, session: GameSession) -> QuerySet[Table]:
     """The tables of the game the session plays now (earlier games keep their own rows)."""
     return session.tables.filter(game_number=session.game_number)
+
+
+def session_table_ids(*, session_id: int) -> set[int]:
+    """The tables of the game the session plays now, by id (its teacher's pages draw them)."""
+    current = Table.objects.filter(session_id=session_id, game_number=F("session__game_number"))
+    return set(current.values_list("pk", flat=True))
 
 
 def session_game_over(*, session: GameSession) -> bool:

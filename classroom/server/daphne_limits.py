@@ -34,6 +34,17 @@ DAPHNE_TIMEOUT_ARGS = [
     "--application-close-timeout", "10",
 ]  # fmt: skip
 
+# Connections waiting to be accepted. Daphne's -b/-p listen with Twisted's default of 50: a
+# class of tablets connecting in the same instant overflows it and some get "connection
+# reset". (The kernel caps it at net.core.somaxconn, 4096 on current Linux.)
+LISTEN_BACKLOG = 1024
+
+
+def daphne_listen_args(host: str, port: int) -> list[str]:
+    """Daphne's flags to listen on ``host:port`` with room for a class joining at once."""
+    return ["-e", f"tcp:port={port}:interface={host}:backlog={LISTEN_BACKLOG}"]
+
+
 # Twisted's HTTP classes are only partly typed; this one is used as Twisted's code uses it.
 _HTTPChannel: Any = http.HTTPChannel
 

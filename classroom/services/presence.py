@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from classroom.live.notify import lobby_changed
+from classroom.live.notify import presence_changed
 from classroom.models import Seat, SeatConnection
 from classroom.server.process import PROCESS_ID
 
@@ -21,7 +21,7 @@ def seat_connection_open(*, seat: Seat, channel_name: str) -> int:
     connection, _created = SeatConnection.objects.update_or_create(
         channel_name=channel_name, defaults={"seat": seat, "process_id": PROCESS_ID}
     )
-    lobby_changed(session_id=seat.session_id)
+    presence_changed(session_id=seat.session_id)
     return connection.pk
 
 
@@ -34,4 +34,4 @@ def seat_connection_close(*, channel_name: str) -> None:
         return
     connection.delete()
     Seat.objects.filter(pk=connection.seat_id).update(last_seen_at=timezone.now())
-    lobby_changed(session_id=connection.seat.session_id)
+    presence_changed(session_id=connection.seat.session_id)

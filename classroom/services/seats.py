@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -26,14 +27,37 @@ from classroom.services.live_tables import table_roster_fix
 from classroom.services.tables import (
     table_add,
     table_for_late_joiner,
-    table_seat_newcomer,
     tables_balance,
     tables_drop_empty,
+    tables_seat_newcomers,
 )
 from classroom.services.tokens import token_new
 from games.registry import game_get
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 NICKNAME_MAX = 20
+
+
+@dataclass(frozen=True)
+class GuestJoin:
+    """A guest typing a nickname."""
+
+    nickname: str
+    device_id: str = ""
+
+
+@dataclass(frozen=True)
+class StudentJoin:
+    """A class student tapping their name (or scanning their badge)."""
+
+    student: Student
+    from_badge: bool = False
+    device_id: str = ""
+
+
+JoinRequest = GuestJoin | StudentJoin
 
 
 def _device_check(*, session: GameSession, device_id: str) -> None:
@@ -45,8 +69,10 @@ def _device_check(*, session: GameSession, device_id: str) -> None:
         )
 
 
-def _device_remember(*, seat: Seat, device_id: str) -> None:
-    if device_id:
+def _device_remember(*, seat: Seat, device_id: str, new_seat: bool = False) -> None:
+    if device_id and new_seat:
+        SeatDevice.objects.create(seat=seat, device_id=device_id)  # a new seat has none yet
+    elif device_id:
         SeatDevice.objects.get_or_create(seat=seat, device_id=device_id)
 
 
@@ -69,20 +95,21 @@ def session_join_check(*, session: GameSession, new_seat: bool) -> None:
         )
 
 
-def _seat_place(*, session: GameSession, seat: Seat) -> None:
+def _seats_place(*, session: GameSession, seats: Sequence[Seat]) -> set[int] | None:
+    """Seat newcomers; returns the lobby tables whose players changed (None: not the lobby)."""
     if session.status == GameSession.Status.LOBBY:
-        table_seat_newcomer(session=session, seat=seat)
-        return
+        return tables_seat_newcomers(session=session, seats=seats)
     # Games are under way and their seats are fixed: a latecomer gets a table of their own
     # (with a bot), or in a whole-class game watches the one table.
-    table = table_for_late_joiner(session=session)
-    seat.table = table
-    seat.save(update_fields=["table"])
-    if not table.roster:
-        table_roster_fix(session=session, table=table)
+    for seat in seats:
+        table = table_for_late_joiner(session=session)
+        seat.table = table
+        seat.save(update_fields=["table"])
+        if not table.roster:
+            table_roster_fix(session=session, table=table)
+    return None
 
 
-@transaction.atomic
 def seat_join_student(
     *, session: GameSession, student: Student, from_badge: bool = False, device_id: str = ""
 ) -> Seat:
@@ -92,8 +119,30 @@ def seat_join_student(
     From the roster that is refused while another tablet is connected to the seat, since
     anyone can tap any name; a badge is the student's own secret, so it may take the seat over.
     """
-    session = GameSession.objects.select_for_update().get(pk=session.pk)
-    _device_check(session=session, device_id=device_id)
+    request = StudentJoin(student=student, from_badge=from_badge, device_id=device_id)
+    return _one(seats_join(session=session, requests=[request]))
+
+
+def _one(outcomes: list[Seat | ValidationError]) -> Seat:
+    (outcome,) = outcomes
+    if isinstance(outcome, ValidationError):
+        raise outcome
+    return outcome
+
+
+@dataclass
+class _Batch:
+    """What the joins of one batch share: the locked session and what they have taken."""
+
+    session: GameSession
+    blocked_words: frozenset[str] | None = None
+
+
+def _student_take(batch: _Batch, request: StudentJoin) -> tuple[Seat, bool]:
+    """The student's seat (the one they had, on a fresh token, or a new one at no table yet)
+    and whether it is new."""
+    session, student = batch.session, request.student
+    _device_check(session=session, device_id=request.device_id)
     if session.school_class_id is None or student.school_class_id != session.school_class_id:
         raise ValidationError(_("That name is not on this session's class list."))
     seat = session.seats.filter(student=student).first()
@@ -101,30 +150,83 @@ def seat_join_student(
     if seat is not None:
         if seat.is_kicked:
             raise ValidationError(_("Your teacher removed you from this session."))
-        if not from_badge and seat_is_connected(seat=seat):
+        if not request.from_badge and seat_is_connected(seat=seat):
             raise ValidationError(
                 _("%(name)s is already playing on another tablet. Ask your teacher for help.")
                 % {"name": seat.name}
             )
         seat.token = token_new()
-        seat.via_badge = from_badge
+        seat.via_badge = request.from_badge
         seat.save(update_fields=["token", "via_badge"])
         seat_revoked(seat_id=seat.pk)
-    else:
+        return seat, False
+    seat = Seat.objects.create(
+        session=session,
+        student=student,
+        name=student.display_name,
+        name_key=name_key(student.display_name),
+        token=token_new(),
+        via_badge=request.from_badge,
+        # What the teacher set for this student in this game last time still holds.
+        options=dict(student.game_options.get(session.game, {})),
+    )
+    return seat, True
+
+
+def _guest_take(batch: _Batch, request: GuestJoin) -> tuple[Seat, bool]:
+    session = batch.session
+    _device_check(session=session, device_id=request.device_id)
+    if session.school_class_id is not None:
+        raise ValidationError(_("Tap your name in the class list."))
+    session_join_check(session=session, new_seat=True)
+    if batch.blocked_words is None:
+        batch.blocked_words = frozenset(teacher_blocked_words(teacher_id=session.teacher_id))
+    name = _guest_name(session, request.nickname, blocked_words=batch.blocked_words)
+    try:
+        # Within the request's own savepoint (``seats_join``), rolled back with the refusal.
         seat = Seat.objects.create(
-            session=session,
-            student=student,
-            name=student.display_name,
-            name_key=name_key(student.display_name),
-            token=token_new(),
-            via_badge=from_badge,
-            # What the teacher set for this student in this game last time still holds.
-            options=dict(student.game_options.get(session.game, {})),
+            session=session, name=name, name_key=name_key(name), token=token_new()
         )
-        _seat_place(session=session, seat=seat)
-    _device_remember(seat=seat, device_id=device_id)
-    lobby_changed(session_id=session.pk)
-    return seat
+    except IntegrityError as error:
+        raise _name_taken(name) from error
+    return seat, True
+
+
+@transaction.atomic
+def seats_join(
+    *, session: GameSession, requests: Sequence[JoinRequest]
+) -> list[Seat | ValidationError]:
+    """Seat students who join a session at once (a class tapping Join together), in one
+    transaction: for each request its seat, or why it was refused (a refusal changes nothing
+    and does not stop the others). Newcomers are placed together, with at most one balance of
+    the lobby, and the session's pages hear of it once.
+    """
+    batch = _Batch(session=GameSession.objects.select_for_update().get(pk=session.pk))
+    outcomes: list[Seat | ValidationError] = []
+    newcomers: list[Seat] = []
+    returning: set[int] = set()  # tables of seats taken back on a new token
+    for request in requests:
+        try:
+            with transaction.atomic():  # a refusal rolls back only its own request
+                if isinstance(request, GuestJoin):
+                    seat, new = _guest_take(batch, request)
+                else:
+                    seat, new = _student_take(batch, request)
+                _device_remember(seat=seat, device_id=request.device_id, new_seat=new)
+        except ValidationError as error:
+            outcomes.append(error)
+            continue
+        outcomes.append(seat)
+        if new:
+            newcomers.append(seat)
+        else:
+            returning.add(seat.table_id if seat.table_id is not None else 0)
+    if newcomers or returning:
+        tables = _seats_place(session=batch.session, seats=newcomers)
+        # Only the tablets at those tables redraw (0: a seat at no table, so every one does).
+        changed = None if tables is None or 0 in returning else tables | returning
+        lobby_changed(session_id=batch.session.pk, tables=changed)
+    return outcomes
 
 
 def seat_join_badge(*, token: str, device_id: str = "") -> Seat:
@@ -148,10 +250,18 @@ def _name_taken(name: str) -> ValidationError:
     )
 
 
-def _guest_name(session: GameSession, nickname: str, *, seat: Seat | None = None) -> str:
+def _guest_name(
+    session: GameSession,
+    nickname: str,
+    *,
+    seat: Seat | None = None,
+    blocked_words: frozenset[str] | None = None,
+) -> str:
     """A guest's nickname as it will be stored, or why this session cannot use it."""
     name = display_name_clean(nickname, max_length=NICKNAME_MAX)
-    if nickname_is_blocked(name, extra_words=teacher_blocked_words(teacher_id=session.teacher_id)):
+    if blocked_words is None:
+        blocked_words = frozenset(teacher_blocked_words(teacher_id=session.teacher_id))
+    if nickname_is_blocked(name, extra_words=blocked_words):
         raise ValidationError(_("Please choose a different name."), code="blocked")
     others = session.seats.filter(name_key=name_key(name))
     if seat is not None:
@@ -161,25 +271,10 @@ def _guest_name(session: GameSession, nickname: str, *, seat: Seat | None = None
     return name
 
 
-@transaction.atomic
 def seat_join_guest(*, session: GameSession, nickname: str, device_id: str = "") -> Seat:
-    session = GameSession.objects.select_for_update().get(pk=session.pk)
-    _device_check(session=session, device_id=device_id)
-    if session.school_class_id is not None:
-        raise ValidationError(_("Tap your name in the class list."))
-    session_join_check(session=session, new_seat=True)
-    name = _guest_name(session, nickname)
-    try:
-        with transaction.atomic():
-            seat = Seat.objects.create(
-                session=session, name=name, name_key=name_key(name), token=token_new()
-            )
-    except IntegrityError as error:
-        raise _name_taken(name) from error
-    _seat_place(session=session, seat=seat)
-    _device_remember(seat=seat, device_id=device_id)
-    lobby_changed(session_id=session.pk)
-    return seat
+    return _one(
+        seats_join(session=session, requests=[GuestJoin(nickname=nickname, device_id=device_id)])
+    )
 
 
 @transaction.atomic
@@ -279,8 +374,8 @@ def seat_readmit(*, seat: Seat) -> Seat:
     seat.token = token_new()
     seat.save(update_fields=["kicked_at", "token"])
     SeatDevice.objects.filter(seat=seat).update(kicked_at=None)
-    _seat_place(session=GameSession.objects.get(pk=seat.session_id), seat=seat)
-    lobby_changed(session_id=seat.session_id)
+    tables = _seats_place(session=GameSession.objects.get(pk=seat.session_id), seats=[seat])
+    lobby_changed(session_id=seat.session_id, tables=tables)
     return seat
 
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q
 
 from classroom.models import GameSession, Seat, Table
 from classroom.selectors.sessions import session_tables_current
 from games.registry import game_get
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def table_capacity(*, session: GameSession) -> int | None:
@@ -43,8 +48,8 @@ def table_add(*, session: GameSession) -> Table:
     )
 
 
-def tables_balance(*, session: GameSession) -> None:
-    """Reseat the lobby with as few moves as possible.
+def tables_balance(*, session: GameSession) -> set[int]:
+    """Reseat the lobby with as few moves as possible; returns the tables whose players changed.
 
     The table count is the fewest that fit everyone; sizes then differ by at most one. Seats a
     teacher placed by hand (pinned) stay; otherwise the earliest joiners keep their table and
@@ -86,43 +91,72 @@ def tables_balance(*, session: GameSession) -> None:
         pool.extend(current[keep:])
     pool.sort(key=lambda seat: (seat.joined_at, seat.pk))
 
+    changed: set[int] = {table.pk for table in dropped}
     for seat in pool:
         destination = min(
             kept,
             key=lambda table: (counts[table.pk] - target[table.pk], counts[table.pk], table.number),
         )
         counts[destination.pk] += 1
+        if seat.table_id is not None:
+            changed.add(seat.table_id)
+        changed.add(destination.pk)
         seat.table = destination
-        seat.save(update_fields=["table"])
+    Seat.objects.bulk_update(pool, ["table"])  # one statement, however many move
 
     for table in dropped:
         table.delete()
+    return changed
 
 
-def table_seat_newcomer(*, session: GameSession, seat: Seat) -> None:
-    """Seat one student who just joined the lobby, moving nobody when that keeps the lobby
-    as ``tables_balance`` would have it (as many tables as needed, sizes within one).
+def tables_seat_newcomers(*, session: GameSession, seats: Sequence[Seat]) -> set[int]:
+    """Seat students who just joined the lobby (one, or a class joining at once); returns the
+    tables whose players changed.
 
-    A whole class tapping "Join" at once would otherwise reseat everyone once per join. When
-    the newcomer needs a new table, or the teacher pinned someone, the full balance runs.
-    Call inside a transaction, with the seat saved and at no table yet.
+    When the lobby is balanced and the table count still fits everyone, each newcomer takes
+    the least-full table, moving nobody: a few queries however big the lobby. Otherwise (a new
+    table is needed, or the teacher pinned someone) one full ``tables_balance`` seats them
+    all, so a batch costs one balance, not one per join. Either way the lobby ends as
+    ``tables_balance`` keeps it: the fewest tables that fit everyone, sizes within one.
+    Call inside a transaction, with the seats saved and at no table yet.
     """
-    seated = session.seats.filter(kicked_at__isnull=True)
+    if not seats:
+        return set()
     capacity = table_capacity(session=session)
-    count = seated.count()
+    count = session.seats.filter(kicked_at__isnull=True).count()
     needed = max(1, math.ceil(count / capacity)) if capacity else 1
     tables = list(
-        session.tables.annotate(
-            members=Count("seats", filter=Q(seats__kicked_at__isnull=True))
-        ).order_by("members", "number")
+        session_tables_current(session=session)
+        .annotate(
+            members=Count("seats", filter=Q(seats__kicked_at__isnull=True)),
+            pinned_members=Count(
+                "seats", filter=Q(seats__kicked_at__isnull=True, seats__pinned=True)
+            ),
+        )
+        .order_by("members", "number")
     )
     sizes = [table.members for table in tables]
-    balanced = bool(tables) and max(sizes) - min(sizes) <= 1 and sum(sizes) == count - 1
-    if len(tables) != needed or not balanced or seated.filter(pinned=True).exists():
-        tables_balance(session=session)
-        return
-    seat.table = tables[0]
-    seat.save(update_fields=["table"])
+    balanced = bool(tables) and max(sizes) - min(sizes) <= 1
+    seated_before = count - len(seats)
+    if (
+        len(tables) != needed
+        or not balanced
+        or sum(sizes) != seated_before
+        or any(table.pinned_members for table in tables)
+    ):
+        return tables_balance(session=session)
+    # The least-full table first (the lowest number among equals), one newcomer at a time.
+    heap = [(table.members, table.number, index) for index, table in enumerate(tables)]
+    heapq.heapify(heap)
+    joining: dict[int, list[int]] = defaultdict(list)
+    for seat in seats:
+        members, number, index = heapq.heappop(heap)
+        seat.table = tables[index]
+        joining[index].append(seat.pk)
+        heapq.heappush(heap, (members + 1, number, index))
+    for index, seat_ids in joining.items():
+        Seat.objects.filter(pk__in=seat_ids).update(table=tables[index])
+    return {tables[index].pk for index in joining}
 
 
 def table_for_late_joiner(*, session: GameSession) -> Table:

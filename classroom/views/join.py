@@ -25,6 +25,7 @@ from classroom.selectors.sessions import (
 )
 from classroom.services import seats as seat_services
 from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
+from classroom.services.join_queue import seat_join_queued
 from classroom.views.practice import badge_practice
 from classroom.web.rate_limits import (
     join_code_guesses_exhausted,
@@ -168,11 +169,10 @@ def _join_from_post(
     if nickname_form is not None:
         if not nickname_form.is_valid():
             raise ValidationError(list(nickname_form.errors["nickname"]))
-        return seat_services.seat_join_guest(
-            session=session,
-            nickname=nickname_form.cleaned_data["nickname"],
-            device_id=device_id(request),
+        guest = seat_services.GuestJoin(
+            nickname=nickname_form.cleaned_data["nickname"], device_id=device_id(request)
         )
+        return seat_join_queued(session=session, request=guest)
     student_id = whole_number_parse(request.POST.get("student", ""))
     student = (
         session.school_class.students.filter(pk=student_id).first()
@@ -181,9 +181,8 @@ def _join_from_post(
     )
     if student is None:
         raise ValidationError(_("Tap your name in the list."))
-    return seat_services.seat_join_student(
-        session=session, student=student, device_id=device_id(request)
-    )
+    tap = seat_services.StudentJoin(student=student, device_id=device_id(request))
+    return seat_join_queued(session=session, request=tap)
 
 
 def _roster(session: GameSession) -> list[dict[str, object]]:

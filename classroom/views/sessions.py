@@ -20,7 +20,7 @@ from classroom.live import fragments, hosting
 from classroom.live.standings import leaderboard_action
 from classroom.models import GameSession, Seat
 from classroom.selectors.classes import ClassRight
-from classroom.selectors.sessions import session_deletable_by, session_last
+from classroom.selectors.sessions import session_deletable_by, session_last, session_table_ids
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
 from classroom.views.access import session_or_404
@@ -133,7 +133,7 @@ def _watch_context(session: GameSession) -> dict[str, Any]:
 @login_required
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = session_or_404(request, session_id)
-    views = hosting.registry.teacher_views()
+    views = hosting.registry.teacher_views(session_table_ids(session_id=session.pk))
     context = fragments.console_context(session=session, views=views)
     context.update(_watch_context(session))
     context["may_delete"] = session_deletable_by(session=session, teacher=request.user)
@@ -143,7 +143,7 @@ def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
 @login_required
 def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = session_or_404(request, session_id)
-    views = hosting.registry.teacher_views()
+    views = hosting.registry.teacher_views(session_table_ids(session_id=session.pk))
     context = fragments.projector_context(session=session, views=views)
     context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
     context.update(_watch_context(session))

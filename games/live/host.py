@@ -327,6 +327,7 @@ class TableHost:
         self._on_change = on_change
         self._stop_callbacks: list[Callable[[], None]] = []
         self._motion_due_ms = 0
+        self._delivering: asyncio.Future[None] | None = None  # the broadcast being sent
 
     # -- the outside world's side ------------------------------------------------------------
 
@@ -368,7 +369,12 @@ class TableHost:
         with contextlib.suppress(ValueError):
             self._stop_callbacks.remove(callback)
 
-    def _call_stop_callbacks(self, _task: asyncio.Task[None]) -> None:
+    def _call_stop_callbacks(self, _task: asyncio.Future[None]) -> None:
+        if self._delivering is not None and not self._delivering.done():
+            # The change being sent reaches every socket before any is told the host stopped
+            # (a socket told so closes, and takes nothing more).
+            self._delivering.add_done_callback(self._call_stop_callbacks)
+            return
         callbacks, self._stop_callbacks = self._stop_callbacks, []
         for callback in callbacks:
             callback()
@@ -517,8 +523,8 @@ class TableHost:
             # Fenced: no answer. The host stops, the tablet reconnects to the table's new
             # owner and sends the input again there (an error would make it drop the tap).
             return
-        await self._deliver(item.listener, self._ack(item.seq))
-        await self._broadcast(events=_events(outcome), at_ms=began)
+        ack = (item.listener, self._ack(item.seq))
+        await self._broadcast(events=_events(outcome), at_ms=began, first=ack)
 
     def _timed(self, item: _Act) -> ActionInput:
         """The input as the engine takes it (and the log keeps it): a round trip it carries
@@ -732,17 +738,33 @@ class TableHost:
     async def _send_state(self, listener: Listener, events: list[dict[str, Any]]) -> None:
         await self._deliver(listener, self._frame_for(listener.seat, events, self._wall()))
 
-    async def _broadcast(self, events: list[dict[str, Any]], at_ms: int) -> None:
-        # One view and one serialization per distinct seat, shared by its sockets.
+    async def _broadcast(
+        self,
+        events: list[dict[str, Any]],
+        at_ms: int,
+        first: tuple[Listener, str] | None = None,
+    ) -> None:
+        """Send every socket of the table its view of a stored change (``first``: the actor's
+        ack, before it).
+
+        All or nothing: the frames are built first, then delivered in a task the host's own
+        cancellation does not reach. A host stopped mid-broadcast (its table given up, the
+        process shutting down) used to leave part of the table without the change: a flip
+        that reached one tablet of four, which the others, replayed elsewhere, never got.
+        """
         frames: dict[int | None, str] = {}
+        deliveries = [first] if first is not None else []
         for listener in list(self._listeners):
+            # One view and one serialization per distinct seat, shared by its sockets.
             if listener.seat not in frames:
                 frames[listener.seat] = self._frame_for(listener.seat, events, at_ms)
-            try:
-                await listener.deliver(frames[listener.seat])
-            except Exception:  # a socket that went away must not stop the table
-                logger.debug("table %s: dropping a listener", self.table_id, exc_info=True)
-                self._listeners.discard(listener)
+            deliveries.append((listener, frames[listener.seat]))
+        self._delivering = asyncio.ensure_future(self._deliver_all(deliveries))
+        await asyncio.shield(self._delivering)
+
+    async def _deliver_all(self, deliveries: list[tuple[Listener, str]]) -> None:
+        for listener, frame in deliveries:
+            await self._deliver(listener, frame)
 
 
 def _timeline_now(mark: ClockMark | None, unix_now: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from games.live.host import TableHost
@@ -74,9 +74,14 @@ class HostRegistry:
         if self._hosts.get(table_id) is host:
             del self._hosts[table_id]
 
-    def teacher_views(self) -> dict[int, dict[str, Any]]:
-        """The teacher view of every table running here, by table id."""
-        return {table_id: host.teacher_view() for table_id, host in list(self._hosts.items())}
+    def teacher_views(self, table_ids: Iterable[int] | None = None) -> dict[int, dict[str, Any]]:
+        """The teacher view of every table running here (or of ``table_ids`` among them), by
+        table id. A teacher's page asks for its session's tables only: building every table's
+        view for each of a school's consoles was most of the event loop's work."""
+        if table_ids is None:
+            return {table_id: host.teacher_view() for table_id, host in list(self._hosts.items())}
+        hosts = ((table_id, self._hosts.get(table_id)) for table_id in table_ids)
+        return {table_id: host.teacher_view() for table_id, host in hosts if host is not None}
 
     def control(self, table_ids: list[int], command: str) -> None:
         """Pause, resume or end the given tables if they run here (must run in the loop)."""

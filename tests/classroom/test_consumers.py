@@ -314,6 +314,28 @@ async def test_console_of_the_owner_gets_its_fragment_and_updates(
     await socket.disconnect()
 
 
+async def test_console_draws_its_live_skills_at_most_every_few_seconds_and_after_a_burst(
+    guest_session: GameSession, teacher_cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The live skills read every trial of the session: while the tables keep changing they
+    are drawn at most every DASHBOARD_GAP_S, and once more after the last change."""
+    from classroom import consumers
+
+    monkeypatch.setattr(consumers, "DASHBOARD_GAP_S", 2.0)
+    monkeypatch.setattr(consumers.ConsoleConsumer, "render_gap_s", 0.05)
+    socket = _console_socket(guest_session, cookies=teacher_cookies)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert 'id="console-dashboard"' in await socket.receive_from(timeout=TIMEOUT)
+
+    await _join(guest_session, "Noor")  # at once: within the gap of the first render
+    html = await _receive_until(socket, lambda text: "Noor" in text)
+    assert 'id="console-dashboard"' not in html
+    # Nothing changes any more: the live skills still follow, once the gap is over.
+    html = await _receive_until(socket, lambda text: 'id="console-dashboard"' in text)
+    assert "Noor" in html
+    await socket.disconnect()
+
+
 async def test_console_shows_tablets_connecting_and_leaving(
     seat: Seat, teacher_cookies: dict[str, str]
 ) -> None:

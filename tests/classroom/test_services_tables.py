@@ -6,9 +6,19 @@ import math
 from typing import TYPE_CHECKING
 
 import pytest
+from django.core.exceptions import ValidationError
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from classroom.models import GameSession, Seat, Table
-from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick, seat_move
+from classroom.services.seats import (
+    GuestJoin,
+    seat_join_guest,
+    seat_join_student,
+    seat_kick,
+    seat_move,
+    seats_join,
+)
 from classroom.services.sessions import session_pause, session_rebalance, session_start
 from classroom.services.tables import table_capacity
 
@@ -85,8 +95,118 @@ def test_a_join_takes_a_bounded_number_of_queries(
     """No reseating of the whole lobby per join: a class joining at once waits on each join."""
     session = make_session(players_per_table=4)
     _join(session, *(f"Kid {n}" for n in range(1, 42)))  # 11 tables, of 3 and 4
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(12):
         seat_join_guest(session=session, nickname="Kid 42")  # a table of 3 takes them
+
+
+def test_a_batch_of_joins_takes_queries_per_join_not_per_seat(
+    make_session: MakeSession, django_assert_max_num_queries: Callable[..., Any]
+) -> None:
+    """A class joining at once: each join its own few statements, the lobby read once."""
+    session = make_session(players_per_table=4)
+    _join(session, *(f"Kid {n}" for n in range(1, 29)))  # 7 tables of 4
+    batch = [GuestJoin(nickname=f"New {n}", device_id=f"device-{n}") for n in range(1, 9)]
+    # Per join: the kept-out check, the name check, the seat and its device, in a savepoint;
+    # once: the session, the blocklist, the lobby's balance, however many are seated already.
+    with django_assert_max_num_queries(6 * len(batch) + 20):
+        seats_join(session=session, requests=batch)
+    sizes = [len(names) for names in _layout(session).values()]
+    assert sorted(sizes) == [4] * 9
+
+
+def _assert_balanced(
+    session: GameSession, players_per_table: int | None, *, numbered_from_one: bool = True
+) -> None:
+    layout = _layout(session)
+    sizes = [len(names) for names in layout.values()]
+    seated = Seat.objects.filter(session=session, kicked_at__isnull=True).count()
+    assert not Seat.objects.filter(
+        session=session, kicked_at__isnull=True, table__isnull=True
+    ).exists(), "every student has a table"
+    assert sum(sizes) == seated
+    if players_per_table is None:
+        assert list(layout) == [1]
+        return
+    assert max(sizes) <= players_per_table, sizes
+    assert max(sizes) - min(sizes) <= 1, sizes
+    assert len(sizes) == max(1, math.ceil(seated / players_per_table)), sizes
+    if numbered_from_one:
+        assert sorted(layout) == list(range(1, len(sizes) + 1)), layout
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    players_per_table=st.sampled_from([2, 3, 4, 5, None]),
+    steps=st.lists(
+        st.one_of(
+            st.integers(min_value=1, max_value=9).map(lambda size: ("join", size)),
+            st.integers(min_value=0, max_value=40).map(lambda index: ("kick", index)),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+@example(players_per_table=3, steps=[("join", 4), ("kick", 0)])  # table 2 is kept, not 1
+def test_batched_joins_keep_the_lobby_exactly_balanced(
+    make_session: MakeSession,
+    players_per_table: int | None,
+    steps: list[tuple[str, int]],
+) -> None:
+    """Whatever mix of batches (a class tapping Join together) and removals: after each, the
+    fewest tables that fit everyone, sizes within one; numbered from 1 without gaps until
+    someone is removed (a removal keeps the fuller table, whatever its number)."""
+    settings_ = {"team_mode": True} if players_per_table is None else {}
+    session = make_session(players_per_table=players_per_table or 2, settings=settings_)
+    joined = 0
+    removed = False
+    for action, number in steps:
+        if action == "join":
+            batch = [GuestJoin(nickname=f"Kid {joined + n}") for n in range(number)]
+            outcomes = seats_join(session=session, requests=batch)
+            assert not [o for o in outcomes if isinstance(o, ValidationError)]
+            joined += number
+        else:
+            seats = list(Seat.objects.filter(session=session, kicked_at__isnull=True))
+            if not seats:
+                continue
+            seat_kick(seat=seats[number % len(seats)])
+            removed = True
+            if len(seats) == 1:
+                continue  # nobody left to seat: an empty lobby has no tables to balance
+        _assert_balanced(session, players_per_table, numbered_from_one=not removed)
+
+
+def test_a_batch_moves_nobody_when_no_table_is_needed(make_session: MakeSession) -> None:
+    session = make_session(players_per_table=4)
+    _join(session, *(f"Kid {n}" for n in range(1, 10)))  # 3 tables: 3, 3, 3
+    before = dict(Seat.objects.filter(session=session).values_list("pk", "table_id"))
+    outcomes = seats_join(
+        session=session, requests=[GuestJoin(nickname=f"New {n}") for n in (1, 2, 3)]
+    )
+    after = dict(Seat.objects.filter(session=session).values_list("pk", "table_id"))
+    assert {pk: after[pk] for pk in before} == before
+    assert sorted(len(names) for names in _layout(session).values()) == [4, 4, 4]
+    assert all(isinstance(outcome, Seat) for outcome in outcomes)
+
+
+def test_a_refusal_in_a_batch_changes_nothing_and_the_others_sit_down(
+    make_session: MakeSession,
+) -> None:
+    session = make_session(players_per_table=2)
+    _join(session, "Mia")
+    outcomes = seats_join(
+        session=session,
+        requests=[GuestJoin(nickname="Ann"), GuestJoin(nickname="MIA"), GuestJoin(nickname="ann")],
+    )
+    assert isinstance(outcomes[0], Seat)
+    assert isinstance(outcomes[1], ValidationError)
+    assert isinstance(outcomes[2], ValidationError)
+    assert "already called" in " ".join(outcomes[1].messages)
+    assert _layout(session) == {1: ["Mia", "Ann"]}
 
 
 def test_balancing_moves_the_latest_joiners_not_the_earliest(make_session: MakeSession) -> None:

@@ -468,6 +468,23 @@ def test_guest_joins_with_a_nickname(tablet: Client, guest_session: GameSession)
     assert "Hi, Mia!" in _text(tablet.get(response["Location"]))
 
 
+def test_a_nickname_join_takes_a_bounded_number_of_queries(
+    tablet: Client,
+    make_session: MakeSession,
+    django_assert_max_num_queries: Callable[..., Any],
+) -> None:
+    """The join a whole class posts at once reads and writes a few rows, not the lobby."""
+    session = make_session(players_per_table=4)
+    for number in range(1, 42):  # 11 tables, of 3 and 4
+        seat_join_guest(session=session, nickname=f"Kid {number}")
+    url = reverse("join_session", args=[session.code])
+    tablet.get(url)
+    with django_assert_max_num_queries(16):
+        response = tablet.post(url, {"nickname": "Kid 42"}, HTTP_X_DEVICE="tablet-42")
+    assert response.status_code == 302
+    assert Seat.objects.get(session=session, name="Kid 42").table is not None
+
+
 @pytest.mark.parametrize(
     ("nickname", "message"),
     [

@@ -27,7 +27,15 @@ processes of their own (``--client``, commands as JSON lines on stdin), never in
 Server memory and CPU come from /proc (per process, and the event-loop thread apart from the
 others). Per-socket memory is (server RSS at N students - RSS before any) / N.
 
-Progress goes to stderr; one JSON object to stdout. Loopback only; bounded in time.
+Each class also has its teacher's console and its projector open (one socket each), drawn
+again as its tables change, as in a classroom.
+
+Progress goes to stderr; one JSON object to stdout. Loopback only; bounded in time. The exit
+status is 1 when any step lost a flip (a flip that did not reach, within 10 s, every tablet of
+its table that was there for it: a tablet still connecting when its table began is owed the
+flips after its first view, one that reconnected every flip), had a connected tablet hear
+nothing, or closed a teacher's page; the JSON's
+``failures`` (and stderr) name the table, the flip and the tablets that missed it.
 """
 
 from __future__ import annotations
@@ -126,16 +134,41 @@ _decode = msgspec.json.Decoder(_Frame).decode
 
 
 @dataclass
+class _Pending:
+    """A flip some tablets of its table have and others not yet."""
+
+    seen_by: set[str]
+    worst_ms: float
+    first_seen: float
+
+
+@dataclass
 class ClientLoad:
     """Every tablet of this client process and what they measured since the last report."""
 
     slap_probability: float
     rng: random.Random = field(default_factory=lambda: random.Random(os.getpid()))
     sizes: dict[str, int] = field(default_factory=dict)
-    # (table, flip) -> [tablets that have it, worst latency so far, when first seen]
-    pending: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    # The tablets (seat tokens) of each table.
+    members: dict[str, list[str]] = field(default_factory=dict)
+    pending: dict[tuple[str, int], _Pending] = field(default_factory=dict)
     completed: list[float] = field(default_factory=list)
     lost: int = 0
+    # What each lost flip's missing tablets were doing (the first few of a report).
+    lost_details: list[dict[str, Any]] = field(default_factory=list)
+    # Per tablet: the last flip it saw, when its last frame came (monotonic s), what it was.
+    tablet_flip: dict[str, int] = field(default_factory=dict)
+    tablet_frame: dict[str, tuple[float, str]] = field(default_factory=dict)
+    tablet_connects: Counter[str] = field(default_factory=Counter)
+    # The flip each tablet's first view showed: a tablet of a class still connecting when
+    # its table began flipping is owed only the flips after it (its first view shows the
+    # card already there). Flips missed while reconnecting are still lost.
+    first_flip: dict[str, int] = field(default_factory=dict)
+    # The teachers' pages (a console and a projector per class): frames, and when each last
+    # got one, by "console <code>" / "projector <code>".
+    teacher_frames: int = 0
+    teacher_last: dict[str, float] = field(default_factory=dict)
+    teacher_connected: int = 0
     frames: int = 0
     refusals: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -154,7 +187,14 @@ class ClientLoad:
         ready: list[asyncio.Future[bool]] = []
         by_table: Counter[str] = Counter(str(seat["table"]) for seat in command["seats"])
         self.sizes.update(by_table)
+        for seat in command["seats"]:
+            self.members.setdefault(str(seat["table"]), []).append(seat["token"])
         placed: Counter[str] = Counter()
+        if command.get("teacher_cookie"):
+            for page in ("console", "projector"):
+                task = asyncio.create_task(self._teacher_page(page, command, ports[0]))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
         for seat in command["seats"]:
             table = str(seat["table"])
             port = ports[placed[table] % len(ports)]
@@ -167,16 +207,59 @@ class ClientLoad:
         done = await asyncio.wait_for(asyncio.gather(*ready), timeout=90)
         return {"op": "added", "ok": sum(done), "connected": self.connected}
 
+    def _owed(self, table: str, flip: int, entry: _Pending) -> list[str]:
+        """The tablets of the table that should have had this flip and have not."""
+        return [
+            token
+            for token in self.members.get(table, [])
+            if token not in entry.seen_by and self.first_flip.get(token, flip) < flip
+        ]
+
+    def _lost(self, table: str, flip: int, entry: _Pending, now: float) -> dict[str, Any]:
+        """Which tablets of the table never got the flip, and what each was doing."""
+        missing = []
+        for token in self._owed(table, flip, entry):
+            at, kind = self.tablet_frame.get(token, (0.0, ""))
+            missing.append(
+                {
+                    "tablet": token[:8],
+                    "connected": token in self.last_view,
+                    "connects": self.tablet_connects[token],
+                    "last_flip_seen": self.tablet_flip.get(token, 0),
+                    "last_frame": kind,
+                    "last_frame_s_ago": round(now - at, 1) if at else None,
+                    "game_over": token in self.games_over,
+                }
+            )
+        return {
+            "table": table,
+            "flip": flip,
+            "got_it": len(entry.seen_by),
+            "of": self.sizes.get(table, 0),
+            "first_seen_s_ago": round(now - entry.first_seen, 1),
+            "missing": missing,
+        }
+
     def report(self) -> dict[str, Any]:
-        cutoff = time.monotonic() - LOST_AFTER_S
+        now = time.monotonic()
+        cutoff = now - LOST_AFTER_S
         for key, entry in list(self.pending.items()):
-            if entry[2] < cutoff:
+            if entry.first_seen < cutoff:
                 del self.pending[key]
+                if not self._owed(*key, entry):
+                    self.completed.append(entry.worst_ms)  # every tablet owed it has it
+                    continue
                 self.lost += 1
+                if len(self.lost_details) < 20:
+                    self.lost_details.append(self._lost(*key, entry, now))
         result = {
             "op": "report",
             "latencies": [round(value, 2) for value in self.completed],
             "lost": self.lost,
+            "lost_details": self.lost_details,
+            "teacher_frames": self.teacher_frames,
+            "teacher_connected": self.teacher_connected,
+            "teacher_silent": sorted(page for page, at in self.teacher_last.items() if at < cutoff),
             "frames": self.frames,
             "refusals": self.refusals,
             "errors": dict(self.errors),
@@ -191,6 +274,7 @@ class ClientLoad:
             "cpu_s": time.process_time(),
         }
         self.completed, self.lost, self.frames, self.refusals = [], 0, 0, 0
+        self.lost_details, self.teacher_frames = [], 0
         return result
 
     async def stop(self) -> dict[str, Any]:
@@ -202,7 +286,6 @@ class ClientLoad:
     async def _tablet(
         self, code: str, token: str, table: str, port: int, ready: asyncio.Future[bool]
     ) -> None:
-        from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
         url = f"ws://127.0.0.1:{port}/ws/play/{code}/table/"
@@ -211,14 +294,9 @@ class ClientLoad:
             while True:
                 reason = "closed by server"
                 try:
-                    async with connect(
-                        url,
-                        additional_headers={"Cookie": f"seat_{code}={token}"},
-                        origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
-                        open_timeout=60,
-                        max_queue=None,
-                    ) as socket:
+                    async with _connect(url, f"seat_{code}={token}", port) as socket:
                         self.connected += 1
+                        self.tablet_connects[token] += 1
                         self.last_view[token] = time.monotonic()
                         try:
                             await self._play(socket, table, token, ready)
@@ -229,6 +307,11 @@ class ClientLoad:
                     reason = str(closed.rcvd.code if closed.rcvd else None)
                 except (OSError, TimeoutError) as error:
                     reason = type(error).__name__
+                except Exception as error:
+                    # Anything else (a refused handshake, a frame this client cannot read)
+                    # is counted too: a tablet must never stop listening unseen.
+                    reason = type(error).__name__
+                    self.errors[f"client: {error!r}"[:120]] += 1
                 self.closes[reason] += 1
                 # Like table_socket.js: stop on the server's final codes, otherwise come back
                 # with jittered backoff (a table taken over closes its sockets with 4012).
@@ -256,6 +339,7 @@ class ClientLoad:
             received = _now_ms()
             self.frames += 1
             frame = _decode(raw)
+            self.tablet_frame[token] = (time.monotonic(), frame.type)
             if frame.type == "error":
                 if frame.code == "rejected":
                     self.refusals += 1  # a late slap: the game says no, as it would to a child
@@ -266,12 +350,16 @@ class ClientLoad:
             if frame.type != "state" or view is None:
                 continue
             self.last_view[token] = time.monotonic()
+            flipped = any(event.kind == "flip" for event in frame.events)
+            if token not in self.first_flip:
+                self.first_flip[token] = view.flip - 1 if flipped else view.flip
             if not ready.done():
                 ready.set_result(True)
             if any(event.kind == "game_over" for event in frame.events):
                 self.games_over.add(token)
-            if any(event.kind == "flip" for event in frame.events):
-                self._arrived(table, view.flip, received - frame.at_ms)
+            if flipped:
+                self.tablet_flip[token] = view.flip
+                self._arrived(table, token, view.flip, received - frame.at_ms)
             if view.phase == "open" and view.flip > last_flip:
                 last_flip = view.flip
                 if self.rng.random() < self.slap_probability:
@@ -283,16 +371,54 @@ class ClientLoad:
                 chose_for = last_flip
                 send_later(self.rng.uniform(0.3, 0.8), {"kind": "choose", "card": 0})
 
-    def _arrived(self, table: str, flip: int, latency_ms: float) -> None:
+    def _arrived(self, table: str, token: str, flip: int, latency_ms: float) -> None:
         key = (table, flip)
         entry = self.pending.get(key)
         if entry is None:
-            entry = self.pending[key] = [0, latency_ms, time.monotonic()]
-        entry[0] += 1
-        entry[1] = max(entry[1], latency_ms)
-        if entry[0] >= self.sizes[table]:
-            self.completed.append(entry[1])
+            entry = self.pending[key] = _Pending(set(), latency_ms, time.monotonic())
+        entry.seen_by.add(token)
+        entry.worst_ms = max(entry.worst_ms, latency_ms)
+        if len(entry.seen_by) >= self.sizes[table]:
+            self.completed.append(entry.worst_ms)
             del self.pending[key]
+
+    async def _teacher_page(self, page: str, command: dict[str, Any], port: int) -> None:
+        """The teacher's console or the projector of one class, open all along, as in class:
+        it is drawn again as the tables change; it must never close or fall silent."""
+
+        name = f"{page} {command['code']}"
+        url = f"ws://127.0.0.1:{port}/ws/sessions/{command['session_id']}/{page}/"
+        try:
+            cookie = f"sessionid={command['teacher_cookie']}"
+            async with _connect(url, cookie, port, max_size=2**24) as socket:
+                self.teacher_connected += 1
+                self.teacher_last[name] = time.monotonic()
+                try:
+                    async for _html in socket:
+                        self.teacher_frames += 1
+                        self.teacher_last[name] = time.monotonic()
+                finally:
+                    self.teacher_connected -= 1
+                    self.teacher_last.pop(name, None)
+            self.closes[f"{page}: closed"] += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            self.closes[f"{page}: {type(error).__name__}"] += 1
+
+
+def _connect(url: str, cookie: str, port: int, **options: Any) -> Any:
+    """A WebSocket as the browser opens it (its cookie, the site's Origin)."""
+    from websockets.asyncio.client import connect
+
+    return connect(
+        url,
+        additional_headers={"Cookie": cookie},
+        origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
+        open_timeout=60,
+        max_queue=None,
+        **options,
+    )
 
 
 async def _send_quietly(socket: Any, frame: str) -> None:
@@ -542,6 +668,7 @@ def _start_instrumented(site: Site) -> int:
     """Like ``Site.start``, with Daphne run by :func:`_serve` (same interpreter, same env)."""
     import subprocess
 
+    from classroom.server.daphne_limits import daphne_listen_args
     from tests.cluster.processes import _wait_until_up, free_port
 
     port = free_port()
@@ -549,7 +676,7 @@ def _start_instrumented(site: Site) -> int:
     with log_path.open("ab") as log:
         site.processes[port] = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--serve",
-             "-b", "127.0.0.1", "-p", str(port), "classroom.asgi:application"],
+             *daphne_listen_args("127.0.0.1", port), "classroom.asgi:application"],
             cwd=ROOT, env=site.env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     _wait_until_up(port, site.processes[port], log_path)
@@ -560,7 +687,11 @@ PREPARE = """
 from django.contrib.auth.models import User
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_create, session_start
+from django.test import Client
 teacher = User.objects.create_user(username="capacity-teacher", password="capacity-pass-123")
+browser = Client()
+browser.force_login(teacher)  # the teacher's console and projector sockets sign in with it
+teacher_cookie = browser.cookies["sessionid"].value
 classes = []
 for _ in range({classes}):
     session = session_create(teacher=teacher, game="palm_strike", school_class=None,
@@ -569,7 +700,8 @@ for _ in range({classes}):
     session_start(session=session)
     for seat in seats:
         seat.refresh_from_db()
-    classes.append({{"code": session.code,
+    classes.append({{"code": session.code, "session_id": session.pk,
+        "teacher_cookie": teacher_cookie,
         "seats": [{{"token": seat.token, "table": seat.table_id}} for seat in seats]}})
 print(json.dumps(classes))
 """
@@ -703,6 +835,10 @@ class Window:
     silent: int
     games_over: int
     redis_cpu_s: float | None
+    lost_details: list[dict[str, Any]] = field(default_factory=list)
+    teacher_frames: int = 0
+    teacher_connected: int = 0
+    teacher_silent: list[str] = field(default_factory=list)
 
     def summary(self, tables: int, flip_every: float) -> dict[str, Any]:
         cpu = [
@@ -723,11 +859,19 @@ class Window:
             "p99_counting_lost_ms": _p99_with_lost(self.latencies, self.lost),
             "silent_tablets": self.silent,
             "tablets_game_over": self.games_over,
+            # A console and a projector per class, open and drawn as in class.
+            "teacher_pages_connected": self.teacher_connected,
+            "teacher_frames_per_s": round(self.teacher_frames / self.seconds, 1),
             "server_cpu": cpu,
             "clients_cpu_pct": round(100 * self.client_cpu_s / self.seconds, 1),
             "frames_per_s": round(self.frames / self.seconds),
             "refusals": self.refusals,
         }
+        if self.lost_details:
+            result["lost_flip_details"] = self.lost_details
+        if self.teacher_silent:
+            # Quiet for 10 s: fine once all of a class's tables have ended, not before.
+            result["teacher_pages_quiet"] = self.teacher_silent[:10]
         if self.errors:
             result["errors"] = dict(self.errors)
         if self.closes:
@@ -740,9 +884,12 @@ class Window:
 class Load:
     """The client processes and the classes they have connected so far."""
 
-    def __init__(self, server: Server, clients: list[ClientProcess]) -> None:
+    def __init__(
+        self, server: Server, clients: list[ClientProcess], *, teacher_pages: bool = True
+    ) -> None:
         self.server = server
         self.clients = clients
+        self.teacher_pages = teacher_pages
         # Redis works for the cluster only; its CPU is part of the cost there.
         self._redis = len(server.ports) > 1
         self.students = 0
@@ -770,6 +917,8 @@ class Load:
                 "ports": self.server.entry_ports(),
                 **prepared,
             }
+            if not self.teacher_pages:
+                command.pop("teacher_cookie", None)
             calls.append(start(client, command))
             self.students += len(prepared["seats"])
             self.tables += len({seat["table"] for seat in prepared["seats"]})
@@ -815,6 +964,10 @@ class Load:
             redis_cpu_s=(
                 None if redis_before is None or redis_after is None else redis_after - redis_before
             ),
+            lost_details=[detail for report in after for detail in report["lost_details"]],
+            teacher_frames=sum(report["teacher_frames"] for report in after),
+            teacher_connected=sum(report["teacher_connected"] for report in after),
+            teacher_silent=[page for report in after for page in report["teacher_silent"]],
         )
 
 
@@ -832,7 +985,7 @@ async def _ramp(
 ) -> dict[str, Any]:
     """Add classes until p99 passes the limit twice running; what was held, step by step."""
     clients = await _start_clients(args.clients, args.slap)
-    load = Load(server, clients)
+    load = Load(server, clients, teacher_pages=args.teacher_pages)
     baseline = server.rss_bytes()
     steps: list[dict[str, Any]] = []
     held: dict[str, Any] | None = None
@@ -921,7 +1074,7 @@ async def _fixed(
 ) -> dict[str, Any]:
     """Every class connected at once (one class at a time), then two windows measured."""
     clients = await _start_clients(args.clients, args.slap)
-    load = Load(server, clients)
+    load = Load(server, clients, teacher_pages=args.teacher_pages)
     try:
         for prepared in classes:
             await load.add([prepared], spread_s=args.flip_every)
@@ -1041,6 +1194,7 @@ async def main(args: argparse.Namespace) -> None:
         "window_s": args.window,
         "client_processes": args.clients,
         "cluster_layer": args.cluster_layer,
+        "teacher_pages": args.teacher_pages,
         "cpus": os.cpu_count(),
         "load_average_at_start": [round(value, 2) for value in os.getloadavg()],
     }
@@ -1049,7 +1203,62 @@ async def main(args: argparse.Namespace) -> None:
             result[mode] = {"skipped": missing}
             continue
         result[mode] = await _run_mode(mode, args)
+    failures = _failures(result)
+    result["failures"] = failures
     print(json.dumps(result))
+    if failures:
+        for failure in failures:
+            _log(f"FAILED: {failure}")
+        sys.exit(1)
+
+
+def _failures(result: dict[str, Any]) -> list[str]:
+    """Every lost flip (which table, which flip, which tablets missed it), silent tablet and
+    closed teacher page of every measured step: the bench fails on any of them."""
+    failures: list[str] = []
+
+    def walk(where: str, figures: Any) -> None:
+        if isinstance(figures, list):
+            for item in figures:
+                walk(where, item)
+        elif isinstance(figures, dict):
+            if "lost_flips" in figures:  # one measured step
+                failures.extend(_step_failures(where, figures))
+                return
+            for key, value in figures.items():
+                if key != "at_held":  # a step of "steps" again
+                    walk(where if key == "steps" else f"{where} {key}", value)
+
+    for mode, figures in result.items():
+        walk(mode, figures)
+    return failures
+
+
+def _step_failures(mode: str, step: dict[str, Any]) -> list[str]:
+    where = f"{mode}, {step.get('students')} students"
+    gone = "last flip {last_flip_seen}, last frame {last_frame} {last_frame_s_ago} s ago"
+    failures = []
+    if step.get("lost_flips"):
+        failures.append(f"{where}: {step['lost_flips']} lost flips")
+        for lost in step.get("lost_flip_details", []):
+            missing = ", ".join(
+                f"tablet {m['tablet']} (connected {m['connected']}, {gone.format(**m)})"
+                for m in lost["missing"]
+            )
+            failures.append(
+                f"{where}: table {lost['table']} flip {lost['flip']} reached "
+                f"{lost['got_it']} of {lost['of']} tablets; missing: {missing or 'none named'}"
+            )
+    if step.get("silent_tablets"):
+        failures.append(f"{where}: {step['silent_tablets']} connected tablets heard nothing")
+    teacher_closes = {
+        reason: count
+        for reason, count in step.get("closes", {}).items()
+        if reason.startswith(("console", "projector"))
+    }
+    if teacher_closes:
+        failures.append(f"{where}: teacher pages closed: {teacher_closes}")
+    return failures
 
 
 def _arguments() -> argparse.Namespace:
@@ -1091,6 +1300,12 @@ def _arguments() -> argparse.Namespace:
         type=float,
         default=0.0,
         help="embedded only: run the server with this sys.setswitchinterval (an experiment)",
+    )
+    parser.add_argument(
+        "--no-teacher-pages",
+        dest="teacher_pages",
+        action="store_false",
+        help="connect no console or projector (how the ramp ran before they were added)",
     )
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()

@@ -5,7 +5,9 @@ Every simulated tablet first loads the nickname page (its CSRF cookie), then all
 their name at the same instant (a barrier), follow the redirect to the lobby page and open the
 lobby socket, as the page does. Printed as JSON: per join, the POST-to-lobby-page time (p50,
 p95, max), and the time from the barrier until every tablet's lobby socket had its first
-fragment ("all in the lobby").
+fragment ("all in the lobby"); and the CPU time the server and the simulated tablets used
+meanwhile, with the machine's load average, since on a shared machine the wall-clock figures
+say as much about the other work as about Snapclass.
 
     .venv/bin/python tests/load/bench_joins.py [--sizes 30 120 300]
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import statistics
 import sys
@@ -105,9 +108,19 @@ class Tablet(threading.Thread):
 _stop = threading.Event()
 
 
-def _join_all(origin: str, code: str, size: int) -> dict[str, Any]:
+def _cpu_s(pid: int) -> float:
+    """User plus system CPU seconds the process has used (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _join_all(origin: str, code: str, size: int, server_pid: int) -> dict[str, Any]:
     _stop.clear()
-    barrier = threading.Barrier(size)
+    cpu_before: list[float] = []
+    # Every nickname page is loaded when the barrier opens: what follows is the burst.
+    barrier = threading.Barrier(
+        size, action=lambda: cpu_before.extend([_cpu_s(server_pid), time.process_time()])
+    )
     tablets = [Tablet(origin, code, f"Kid {n:03d}", barrier) for n in range(size)]
     for tablet in tablets:
         tablet.start()
@@ -116,6 +129,8 @@ def _join_all(origin: str, code: str, size: int) -> dict[str, Any]:
         t.in_lobby_at is not None or t.done.is_set() for t in tablets
     ):
         time.sleep(0.05)
+    server_cpu_s = _cpu_s(server_pid) - cpu_before[0] if cpu_before else None
+    client_cpu_s = time.process_time() - cpu_before[1] if cpu_before else None
     _stop.set()
     for tablet in tablets:
         tablet.join(timeout=10)
@@ -133,6 +148,12 @@ def _join_all(origin: str, code: str, size: int) -> dict[str, Any]:
         "join_p95_s": round(joins[int(0.95 * (len(joins) - 1))], 3) if joins else None,
         "join_max_s": round(joins[-1], 3) if joins else None,
         "all_in_lobby_s": round(max(lobby) - released, 3) if len(lobby) == size else None,
+        # The server's CPU time from the barrier until the last tablet was in (or gave up):
+        # against all_in_lobby_s it says whether the server or the machine was the limit.
+        "server_cpu_s": round(server_cpu_s, 2) if server_cpu_s is not None else None,
+        # The simulated tablets' own CPU time (all in this process) over the same span.
+        "client_cpu_s": round(client_cpu_s, 2) if client_cpu_s is not None else None,
+        "load_average_1m": round(os.getloadavg()[0], 2),
     }
 
 
@@ -142,7 +163,9 @@ async def main(sizes: list[int]) -> None:
         results = []
         for size in sizes:
             code = server.prepared[str(size)]
-            results.append(await asyncio.to_thread(_join_all, server.origin, code, size))
+            results.append(
+                await asyncio.to_thread(_join_all, server.origin, code, size, server.process.pid)
+            )
     print(json.dumps({"joins": results}, indent=2))
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
+from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS, daphne_listen_args
 from tests.load.bench_tables import _free_port, _stop, _wait_for_port
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ async def bench_server(prepare: str) -> AsyncIterator[BenchServer]:
         port = _free_port()
         log = Path(workdir) / "daphne.log"
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            [sys.executable, "-m", "daphne", *daphne_listen_args("127.0.0.1", port),
              *DAPHNE_TIMEOUT_ARGS, "classroom.asgi:application"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"),
         )  # fmt: skip

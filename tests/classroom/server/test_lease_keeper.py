@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
@@ -116,7 +117,7 @@ class _StalledHost:
 async def test_a_host_that_makes_progress_has_its_lease_renewed() -> None:
     leases = ScriptedLeases(["kept"])
     lease = Lease(7, "me", 3, confirmed_ms=0.0)
-    host = _StalledHost(stalled_ms=lease_keeper.HOST_STALL_MS - 1)
+    host = _StalledHost(stalled_ms=lease_keeper.host_stall_limit_ms() - 1)
     renewed = await lease_keeper.lease_renew_if_progressing(host, lease, leases)  # type: ignore[arg-type]
     assert renewed is not None
     assert leases.renewals == 1
@@ -125,7 +126,7 @@ async def test_a_host_that_makes_progress_has_its_lease_renewed() -> None:
 async def test_a_stalled_host_has_its_lease_not_renewed(caplog: pytest.LogCaptureFixture) -> None:
     leases = ScriptedLeases(["kept"])
     lease = Lease(7, "me", 3, confirmed_ms=0.0)
-    host = _StalledHost(stalled_ms=lease_keeper.HOST_STALL_MS + 1)
+    host = _StalledHost(stalled_ms=lease_keeper.host_stall_limit_ms() + 1)
     renewed = await lease_keeper.lease_renew_if_progressing(host, lease, leases)  # type: ignore[arg-type]
     assert renewed is None
     assert leases.renewals == 0  # not even asked: the lease runs out and another process replays
@@ -151,11 +152,20 @@ async def test_the_keeper_stops_a_hung_host_and_gives_its_table_up() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
     assert await leases.owner_of(SETUP.table_id) == "me"
-    time.ms += lease_keeper.HOST_STALL_MS + 1
+    time.ms += lease_keeper.host_stall_limit_ms() + 1
     await asyncio.wait_for(keeper, timeout=10)
     assert host.finished
     assert host.fenced
     assert await leases.owner_of(SETUP.table_id) is None  # free for another process at once
+
+
+def test_one_process_gives_a_late_host_much_longer_than_a_cluster(settings: Any) -> None:
+    """Alone, no other process could take the table: only a host stuck for long is hung."""
+    settings.REDIS_URL = ""
+    assert lease_keeper.host_stall_limit_ms() == lease_keeper.HOST_STALL_ALONE_MS
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    assert lease_keeper.host_stall_limit_ms() == lease_keeper.HOST_STALL_MS
+    assert lease_keeper.HOST_STALL_MS < lease_keeper.HOST_STALL_ALONE_MS
 
 
 async def test_a_keeper_that_fails_is_restarted_and_keeps_the_lease(

@@ -612,3 +612,44 @@ async def test_the_time_an_input_waits_in_the_inbox_counts_with_its_round_trip()
         {"kind": "add", "n": 3},
     ]
     await host.stop()
+
+
+class SlowSocket(FakeSocket):
+    """A socket whose send waits until let go (a busy process, a slow network)."""
+
+    def __init__(self, seat: int | None, let_go: asyncio.Event) -> None:
+        super().__init__(seat)
+        self.let_go = let_go
+        self.told_stopped_after: int | None = None
+
+    async def deliver(self, frame: str) -> None:
+        await self.let_go.wait()
+        await super().deliver(frame)
+
+
+async def test_a_host_stopped_mid_broadcast_still_gives_every_socket_the_change() -> None:
+    """All or nothing: a flip that reached one tablet of the table reaches them all, and only
+    then are the sockets told the host stopped (once told, a socket takes nothing more)."""
+    let_go = asyncio.Event()
+    alice, bob = SlowSocket(0, let_go), SlowSocket(1, let_go)
+    host = await _host()
+    await host.join(alice)
+    await host.join(bob)
+    let_go.set()
+    await _settle()
+    let_go.clear()
+    for socket in (alice, bob):
+        host.on_stop(
+            lambda socket=socket: setattr(socket, "told_stopped_after", len(socket.frames))
+        )
+    host.submit(alice, 1, {"kind": "add", "n": 2})
+    await _settle()  # stored; the broadcast waits on the first socket
+    await host.stop()  # e.g. the table given up while the frames are on their way
+    assert alice.told_stopped_after is None
+    assert bob.told_stopped_after is None
+    let_go.set()
+    await _settle()
+    for socket in (alice, bob):
+        assert socket.of_type("state")[-1]["view"]["total"] == 2
+        assert socket.told_stopped_after == len(socket.frames)
+    assert alice.of_type("ack") == [{"type": "ack", "seq": 1, "version": 1, "epoch": 0}]

@@ -97,3 +97,14 @@ async def test_on_stop_of_a_host_that_never_ran_calls_back_at_once() -> None:
     called: list[bool] = []
     host.on_stop(lambda: called.append(True))
     assert called == [True]
+
+
+async def test_teacher_views_of_given_tables_only() -> None:
+    """A teacher's page asks for its own session's tables, not every table of the school."""
+    registry = _registry([])
+    await registry.host_for(7)
+    assert list(registry.teacher_views()) == [7]
+    assert list(registry.teacher_views([7, 8])) == [7]  # 8 does not run here
+    assert registry.teacher_views([8]) == {}
+    assert registry.teacher_views([]) == {}
+    await registry.stop_all()
