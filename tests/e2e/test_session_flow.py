@@ -106,6 +106,10 @@ def _play_to_the_end(tablets: list[Tablet]) -> None:
     raise AssertionError("the game did not end in time")
 
 
+# Alone: its children tap at scripted delays (Ava 400 ms, Ben 1,400 ms), and which of them is
+# first or in time is the answer under test; on a machine loaded by another worker's browser
+# the Playwright calls themselves lag by a second.
+@pytest.mark.alone
 def test_two_games_in_one_session_with_play_again_and_every_tap_answered(
     teacher_page: Page,
     browser: Browser,

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from games.core import Trial as EngineTrial
     from tests.games.live.virtual_time import VirtualTimeLoop
 
-pytestmark = pytest.mark.django_db
+# Hundreds of simulated games (about a minute of CPU): `make test` runs them, the quick
+# `make check` leaves them out with the other long runs.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @dataclass(frozen=True)
