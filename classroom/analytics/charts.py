@@ -200,7 +200,10 @@ def line_chart(
 def bar_chart(
     *, title: str, labels: Sequence[str], values: Sequence[float | None], unit: str
 ) -> Chart:
-    chart = pygal.Bar(**_config(title=title, print_values=True))
+    # A rate's scale is 0-100 %: with every bar at 0 % pygal would spread 0 to 1 over ten
+    # lines written "0 %" and "1 %".
+    scale = {"range": (0, 100)} if unit == "%" else {}
+    chart = pygal.Bar(**_config(title=title, print_values=True, **scale))
     chart.x_labels = list(labels)
     chart.value_formatter = _formatter(unit, 0)
     chart.add(title, list(values))

@@ -166,6 +166,10 @@ AS_FAST_ONE_WEEK = gettext_noop("as fast as a week ago")
 ACCURACY_UP = gettext_noop("accuracy up")
 ACCURACY_DOWN = gettext_noop("accuracy down")
 ACCURACY_STEADY = gettext_noop("accuracy steady")
+# The same of a rate with a name of its own ("spotting rate up"); ``rate`` is its name.
+RATE_UP = gettext_noop("%(rate)s up")
+RATE_DOWN = gettext_noop("%(rate)s down")
+RATE_STEADY = gettext_noop("%(rate)s steady")
 NOT_ENOUGH = gettext_noop("not enough sessions a week apart yet to show a change")
 # Wraps the clauses before it; summary_text fills %(summary)s (translators may reorder).
 LEVEL_FRAME = gettext_noop("%(summary)s at the %(level)s level")
@@ -199,7 +203,9 @@ def _span(
     return valued[0][0], valued[0][1], valued[-1][1]
 
 
-def progress_summary(sessions: Sequence[SessionPoint], today: date) -> list[Part]:
+def progress_summary(
+    sessions: Sequence[SessionPoint], today: date, *, rate: str | None = None
+) -> list[Part]:
     """The progress page's one-sentence summary of a student, as translatable pieces.
 
     For example "Faster than 3 weeks ago; accuracy steady at the advanced level." A project
@@ -214,7 +220,9 @@ def progress_summary(sessions: Sequence[SessionPoint], today: date) -> list[Part
       at most -``RT_CHANGE_MIN`` is faster, at least +``RT_CHANGE_MIN`` slower, else as fast;
       "N weeks ago" counts whole weeks from the first session to ``today``;
     * accuracy: change in percentage points = 100 * (last - first); at least
-      ``ACCURACY_CHANGE_MIN_POINTS`` either way is up or down, else steady.
+      ``ACCURACY_CHANGE_MIN_POINTS`` either way is up or down, else steady. A game whose
+      rate is not an accuracy passes its proportion as ``accuracy`` and its name as ``rate``
+      ("spotting rate up"; ``RATE_UP``…).
 
     With neither comparison possible the sentence says there is not enough yet. The last piece
     names the level (``LEVEL_FRAME``, with a name from ``LEVEL_NAMES``; omitted for an unknown
@@ -243,11 +251,12 @@ def progress_summary(sessions: Sequence[SessionPoint], today: date) -> list[Part
         _first, before, now = accuracy
         points = round(100 * (now - before), 9)
         if points >= ACCURACY_CHANGE_MIN_POINTS:
-            parts.append((ACCURACY_UP, {}))
+            up_or_down = ACCURACY_UP, RATE_UP
         elif points <= -ACCURACY_CHANGE_MIN_POINTS:
-            parts.append((ACCURACY_DOWN, {}))
+            up_or_down = ACCURACY_DOWN, RATE_DOWN
         else:
-            parts.append((ACCURACY_STEADY, {}))
+            up_or_down = ACCURACY_STEADY, RATE_STEADY
+        parts.append((up_or_down[0], {}) if rate is None else (up_or_down[1], {"rate": rate}))
     if not parts:
         parts.append((NOT_ENOUGH, {}))
     if level in LEVEL_NAMES:

@@ -6,7 +6,7 @@ the registry (``classroom.gamesite.game_site``) and never names a game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:
@@ -76,7 +76,10 @@ class Measure:
             return None
         if self.unit in {"%", "pts"}:
             value = 100 * value
-        return round(value, self.decimals) if self.decimals else round(value)
+        if self.decimals:
+            # Adding 0.0 turns a rounded -0.0 (c of -0.001) into 0.0: never "-0.00" on a page.
+            return round(value, self.decimals) + 0.0
+        return round(value)
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,12 @@ class GameSite:
     measures: tuple[Measure, ...]
     # The key of the measure the console tile and progress lead with (accuracy, spotting rate…).
     headline: str
+    # The key of the game's measure of speed, a median time in ms (median correct RT, time to
+    # play, catch time): charts, console tiles and progress tables name speed after it.
+    speed: str
+    # What the time of one response is called ("Reaction time", "Time to play"): the console's
+    # histogram of the class's responses.
+    response_time: StrPromise
     # The game's own trial columns (per-student table, trials export), after the shared ones.
     trial_columns: tuple[TrialColumn, ...]
     # The template with the per-student trial table's ``head`` and ``row`` partials.
@@ -142,6 +151,9 @@ class GameSite:
     colour_symbols: bool = False
     # Records more than one kind of trial in a session; pages show each kind on its own.
     mixed_kinds: bool = False
+    # A game that mixes kinds: the measure each kind's share right is (a catch's is the catch
+    # rate), so a column or chart of those shares is named after them.
+    kind_rates: Mapping[str, str] = field(default_factory=dict)
     # Phases between rounds, when a "between rounds" leaderboard shows.
     round_breaks: frozenset[str] = ROUND_BREAKS
     # Games drawn live on a canvas: the scene data and the template with its ``assets`` and
@@ -161,6 +173,18 @@ class GameSite:
     @property
     def headline_measure(self) -> Measure:
         return self.measure(self.headline)
+
+    @property
+    def speed_measure(self) -> Measure:
+        return self.measure(self.speed)
+
+    @property
+    def rate_label(self) -> str:
+        """What the game's rate is called: its headline measure, or for a game that mixes
+        kinds, each kind's ("Catch rate / Stayed aboard")."""
+        if self.mixed_kinds and self.kind_rates:
+            return " / ".join(str(self.measure(key).label) for key in self.kind_rates.values())
+        return str(self.headline_measure.label)
 
     def tile_partials(self) -> dict[str, str]:
         return tile_partials(self.tile_template)

@@ -6,11 +6,15 @@ Imports of ``classroom.gamesite`` are inside the functions: site modules import 
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 def colour_words(*, language: str) -> dict[str, str]:
@@ -112,3 +116,36 @@ def watch_scene(game: str) -> dict[str, Any] | None:
 
     site = game_site_get(game)
     return site.watch_scene() if site is not None and site.watch_scene is not None else None
+
+
+@dataclass(frozen=True)
+class MeasureHeads:
+    """What a table or chart of sessions of some games calls its figures, and whether it has
+    d' at all: one game's own measure names, or names that fit several games."""
+
+    # The median time of right responses ("Median RT", "Time to play", "Catch time").
+    speed: str
+    # The rate ("Accuracy", "Spotting rate", "Catch rate / Stayed aboard").
+    rate: str
+    # The rate in a sentence or beside a trend arrow ("accuracy", "spotting rate", "rate").
+    rate_word: str
+    # d' means something only in a game with signal and noise trials.
+    dprime: bool
+    # The names are one game's own (else they fit several games, and say so in a title).
+    one_game: bool = False
+
+
+def measure_heads(games: Iterable[str]) -> MeasureHeads:
+    """The heads of a table or chart showing sessions of ``games`` (slugs, repeats allowed):
+    one game's own names; several games (or none) share names that fit them all."""
+    from classroom.gamesite import game_site_get
+
+    sites = [site for slug in dict.fromkeys(games) if (site := game_site_get(slug)) is not None]
+    dprime = any(site.signal_detection for site in sites)
+    if len(sites) == 1:
+        site = sites[0]
+        rate = site.rate_label
+        # A game of several kinds names each kind's rate in its head; a trend is of one kind.
+        word = _("rate") if site.mixed_kinds else rate.lower()
+        return MeasureHeads(str(site.speed_measure.label), rate, word, dprime, one_game=True)
+    return MeasureHeads(_("Median time"), _("Accuracy or rate"), _("rate"), dprime)

@@ -452,6 +452,8 @@ SITE = GameSite(
     # Signal detection (d', criterion) on slap or not, and the Stroop costs of the colour words.
     measures=MEASURES,
     headline="accuracy",
+    speed="median_rt",
+    response_time=gettext_lazy("Reaction time"),
     trial_columns=TRIAL_COLUMNS,
     trials_template="gamesite/palm_strike/_trials.html",
     signal_detection=True,

@@ -228,11 +228,14 @@ SITE = GameSite(
     tile_template="gamesite/riff_raff/_tile.html",
     measures=MEASURES,
     headline="catch_rate",
+    speed="catch_rt",
+    response_time=gettext_lazy("Catch time"),
     trial_columns=TRIAL_COLUMNS,
     trials_template="gamesite/riff_raff/_trials.html",
     # Catches and placements share a session: each kind is shown on its own.
     colour_symbols=True,
     mixed_kinds=True,
+    kind_rates={CATCH: "catch_rate", PLACEMENT: "placement_stability"},
     watch_scene=scene,
     watch_template="gamesite/riff_raff/_watch.html",
 )

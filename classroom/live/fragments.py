@@ -62,7 +62,12 @@ def dashboard_context(*, session: GameSession) -> dict[str, Any]:
     dashboard = session_dashboard(session=session)
     bins = charts.rt_bins(dashboard.class_rts)
     chart = (
-        charts.histogram(title=_("Correct reaction times of the class (ms)"), bins=bins)
+        charts.histogram(
+            # The game's own name for a response's time (reaction time, time to play…).
+            title=_("%(time)s of the class's right responses (ms)")
+            % {"time": dashboard.response_time_label},
+            bins=bins,
+        )
         if bins
         else None
     )

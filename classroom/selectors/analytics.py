@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.db.models import QuerySet
 
+    from classroom.gamesite.contract import Measure
+
 Key = tuple[Any, ...]
 
 _COUNTS = {
@@ -545,6 +547,13 @@ class Dashboard:
     class_accuracy: float | None
     # What the headline rate is called, for the tiles ("Accuracy", "Spotting rate"…).
     headline_label: str = ""
+    # The game's measure of speed ("Median RT", "Time to play"), the tiles' recent median.
+    speed_label: str = ""
+    # What one response's time is called ("Reaction time", "Catch time"): the histogram.
+    response_time_label: str = ""
+    # A game of several kinds: the rates of its other kinds ("Stayed aboard"), on every tile,
+    # so a tile with no catches yet still tells how the child placed.
+    more: tuple[Measure, ...] = ()
 
     @property
     def class_accuracy_percent(self) -> float | None:
@@ -588,6 +597,7 @@ def session_dashboard(*, session: GameSession) -> Dashboard:
     site = game_site(session.game)
     rates = {seat_id: site.headline_measure.value(m) for seat_id, m in measures.items()}
     accuracies = sorted(float(rate) for rate in rates.values() if rate is not None)
+
     class_median = statistics.median(accuracies) if accuracies else None
     tiles = []
     for seat in Seat.objects.filter(pk__in=measures).order_by("name", "pk"):
@@ -622,6 +632,13 @@ def session_dashboard(*, session: GameSession) -> Dashboard:
         class_rts=every_rt,
         class_accuracy=class_median,
         headline_label=str(site.headline_measure.label),
+        speed_label=str(site.speed_measure.label),
+        response_time_label=str(site.response_time),
+        more=tuple(
+            site.measure(key)
+            for key in dict.fromkeys(site.kind_rates.values())
+            if site.mixed_kinds and key != site.headline
+        ),
     )
 
 

@@ -28,7 +28,7 @@ from classroom.analytics.progress import (
 )
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site, game_sites
-from classroom.gamesite.labels import kind_label, level_label
+from classroom.gamesite.labels import kind_label, level_label, measure_heads
 from classroom.gamesite.ladder_labels import rung_label
 from classroom.live.fragments import game_name
 from classroom.models import Seat, Student
@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 
     from classroom.analytics.measures import Measures
     from classroom.views.http import TeacherRequest
+
+    # A measure read off the sessions of one progress line.
+    LineValue = Callable[[Measures], float | None]
 
 WEEK_S = 7 * 24 * 3600
 # Per-session trends in the class overview: what counts as a real change.
@@ -76,24 +79,27 @@ def _game_choices(games: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def _level_charts(by_level: dict[str, Measures], game: str) -> list[charts.Chart]:
+    """A bar per level of the game's speed and of its rate (a game of several kinds: each
+    kind's rate), titled with the game's own measures; a measure no level has is left out
+    (no empty "No data" chart)."""
     levels = sorted(by_level)
     labels = [level_label(level) for level in levels]
-    headline = game_site(game).headline_measure
-    rate = _headline_percent(game)
-    return [
-        charts.bar_chart(
-            title=_("Median correct reaction time by level"),
-            labels=labels,
-            values=[by_level[level].rt.median for level in levels],
-            unit="ms",
-        ),
-        charts.bar_chart(
-            title=_("%(measure)s by level") % {"measure": headline.label},
-            labels=labels,
-            values=[rate(by_level[level]) for level in levels],
-            unit="%",
-        ),
-    ]
+    site = game_site(game)
+    rates = list(dict.fromkeys(site.kind_rates.values())) if site.mixed_kinds else []
+    made = []
+    for measure in [site.speed_measure, *(site.measure(key) for key in rates or [site.headline])]:
+        values = [measure.cell(by_level[level]) for level in levels]
+        if all(value is None for value in values):
+            continue
+        made.append(
+            charts.bar_chart(
+                title=_("%(measure)s by level") % {"measure": measure.label},
+                labels=labels,
+                values=values,
+                unit=measure.unit,
+            )
+        )
+    return made
 
 
 @login_required
@@ -131,6 +137,7 @@ def _site_context(game: str) -> dict[str, Any]:
     site = game_site(game)
     return {
         "site_measures": site.measures,
+        "speed_label": site.speed_measure.label,
         "trials_head": f"{site.trials_template}#head",
         "trials_row": f"{site.trials_template}#row",
     }
@@ -189,6 +196,9 @@ class LineSummary:
     accuracy_per_week: float | None
     # The sessions like the latest (its game and level) span fewer than MIN_WEEKS weeks.
     not_enough_weeks: bool = False
+    # What ``accuracy_per_week`` is a rate of: the game's headline ("spotting rate"), or a
+    # kind's share right ("accuracy").
+    rate_word: str = ""
 
 
 def _session_label(point: selectors.SessionMeasures) -> str:
@@ -243,27 +253,41 @@ def _dprime(m: Measures) -> float | None:
     return m.dprime
 
 
+def _same(value: LineValue) -> Callable[[ProgressLine], LineValue]:
+    """One measure for every line of a chart."""
+    return lambda _line: value
+
+
+def _line_rate(line: ProgressLine) -> LineValue:
+    """A line's own rate: a whole-session line's game's headline rate (accuracy, spotting
+    rate), a kind's line its share right (a catch's is the catch rate)."""
+    return _headline_percent(line.game) if line.game is not None else _accuracy
+
+
 def _plotted(
-    lines: Sequence[ProgressLine], value: Callable[[Measures], float | None]
+    lines: Sequence[ProgressLine], value: Callable[[ProgressLine], LineValue]
 ) -> list[ProgressLine]:
     """The lines a chart of this measure draws: the whole-session line always (as it always
     has), a kind only when it has the measure at all (placements have no RT, no sensitivity)."""
     return [
         line
         for line in lines
-        if line.kind is None or any(m is not None and value(m) is not None for m in line.measures)
+        if line.kind is None
+        or any(m is not None and value(line)(m) is not None for m in line.measures)
     ]
 
 
 def _series(
-    lines: Sequence[ProgressLine], value: Callable[[Measures], float | None], title: str
+    lines: Sequence[ProgressLine],
+    value: Callable[[ProgressLine], LineValue],
+    title: str,
 ) -> list[charts.Series]:
     # A lone whole-session line is named after the chart, as it always was.
     alone = len(lines) == 1 and lines[0].kind is None
     return [
         charts.Series(
             title=title if alone else line.title,
-            values=[None if m is None else value(m) for m in line.measures],
+            values=[None if m is None else value(line)(m) for m in line.measures],
         )
         for line in lines
     ]
@@ -272,7 +296,7 @@ def _series(
 def _measure_chart(
     *,
     title: str,
-    value: Callable[[Measures], float | None],
+    value: Callable[[ProgressLine], LineValue],
     lines: Sequence[ProgressLine],
     labels: Sequence[str],
     unit: str,
@@ -298,17 +322,13 @@ def _progress_charts(
 ) -> list[charts.Chart]:
     labels = [_session_label(point) for point in points]
     weeks = _weeks_since_first(points)
-    # One game's sessions: its own headline rate (a mixed game's kinds: each kind's own
-    # proportion right), and d' only for a game with signal and noise trials.
-    games = {point.game for point in points}
-    sites = [game_site(slug) for slug in games]
-    signal_detection = any(site.signal_detection for site in sites)
-    rate: Callable[[Measures], float | None] = _accuracy
-    rate_title = _("Accuracy")
-    if len(sites) == 1 and not sites[0].mixed_kinds:
-        rate = _headline_percent(sites[0].slug)
-        rate_title = str(sites[0].headline_measure.label)
-    rt_lines = _plotted(lines, _median_rt)
+    # Each line its own rate (a game's headline rate, a mixed game's kinds each their own
+    # proportion right), the titles one game's own names (``measure_heads``), and d' only for
+    # a game with signal and noise trials.
+    games = [point.game for point in points]
+    heads = measure_heads(games)
+    one_game = len(set(games)) == 1
+    rt_lines = _plotted(lines, _same(_median_rt))
     # One dashed learning line at most: beside several RT lines it could belong to any of
     # them (the summary gives each line's slope). Drawn only over like with like (one game at
     # one level) spread over at least MIN_WEEKS calendar weeks, as the summary's rate.
@@ -321,17 +341,23 @@ def _progress_charts(
     )
     made = [
         _measure_chart(
-            title=_("Median correct reaction time"),
-            value=_median_rt,
+            title=heads.speed if one_game else _("Median correct reaction time"),
+            value=_same(_median_rt),
             lines=lines,
             labels=labels,
             unit="ms",
             fitted=[rt_fit.predict(x) for x in weeks] if rt_fit is not None else None,
         ),
-        _measure_chart(title=rate_title, value=rate, lines=lines, labels=labels, unit="%"),
+        _measure_chart(
+            title=heads.rate if one_game else _("Accuracy or rate"),
+            value=_line_rate,
+            lines=lines,
+            labels=labels,
+            unit="%",
+        ),
         _measure_chart(
             title=_("Sensitivity (d′)"),  # noqa: RUF001 — the prime is the symbol
-            value=_dprime,
+            value=_same(_dprime),
             # Only the lines of games with signal and noise trials.
             lines=[
                 line
@@ -342,27 +368,37 @@ def _progress_charts(
             unit="",
             decimals=2,
         )
-        if signal_detection
+        if heads.dprime
         else None,
     ]
     return [chart for chart in made if chart is not None]
 
 
 def _sentence(
-    points: Sequence[selectors.SessionMeasures], measures: Sequence[Measures | None]
+    points: Sequence[selectors.SessionMeasures],
+    measures: Sequence[Measures | None],
+    game: str | None = None,
 ) -> str:
+    """The summary of one line: a game's whole sessions speak of its headline rate ("spotting
+    rate up", "accuracy up"); a kind's line of accuracy, its share right."""
+    rate = game_site(game).headline_measure if game is not None else None
     session_points = [
         SessionPoint(
             day=timezone.localtime(point.started).date(),
             median_rt_ms=m.rt.median,
-            accuracy=m.accuracy,
+            accuracy=m.accuracy if rate is None else _proportion(rate.value(m)),
             level=point.level,
         )
         for point, m in zip(points, measures, strict=True)
         if m is not None
     ]
-    parts = progress_summary(session_points, timezone.localdate())
+    name = None if rate is None else str(rate.label).lower()
+    parts = progress_summary(session_points, timezone.localdate(), rate=name)
     return summary_text(parts, gettext=_)
+
+
+def _proportion(value: float | int | None) -> float | None:
+    return None if value is None else float(value)
 
 
 def _line_summary(
@@ -393,11 +429,16 @@ def _line_summary(
     accuracy_fit = _fit(xs, kept, headline) if enough else None
     return LineSummary(
         title=line.title if titled else "",
-        sentence=_sentence(points, line.measures),
+        sentence=_sentence(points, line.measures, line.game),
         sessions=line.sessions,
         rt_per_week=rt_fit.slope if rt_fit else None,
         accuracy_per_week=accuracy_fit.slope if accuracy_fit else None,
         not_enough_weeks=bool(shown) and not enough,
+        rate_word=(
+            str(game_site(latest.game).headline_measure.label).lower()
+            if latest and line.kind is None
+            else _("accuracy")
+        ),
     )
 
 
@@ -480,8 +521,11 @@ def _progress_context(student: Student, game: str | None) -> dict[str, Any]:
         "labels": [_session_label(point) for point in points],
         "summaries": _summaries(points, lines),
         "min_weeks": MIN_WEEKS,
-        # The numbers table: each game's own headline rate, d' only where it means something.
+        # The numbers table: each game's own headline rate and speed, its heads named after
+        # them (one game's own names), d' only where it means something.
         "headlines": {site.slug: site.headline_measure for site in game_sites()},
+        "speeds": {site.slug: site.speed_measure for site in game_sites()},
+        "heads": measure_heads(point.game for point in points),
         "signal_games": {site.slug for site in game_sites() if site.signal_detection},
         "charts": _progress_charts(days, _progress_lines(days)) if days else [],
     }
@@ -519,6 +563,7 @@ def class_progress_print(request: TeacherRequest, class_id: int) -> HttpResponse
         "game_names": dict(_game_choices(games)),
         "reports": [_progress_context(student, game) for student in students],
         "headlines": {site.slug: site.headline_measure for site in game_sites()},
+        "speeds": {site.slug: site.speed_measure for site in game_sites()},
         "signal_games": {site.slug for site in game_sites() if site.signal_detection},
         "printed_on": timezone.localdate(),
     }
@@ -564,8 +609,10 @@ def _figures(
     site = game_site(game) if game else None
     rate = _headline_percent(game) if game and not kind else _accuracy
     combined = measures is not None and (kind or site is None or site.signal_detection)
+    median = measures.rt.median if measures else None
     return {
-        "median_rt": measures.rt.median if measures else None,
+        # Rounded as every measure is (``Measure.cell``): the report's 506 ms is 506 here too.
+        "median_rt": None if median is None else round(median),
         "accuracy": rate(measures) if measures else None,
         "dprime": measures.dprime if measures and site and site.signal_detection else None,
         "ies": measures.inverse_efficiency_ms if measures and combined else None,
@@ -631,6 +678,11 @@ def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
     }
 
 
+def _any_figure(rows: Sequence[dict[str, Any]], name: str) -> bool:
+    """Does any row (or any kind's row under it) have this figure?"""
+    return any(figures[name] is not None for row in rows for figures in [row, *row["kinds"]])
+
+
 @login_required
 def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = class_or_404(request, class_id)
@@ -650,6 +702,10 @@ def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
         "game": game,
         "sort": sort,
         "rows": rows,
+        # The columns: the shown games' own names; d' only for a game with noise trials, IES
+        # and BIS only where a row has them.
+        "heads": measure_heads([game] if game else games),
+        "efficiency": _any_figure(rows, "ies") or _any_figure(rows, "bis"),
         **export_panel_context(request=request, school_class=school_class),
     }
     template = "classroom/class_overview.html"

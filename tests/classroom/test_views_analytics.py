@@ -199,15 +199,18 @@ def test_the_progress_page_shows_catches_and_placements_apart(
     text = response.content.decode()
     # Each session (9 trials) has no figures of its own: 6 of 9 right would mix both kinds.
     # Under it, catches (caught 3 of 4; d' = z(3.5 / 5) - z(0.5 / 1) = 0.52) and placements.
+    # Riff Raff has no noise trials: no d' column (its heads are its own: catch time, and
+    # each kind's rate, "Catch rate / Stayed aboard").
     rows = _body_rows(text)
     assert [row[1:] for row in rows] == [
-        ["Wave 0.5", "9", "—", "—", "—"],
-        ["", "4", "600 ms", "75 %", "—"],
-        ["", "5", "—", "60 %", "—"],
-        ["Wave 0.5", "9", "—", "—", "—"],
-        ["", "4", "450 ms", "75 %", "—"],
-        ["", "5", "—", "80 %", "—"],
+        ["Wave 0.5", "9", "—", "—"],
+        ["", "4", "600 ms", "75 %"],
+        ["", "5", "—", "60 %"],
+        ["Wave 0.5", "9", "—", "—"],
+        ["", "4", "450 ms", "75 %"],
+        ["", "5", "—", "80 %"],
     ]
+    assert '<th scope="col">Catch time</th><th scope="col">Catch rate / Stayed aboard</th>' in text
     assert rows[1][0].endswith(": Catches")  # the date for screen readers, then the kind
     assert rows[2][0].endswith(": Placements (stayed on board)")
     assert "67 %" not in text
@@ -258,16 +261,18 @@ def test_the_overview_shows_a_catches_row_and_a_placements_row(
     assert (catches["rt_trend"], catches["has_rts"]) == ("steady", True)
     assert (placements["accuracy_trend"], placements["has_rts"]) == ("steady", False)
     # Figures, IES (mean RT / accuracy: 450 / 0.75, 750 / 0.5) and BIS (catches against
-    # catches: +2 / -2) per kind; nothing for the whole session.
-    figures = [row[:1] + row[4:9] for row in _body_rows(text)[:6]]
+    # catches: +2 / -2) per kind; nothing for the whole session. No d' column: Riff Raff
+    # has no noise trials.
+    figures = [row[:1] + row[4:8] for row in _body_rows(text)[:6]]
     assert figures == [
-        ["Ava", "—", "—", "—", "—", "—"],
-        ["Ava: Catches", "450 ms", "75 %", "—", "600 ms", "2.00"],
-        ["Ava: Placements (stayed on board)", "—", "80 %", "—", "—", "—"],
-        ["Ben", "—", "—", "—", "—", "—"],
-        ["Ben: Catches", "750 ms", "50 %", "—", "1500 ms", "-2.00"],
-        ["Ben: Placements (stayed on board)", "—", "50 %", "—", "—", "—"],
+        ["Ava", "—", "—", "—", "—"],
+        ["Ava: Catches", "450 ms", "75 %", "600 ms", "2.00"],
+        ["Ava: Placements (stayed on board)", "—", "80 %", "—", "—"],
+        ["Ben", "—", "—", "—", "—"],
+        ["Ben: Catches", "750 ms", "50 %", "1500 ms", "-2.00"],
+        ["Ben: Placements (stayed on board)", "—", "50 %", "—", "—"],
     ]
+    assert "d′" not in text
 
     # Sorting uses the catches' figures: Ava is faster and more accurate than Ben.
     by_rt = client.get(url, {"sort": "rt"}).content.decode()
@@ -287,9 +292,9 @@ def test_the_printed_report_shows_each_kind(
     url = reverse("class_progress_print", args=[school_class.pk])
     text = client.get(url, {"student": ava.pk}).content.decode()
     assert [row[1:] for row in _body_rows(text)][:3] == [
-        ["Wave 0.5", "9", "—", "—", "—"],
-        ["", "4", "600 ms", "75 %", "—"],
-        ["", "5", "—", "60 %", "—"],
+        ["Wave 0.5", "9", "—", "—"],
+        ["", "4", "600 ms", "75 %"],
+        ["", "5", "—", "60 %"],
     ]
     assert "Catches: Faster than 3 weeks ago; accuracy steady." in text
     assert "Placements (stayed on board): Accuracy up." in text

@@ -172,3 +172,112 @@ def test_a_learning_line_over_three_weeks_at_one_level(
     assert "Learning line over 12 sessions: -50 ms per week" in page
     rt_chart = response.context["charts"][0]
     assert "Learning line (fitted to this student)" in rt_chart.svg
+
+
+def _commotion_played(class_session: GameSession, school_class: SchoolClass) -> Seat:
+    """Ava's Commotion session: 3 spotted at 700 ms, 1 missed, 2 beaten, 1 wrong play, so her
+    spotting rate (75 %) is not her share of right trials (3 of 7, 43 %)."""
+    ava = school_class.students.get(display_name="Ava")
+    seat = played_session(session=class_session, students=[ava], game="commotion")[ava.pk]
+    outcomes = ["spotted", "spotted", "spotted", "missed", "beaten", "beaten", "wrong"]
+    for seq, outcome in enumerate(outcomes, start=1):
+        _commotion_trial(seat, seq, outcome, 700 if outcome in {"spotted", "wrong"} else None)
+    return seat
+
+
+def test_the_commotion_report_titles_its_charts_with_its_own_measures(
+    teacher_client: Client, class_session: GameSession, school_class: SchoolClass
+) -> None:
+    _commotion_played(class_session, school_class)
+    response = teacher_client.get(reverse("session_report", args=[class_session.pk]))
+    titles = [chart.title for chart in response.context["charts"]]
+    assert titles == ["Time to play by level", "Spotting rate by level"]
+    page = response.content.decode()
+    assert "reaction time" not in page.lower()
+    assert "RT measures" not in page
+    assert "Times such as Time to play use correct responses only" in page
+
+
+def test_the_commotion_progress_pages_speak_of_time_to_play_and_spotting_rate(
+    teacher_client: Client, class_session: GameSession, school_class: SchoolClass
+) -> None:
+    seat = _commotion_played(class_session, school_class)
+    overview = teacher_client.get(reverse("class_overview", args=[school_class.pk]))
+    page = overview.content.decode()
+    for head in ("Time to play", "Spotting rate"):
+        assert f">{head}</a></th>" in page
+    for absent in ("d′", ">Median RT<", ">Accuracy<", "IES", "BIS"):
+        assert absent not in page
+    assert "75 %" in page  # the spotting rate, not 3 right of 7 trials (43 %)
+    progress = teacher_client.get(
+        reverse("student_progress", args=[school_class.pk, seat.student_id])
+    )
+    page = progress.content.decode()
+    assert [chart.title for chart in progress.context["charts"]] == [
+        "Time to play",
+        "Spotting rate",
+    ]
+    assert "d′" not in page
+    assert ">Median RT<" not in page
+    assert '<th scope="col">Time to play</th><th scope="col">Spotting rate</th></tr>' in page
+
+
+def test_with_several_games_each_line_of_the_rate_chart_is_its_games_own_rate(
+    teacher_client: Client,
+    make_session: Any,
+    class_session: GameSession,
+    school_class: SchoolClass,
+) -> None:
+    from tests.classroom.trial_rows import trial_add
+
+    seat = _commotion_played(class_session, school_class)
+    palm = played_session(session=make_session(school_class=school_class), students=[seat.student])[
+        seat.student_id
+    ]
+    for flip, responded in enumerate([True, True, False, False], start=1):  # 2 of 4 right
+        trial_add(seat=palm, target=True, responded=responded, rt_ms=500, flip=flip)
+    response = teacher_client.get(
+        reverse("student_progress", args=[school_class.pk, seat.student_id])
+    )
+    rate_chart = response.context["charts"][1]
+    assert rate_chart.title == "Accuracy or rate"
+    assert "75 %" in rate_chart.svg  # Commotion's spotting rate …
+    assert "43 %" not in rate_chart.svg  # … not its share of right trials
+    assert "50 %" in rate_chart.svg  # Palm Strike's accuracy
+    page = response.content.decode()
+    assert "Median time" in page
+    assert "d′" in page  # Palm Strike has d'
+
+
+def test_a_riff_raff_report_without_falls_draws_no_empty_chart(
+    teacher_client: Client, class_session: GameSession, school_class: SchoolClass
+) -> None:
+    ben = school_class.students.get(display_name="Ben")
+    seat = played_session(session=class_session, students=[ben], game="riff_raff")[ben.pk]
+    riff_raff_played(seat, stayed=[True, True, True, False])
+    response = teacher_client.get(reverse("session_report", args=[class_session.pk]))
+    # No catch: no catch-time or catch-rate chart saying "No data" over a made-up axis.
+    assert [chart.title for chart in response.context["charts"]] == ["Stayed aboard by level"]
+    assert "No data" not in response.content.decode()
+
+
+def test_the_riff_raff_console_tiles_show_catch_time_and_stayed_aboard(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    from classroom.live.fragments import dashboard_context
+
+    ben = school_class.students.get(display_name="Ben")
+    seat = played_session(session=class_session, students=[ben], game="riff_raff")[ben.pk]
+    riff_raff_played(seat, catch_rts=[600], stayed=[True, True, True, False])
+    class_session.refresh_from_db()
+    context = dashboard_context(session=class_session)
+    dashboard = context["dashboard"]
+    assert (dashboard.headline_label, dashboard.speed_label) == ("Catch rate", "Catch time")
+    assert [measure.key for measure in dashboard.more] == ["placement_stability"]
+    assert context["rt_chart"].title == "Catch time of the class's right responses (ms)"
+    from django.template.loader import render_to_string
+
+    html = render_to_string("classroom/session_console.html#dashboard", context)
+    assert "Catch time (last 10)" in html
+    assert "<dt>Stayed aboard</dt><dd>75 %</dd>" in html
+    assert "RT (last 10)" not in html

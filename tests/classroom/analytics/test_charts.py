@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from classroom.analytics.charts import Series, line_chart
+from classroom.analytics.charts import Series, bar_chart, line_chart
 
 LEGEND_ENTRY = 'class="legend reactive activate-serie"'
 
@@ -99,3 +99,10 @@ def test_the_static_chart_stylesheet_is_what_pygal_would_inline() -> None:
     assert path.read_text() == chart_stylesheet()
     assert ".pygal-line .series.fitted{stroke-width:2;stroke-dasharray:8,6}" in path.read_text()
     assert "#chart-" not in path.read_text()
+
+
+def test_a_rate_chart_of_zeros_keeps_the_whole_percent_scale() -> None:
+    # Nothing caught: pygal alone wrote its axis "0 %, 0 %, … 1 %, 1 %".
+    chart = bar_chart(title="Catch rate by level", labels=["Wave 1.0"], values=[0], unit="%")
+    assert ">100 %<" in chart.svg
+    assert ">1 %<" not in chart.svg

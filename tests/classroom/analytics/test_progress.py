@@ -207,3 +207,22 @@ def test_distinct_weeks_counts_calendar_weeks() -> None:
     assert distinct_weeks([date(2026, 3, 2)] * 10) == 1
     # Sunday 8 March and Monday 9 March are in different ISO weeks.
     assert distinct_weeks([date(2026, 3, 2), date(2026, 3, 8), date(2026, 3, 9)]) == 2
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [(0.60, 0.80, "Spotting rate up"), (0.80, 0.60, "Spotting rate down"),
+     (0.80, 0.82, "Spotting rate steady")],
+)  # fmt: skip
+def test_a_game_with_a_rate_of_its_own_names_it_in_the_summary(
+    before: float, after: float, expected: str
+) -> None:
+    sessions = [
+        SessionPoint(date(2025, 3, 3), None, before, "intermediate"),
+        SessionPoint(date(2025, 3, 10), None, after, "intermediate"),
+    ]
+    parts = progress_summary(sessions, date(2025, 3, 12), rate="spotting rate")
+    assert summary_text(parts) == f"{expected} at the intermediate level."
+    # Without a name it is accuracy, as before.
+    plain = summary_text(progress_summary(sessions, date(2025, 3, 12)))
+    assert plain == f"{expected.replace('Spotting rate', 'Accuracy')} at the intermediate level."
