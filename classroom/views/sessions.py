@@ -145,7 +145,12 @@ def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = session_or_404(request, session_id)
     views = hosting.registry.teacher_views(session_table_ids(session_id=session.pk))
     context = fragments.projector_context(session=session, views=views)
-    context["join_url"] = request.build_absolute_uri(reverse("join_session", args=[session.code]))
+    context["join_url"] = join_url = request.build_absolute_uri(
+        reverse("join_session", args=[session.code])
+    )
+    # Shown in two pieces that may break apart between them (never inside the code), so a
+    # long address wraps as ".../join/" over "CODE/" on the projector.
+    context["join_url_parts"] = join_url.removesuffix(f"{session.code}/"), f"{session.code}/"
     context.update(_watch_context(session))
     return render(request, "classroom/projector.html", context)
 
