@@ -53,12 +53,14 @@ def test_console_says_a_finished_game_is_over_and_plays_again(
     assert "Game 1" in console
     assert "data-game-over" not in console
     assert "Play again" in console
+    assert ">Pause</button>" in console
     for table in session_tables_current(session=session):
         table_finished(table_id=table.pk)
     console = _text(teacher_client.get(reverse("session_console", args=[session.pk])))
     assert "Game 1 is over on every table" in console
     assert 'status-game_over">Game over' in console  # not "Running"
     assert "Finished" in console  # the table's status, not "Playing"
+    assert ">Pause</button>" not in console  # nothing is left to pause
     projector = _text(teacher_client.get(reverse("session_projector", args=[session.pk])))
     assert "Game 1 is over. Well played!" in projector
     assert 'data-projector-state="game-over"' in projector
