@@ -30,8 +30,6 @@ OTHER_STUDENTS = ["Gus"]
 # Trials the ended session must hold before the reports are worth auditing.
 FINISHED_TRIALS = 4
 GAMES = {"palm_strike": "Palm Strike", "commotion": "Commotion", "riff_raff": "Riff Raff"}
-# The object each game's tablet script keeps its view in.
-SCRIPTS = {"palm_strike": "palmStrike", "commotion": "commotion", "riff_raff": "riffRaff"}
 
 
 @dataclass
@@ -169,14 +167,11 @@ def _start_game(
     code = _create_session(teacher, GAMES[key], 2, settings or {})
     site.ids[f"{key}_code"] = code
     site.ids[f"{key}_id"] = _session_id(teacher)
-    tablets = [_join(browser, site, code, name) for name in players]
+    for name in players:
+        # The tablet stays open (closing a page mid-navigation to the game has hung); its
+        # student's audits open a page of their own beside it.
+        _join(browser, site, code, name)
     _console_action(teacher, "Start")
-    # Closed once the game is drawn (closing a page mid-navigation to the game has hung): an
-    # open tablet would redraw the live game for the rest of the module, and every audit would
-    # share the machine with it. The student's audits open a page of their own.
-    for tablet in tablets:
-        tablet.wait_for_function(f"window.{SCRIPTS[key]} && window.{SCRIPTS[key]}.view")
-        tablet.close()
 
 
 def build_site(browser: Browser, url: str, database: Path, username: str) -> Site:
@@ -237,7 +232,6 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
     practice.get_by_role("button", name="Start").click()
     practice.wait_for_function("window.commotion && window.commotion.view")
     site.ids["practice_playing_code"] = practice.url.rstrip("/").rsplit("/", 1)[-1]
-    practice.close()
 
     # Guests type a nickname instead of tapping their name.
     teacher.goto("/sessions/new/")
