@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
     from tests.e2e.classroom_site import Site
 
-pytestmark = pytest.mark.e2e
+# The first test also builds the module's classroom (tests/e2e/classroom_site.py): 60-120 s
+# with the other worker's browser running, so its limit is twice the suite's 180 s.
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(360)]
 
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1024, "height": 768}
