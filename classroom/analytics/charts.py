@@ -137,6 +137,10 @@ class Series:
     values: Sequence[float | None]
 
 
+# The axis of a chart of rates (unit "%"): always the whole scale.
+_RATE_SCALE: dict[str, dict[str, object]] = {"%": {"range": (0, 100)}}
+
+
 def line_chart(
     *,
     title: str,
@@ -156,6 +160,9 @@ def line_chart(
     chart = pygal.Line(
         **_config(
             title=title,
+            # Rates on their whole 0-100 % scale, as in the bar charts: pygal fitted the axis
+            # to the lowest lines and drew a point at 75 % above its top label (60 %).
+            **_RATE_SCALE.get(unit, {}),
             dots_size=6,
             stroke_style={"width": 3},
             x_label_rotation=-20,
@@ -202,8 +209,7 @@ def bar_chart(
 ) -> Chart:
     # A rate's scale is 0-100 %: with every bar at 0 % pygal would spread 0 to 1 over ten
     # lines written "0 %" and "1 %".
-    scale = {"range": (0, 100)} if unit == "%" else {}
-    chart = pygal.Bar(**_config(title=title, print_values=True, **scale))
+    chart = pygal.Bar(**_config(title=title, print_values=True, **_RATE_SCALE.get(unit, {})))
     chart.x_labels = list(labels)
     chart.value_formatter = _formatter(unit, 0)
     chart.add(title, list(values))

@@ -106,3 +106,14 @@ def test_a_rate_chart_of_zeros_keeps_the_whole_percent_scale() -> None:
     chart = bar_chart(title="Catch rate by level", labels=["Wave 1.0"], values=[0], unit="%")
     assert ">100 %<" in chart.svg
     assert ">1 %<" not in chart.svg
+
+
+def test_a_rate_line_chart_labels_its_axis_above_every_point() -> None:
+    # Catches at 0 %, placements at 75 %: pygal alone topped the axis at "60 %", under the point.
+    chart = line_chart(
+        title="Catch rate / Stayed aboard",
+        labels=["12/01/2026"],
+        series=[Series("Catches", [0]), Series("Placements", [75])],
+        unit="%",
+    )
+    assert ">100 %<" in chart.svg
