@@ -129,13 +129,12 @@ def balanced_integration_scores(
 
     Conventions: a term whose group SD is 0 is 0 for everyone. A student whose mean correct RT
     is ``None`` (no correct response) gets ``None`` and does not enter the group statistics.
-    With fewer than 2 scorable students there is no spread to compare with, so each scorable
-    student gets 0.0.
+    With fewer than 2 scorable students there is nobody to compare with, so every score is
+    ``None`` (shown "—"): a lone child's 0.00 would read as "exactly average".
     """
     scorable = {key: (pc, rt) for key, (pc, rt) in students.items() if rt is not None}
     scores: dict[K, float | None] = dict.fromkeys(students)
     if len(scorable) < 2:
-        scores.update(dict.fromkeys(scorable, 0.0))
         return scores
     z_pc = _standardised([pc for pc, _rt in scorable.values()])
     z_rt = _standardised([rt for _pc, rt in scorable.values()])

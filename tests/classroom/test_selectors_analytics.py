@@ -324,11 +324,11 @@ def test_the_overview_splits_kinds_and_scores_bis_within_each_kind(
     assert ben_latest is not None
     assert ben_latest.by_kind[CATCH].balanced_integration == pytest.approx(-2.0)
     assert placements.balanced_integration is None  # no RT, no BIS
-    # Chen's Palm Strike session is whole, compared with no one: BIS 0.
+    # Chen's Palm Strike session is whole, compared with no one: no BIS.
     chen_latest = overview["Chen"].latest
     assert chen_latest is not None
     assert chen_latest.by_kind == {}
-    assert chen_latest.measures.balanced_integration == 0.0
+    assert chen_latest.measures.balanced_integration is None
     # Trend figures, kind by kind: mean catch RTs 600 then 450; placements stayed 1/2 then 4/5.
     first, last = overview["Ava"].sessions
     assert [s.by_kind[CATCH].mean_correct_rt_ms for s in (first, last)] == [600, 450]

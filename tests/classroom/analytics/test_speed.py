@@ -93,9 +93,10 @@ def test_balanced_integration_scores_zero_spread_and_small_groups() -> None:
     # Same accuracy for all: that term is 0, BIS = -z(RT) = -(-1.224745, 0, 1.224745).
     same_pc = balanced_integration_scores({1: (0.8, 500.0), 2: (0.8, 600.0), 3: (0.8, 700.0)})
     assert list(same_pc.values()) == pytest.approx([math.sqrt(1.5), 0.0, -math.sqrt(1.5)])
-    assert balanced_integration_scores({"solo": (0.9, 640.0)}) == {"solo": 0.0}
+    # Nobody to compare with: no score (a 0.00 would read as "exactly average").
+    assert balanced_integration_scores({"solo": (0.9, 640.0)}) == {"solo": None}
     assert balanced_integration_scores({"solo": (0.9, 640.0), "x": (0.0, None)}) == {
-        "solo": 0.0,
+        "solo": None,
         "x": None,
     }
     assert balanced_integration_scores({}) == {}
