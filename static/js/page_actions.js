@@ -1,6 +1,7 @@
 // What inline handlers and style attributes did before the Content-Security-Policy forbade
 // them: print buttons (data-print), selects that submit their form (data-autosubmit), a
-// <details> that closes once its htmx form is answered (data-close-details), and per-element
+// <details> that closes once its htmx form is answered (data-close-details), one that stays
+// open through live redraws (data-keep-open), and per-element
 // CSS custom properties (data-style="--left: 12%; --top: 3%"), set through the CSSOM, which
 // the policy allows, also on content htmx swaps in later.
 (function () {
@@ -34,6 +35,40 @@
     var form = event.target.closest && event.target.closest("[data-close-details]");
     var details = form && form.closest("details");
     if (details) details.open = false;
+  });
+
+  // A live page redrawn from its socket (console, projector) must not close what the teacher
+  // has open nor drop what they typed: a <details data-keep-open id=…> keeps its open state and
+  // its fields' values across each redraw. Form answers (hx-post) redraw as sent.
+  var kept = {};
+
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    kept = {};
+    document.querySelectorAll("details[data-keep-open][id]").forEach(function (details) {
+      if (!details.open) return;
+      var values = {};
+      details.querySelectorAll("input, select, textarea").forEach(function (field) {
+        if (!field.name || field.type === "hidden") return;
+        if (field.type === "radio") { if (field.checked) values[field.name] = field.value; }
+        else values[field.name] = field.type === "checkbox" ? field.checked : field.value;
+      });
+      kept[details.id] = values;
+    });
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    Object.keys(kept).forEach(function (id) {
+      var details = document.getElementById(id);
+      if (!details) return;
+      details.open = true;
+      details.querySelectorAll("input, select, textarea").forEach(function (field) {
+        if (!(field.name in kept[id])) return;
+        if (field.type === "checkbox") field.checked = kept[id][field.name];
+        else if (field.type === "radio") field.checked = field.value === kept[id][field.name];
+        else field.value = kept[id][field.name];
+      });
+    });
+    kept = {};
   });
 
   if (window.htmx) {

@@ -239,3 +239,30 @@ def test_two_games_in_one_session_with_play_again_and_every_tap_answered(
     expect(teacher.locator("#by-game")).to_be_visible()
     _shot(teacher, "report-by-game-en", full=True)
     projector_context.close()
+
+
+def test_play_again_settings_stay_open_and_filled_while_the_console_redraws(
+    teacher_page: Page, open_tablet: Callable[..., Page]
+) -> None:
+    teacher = teacher_page
+    _sign_up(teacher, "flow-keep-open")
+    code = _session(teacher)
+    players = [Player("Ava", 400, open_tablet()), Player("Ben", 1400, open_tablet())]
+    for player in players:
+        _join(code, player.page, player.name)
+    _start(teacher, players)
+    # The teacher opens the settings and picks a level...
+    teacher.locator(".play-again-settings summary").click()
+    settings = teacher.locator(".play-again-settings")
+    settings.get_by_label("Matching level").select_option("beginner")
+    teacher.evaluate(
+        "() => { window.__redraws = 0; document.addEventListener("
+        "'htmx:wsAfterMessage', () => { window.__redraws += 1; }); }"
+    )
+    # ... then Ben's tablet goes away, and the console is redrawn from its socket.
+    players[1].page.close()
+    teacher.wait_for_function("() => window.__redraws > 0", timeout=10000)
+    expect(teacher.locator(".console-live")).to_contain_text("1 connected", timeout=10000)
+    expect(settings).to_have_attribute("open", "")
+    assert settings.get_by_label("Matching level").input_value() == "beginner"
+    settings.get_by_label("Cards per player").select_option("2")
