@@ -7,7 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.conftest import screenshot
@@ -98,10 +98,23 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
     tablets = {name: new_tablet() for name in ("Ava", "Ben")}
     for name, tablet in tablets.items():
         _join_by_roster(tablet, code, name)
-    # Ava is younger: the teacher gives her a refill pile of 5 from the console.
+    # Ava is younger: the teacher gives her a refill pile of 5 from the console. The change is
+    # held on its way to the server: meanwhile Start cannot be pressed, or the tables would be
+    # dealt before the server heard of it (seen in CI: Ava dealt 6).
+    held: list[Route] = []
+    teacher.route(re.compile(r"/seats/\d+/option/$"), lambda route: held.append(route))
     teacher.get_by_label("Refill pile", exact=True).first.select_option("5")
+    start = teacher.get_by_role("button", name="Start")
+    expect(start).to_be_disabled()
+    for _ in range(100):
+        if held:
+            break
+        teacher.wait_for_timeout(50)
+    held[0].continue_()
+    expect(start).to_be_enabled()  # the console redrawn from the server's answer
     expect(teacher.get_by_label("Refill pile", exact=True).first).to_have_value("5")
-    teacher.get_by_role("button", name="Start").click()
+    teacher.unroute(re.compile(r"/seats/\d+/option/$"))
+    start.click()
     for tablet in tablets.values():
         expect(tablet.get_by_role("region", name="Centre piles")).to_be_visible(timeout=8000)
         tablet.wait_for_function("window.commotion && window.commotion.view")

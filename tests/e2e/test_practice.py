@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.e2e.conftest import screenshot
 from tests.e2e.test_lobby import _create_class, _create_session, _join_by_roster, _sign_up
@@ -24,7 +24,19 @@ def _set_practice(teacher: Page) -> str:
     """Palm Strike for the whole class, one game, easiest four levels; returns the code."""
     teacher.get_by_role("link", name="Practice").click()
     expect(teacher.get_by_role("heading", name="Set practice")).to_be_visible()
+    # While the chosen game's levels load, the level lists and the button wait for them: a
+    # level picked now would be replaced, a form sent now would carry the last game's levels.
+    held: list[Route] = []
+    teacher.route(re.compile(r"/practice/levels/"), lambda route: held.append(route))
     teacher.get_by_label("Game").select_option(label="Palm Strike")
+    expect(teacher.get_by_role("button", name="Set practice")).to_be_disabled()
+    expect(teacher.get_by_label("Hardest level")).to_be_disabled()
+    for _ in range(100):
+        if held:
+            break
+        teacher.wait_for_timeout(50)
+    held[0].continue_()
+    teacher.unroute(re.compile(r"/practice/levels/"))
     teacher.get_by_label("Hardest level").select_option(index=3)
     teacher.get_by_label("How much").fill("1")
     teacher.get_by_label("Counted in").select_option("games")
