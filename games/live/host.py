@@ -547,6 +547,8 @@ class TableHost:
     async def _tick(self) -> None:
         began = self._wall()
         now = self.clock.now()
+        due = self.engine.next_deadline(self.state)
+        late_ms = 0 if due is None else max(0, now - due)
         outcome = self.engine.tick(self.state, now)
         if outcome.state is self.state and not outcome.events and not outcome.trials:
             return
@@ -558,7 +560,7 @@ class TableHost:
         payload = None if outcome.checkpoint is None else {"checkpoint": outcome.checkpoint}
         entry = LogEntry(self.next_seq, "tick", None, payload, now)
         if await self._commit(entry, outcome):
-            await self._broadcast(events=_events(outcome), at_ms=began)
+            await self._broadcast(events=_events(outcome), at_ms=began, late_ms=late_ms)
         elif not self.fenced:
             # Refused (or given up on): wait a moment rather than spin on the same deadline.
             await self._sleep(0.5)
@@ -724,14 +726,21 @@ class TableHost:
                 logger.debug("table %s: dropping a listener", self.table_id, exc_info=True)
                 self._listeners.discard(listener)
 
-    def _frame_for(self, seat: int | None, events: list[dict[str, Any]], at_ms: int) -> str:
+    def _frame_for(
+        self, seat: int | None, events: list[dict[str, Any]], at_ms: int, late_ms: int = 0
+    ) -> str:
         view = self.engine.view(self.state, seat)
         view["paused"] = self.paused
         view["ended"] = self.ended
         # Game time of this frame: lets a tablet count down to the view's own deadlines.
         view["game_ms"] = self.clock.now()
         frame = StateFrame(
-            version=self.version, view=view, events=events, at_ms=at_ms, epoch=self.epoch
+            version=self.version,
+            view=view,
+            events=events,
+            at_ms=at_ms,
+            epoch=self.epoch,
+            late_ms=late_ms,
         )
         return server_frame_encode(frame)
 
@@ -743,6 +752,7 @@ class TableHost:
         events: list[dict[str, Any]],
         at_ms: int,
         first: tuple[Listener, str] | None = None,
+        late_ms: int = 0,
     ) -> None:
         """Send every socket of the table its view of a stored change (``first``: the actor's
         ack, before it).
@@ -757,7 +767,7 @@ class TableHost:
         for listener in list(self._listeners):
             # One view and one serialization per distinct seat, shared by its sockets.
             if listener.seat not in frames:
-                frames[listener.seat] = self._frame_for(listener.seat, events, at_ms)
+                frames[listener.seat] = self._frame_for(listener.seat, events, at_ms, late_ms)
             deliveries.append((listener, frames[listener.seat]))
         self._delivering = asyncio.ensure_future(self._deliver_all(deliveries))
         await asyncio.shield(self._delivering)

@@ -101,6 +101,9 @@ class StateFrame(msgspec.Struct, tag="state", tag_field="type"):
     # The owner's fencing epoch (games.live.leases): a view from an older owner is stale even
     # if its version is higher.
     epoch: int = 0
+    # A timed change (a flip): how long after it fell due the host began it, ms (its wake-up
+    # lateness, which ``at_ms`` alone hides from a benchmark). 0 for a change a tablet sent.
+    late_ms: int = 0
 
 
 class MotionFrame(msgspec.Struct, tag="motion", tag_field="type"):

@@ -1,6 +1,7 @@
 """Benchmark set-up, run inside the benchmark's own database: a started auto-flip session.
 
-Prints one JSON object: the session code and every seat's token, by table.
+Prints one JSON object: the session's id and code, every seat's token by table, and the
+teacher's session cookie (a benchmark pauses and resumes the session as the console does).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ def main(students: int, table_size: int, flip_every_s: float) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "classroom.settings")
     django.setup()
     from django.contrib.auth.models import User
+    from django.test import Client
 
     from classroom.services.seats import seat_join_guest
     from classroom.services.sessions import session_create, session_start
@@ -37,10 +39,14 @@ def main(students: int, table_size: int, flip_every_s: float) -> None:
     session_start(session=session)
     for seat in seats:
         seat.refresh_from_db()
+    browser = Client()
+    browser.force_login(teacher)
     print(
         json.dumps(
             {
+                "session": session.pk,
                 "code": session.code,
+                "teacher_cookie": browser.cookies["sessionid"].value,
                 "seats": [{"token": seat.token, "table": seat.table_id} for seat in seats],
             }
         )

@@ -614,6 +614,19 @@ async def test_the_time_an_input_waits_in_the_inbox_counts_with_its_round_trip()
     await host.stop()
 
 
+async def test_a_timed_change_the_host_wakes_late_for_says_how_late() -> None:
+    # Each store takes 200 ms, so the tick due 30 ms after the last one is begun 170 ms late;
+    # the first tick is on time. A benchmark adds this to the fan-out it measures.
+    watcher = FakeSocket(None)
+    host = await _host(engine=Tally, store=SlowStore())
+    await host.join(watcher)
+    await asyncio.sleep(1.0)
+    joined, *ticks = watcher.of_type("state")
+    assert joined["late_ms"] == 0
+    assert [frame["late_ms"] for frame in ticks[:3]] == [0, 170, 170]
+    await host.stop()
+
+
 class SlowSocket(FakeSocket):
     """A socket whose send waits until let go (a busy process, a slow network)."""
 
