@@ -29,6 +29,10 @@ OTHER_CLASS_NAME = "Year 4 Foxes"
 OTHER_STUDENTS = ["Gus"]
 # Trials the ended session must hold before the reports are worth auditing.
 FINISHED_TRIALS = 4
+# The classroom is built once per module, often beside the other worker's browser test: a slow
+# answer while building is no fault of the page under test, and a failed build errors the
+# whole module (45 tests in one run with a load average of 15). So its waits are generous.
+BUILD_WAIT_MS = 20_000
 GAMES = {"palm_strike": "Palm Strike", "commotion": "Commotion", "riff_raff": "Riff Raff"}
 
 
@@ -66,7 +70,7 @@ def _sign_up(page: Page, username: str) -> None:
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
-    expect(page.get_by_role("link", name="New class")).to_be_visible()
+    expect(page.get_by_role("link", name="New class")).to_be_visible(timeout=BUILD_WAIT_MS)
 
 
 def _create_class(page: Page, name: str, students: list[str]) -> str:
@@ -74,7 +78,7 @@ def _create_class(page: Page, name: str, students: list[str]) -> str:
     page.get_by_label("Class name").fill(name)
     page.get_by_label("Student names").fill("\n".join(students))
     page.get_by_role("button", name="Save").click()
-    expect(page.get_by_role("heading", name=name)).to_be_visible()
+    expect(page.get_by_role("heading", name=name)).to_be_visible(timeout=BUILD_WAIT_MS)
     found = re.search(r"/classes/(\d+)/", page.url)
     assert found, page.url
     return found.group(1)
@@ -84,7 +88,7 @@ def _create_session(page: Page, game: str, players: int, settings: dict[str, str
     """A session of ``game`` for the class (settings by their form label); returns its code."""
     page.goto("/sessions/new/")
     page.get_by_label("Game", exact=True).select_option(label=game)
-    expect(page.locator("#game-settings legend")).to_contain_text(game)
+    expect(page.locator("#game-settings legend")).to_contain_text(game, timeout=BUILD_WAIT_MS)
     page.get_by_label("Class", exact=True).select_option(label=CLASS_NAME)
     page.get_by_label("Players per table").fill(str(players))
     for label, value in settings.items():
@@ -99,7 +103,7 @@ def _create_session(page: Page, game: str, players: int, settings: dict[str, str
 
 def _console_action(page: Page, button: str) -> None:
     page.get_by_role("button", name=button, exact=True).click()
-    expect(page.get_by_role("button", name=button, exact=True)).to_be_hidden()
+    expect(page.get_by_role("button", name=button, exact=True)).to_be_hidden(timeout=BUILD_WAIT_MS)
 
 
 def _join(browser: Browser, site: Site, code: str, name: str) -> Page:
@@ -108,7 +112,7 @@ def _join(browser: Browser, site: Site, code: str, name: str) -> Page:
     tablet = context.new_page()
     tablet.goto(f"/join/{code}/")
     tablet.get_by_role("button", name=name).click()
-    expect(tablet.get_by_text(f"Hi, {name}!")).to_be_visible()
+    expect(tablet.get_by_text(f"Hi, {name}!")).to_be_visible(timeout=BUILD_WAIT_MS)
     return tablet
 
 
@@ -209,7 +213,9 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
         _join(browser, site, site.ids["lobby_code"], name).close()
     teacher.reload()
     teacher.get_by_role("button", name="Remove Fay").click()
-    expect(teacher.get_by_role("button", name="Let Fay back in")).to_be_visible()
+    expect(teacher.get_by_role("button", name="Let Fay back in")).to_be_visible(
+        timeout=BUILD_WAIT_MS
+    )
 
     # Practice: the teacher sets some; Gus (whose class has no game open) scans his badge,
     # practises Palm Strike alone and finishes, then leaves Commotion running.
@@ -219,14 +225,16 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
     teacher.get_by_label("Game").select_option(label="Commotion")
     teacher.get_by_label("How much").fill("2")
     teacher.get_by_role("button", name="Set practice").click()
-    expect(teacher.get_by_text("0 of 1 done")).to_be_visible()
+    expect(teacher.get_by_text("0 of 1 done")).to_be_visible(timeout=BUILD_WAIT_MS)
     gus = site.tablets["Gus"] = new_tablet_context(browser, site.url)
     practice = gus.new_page()
     practice.goto(f"/b/{site.ids['badge_token']}/")
     practice.get_by_role("button", name="Play alone").click()
     practice.wait_for_function("window.palmStrike && window.palmStrike.view")
     practice.get_by_role("button", name="I'm done").click()
-    expect(practice.get_by_role("heading", name="Well played!")).to_be_visible()
+    expect(practice.get_by_role("heading", name="Well played!")).to_be_visible(
+        timeout=BUILD_WAIT_MS
+    )
     site.ids["practice_done_code"] = practice.url.rstrip("/").rsplit("/", 1)[-1]
     practice.goto("/practice/")
     practice.get_by_role("button", name="Start").click()

@@ -125,7 +125,7 @@ def test_three_tablets_join_live_and_a_reload_keeps_the_seat(
     teacher.get_by_role("button", name="Start").click()
     expect(teacher.get_by_role("button", name="Pause")).to_be_visible()
     for tablet in tablets:
-        expect(tablet.get_by_role("region", name="Your cards")).to_be_visible(timeout=3000)
+        expect(tablet.get_by_role("region", name="Your cards")).to_be_visible(timeout=10_000)
     expect(projector.get_by_role("heading", name="Playing!")).to_be_visible(timeout=2000)
     assert teacher.url == console_url
 
