@@ -42,7 +42,7 @@ TILE_PARTIALS: Final = (
     "trial",
     # Projector, standings hidden: how far the table is.
     "progress",
-    # Projector: what the per-player number is, for screen readers.
+    # Projector: a player's number (``.card-count``) and what it counts (``.count-unit``).
     "count",
 )
 

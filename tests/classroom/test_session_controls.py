@@ -326,6 +326,34 @@ def test_the_projector_shows_winners_and_counts_when_the_leaderboard_is_always_u
 
 
 @pytest.mark.parametrize(
+    ("phase", "number", "unit"), [("playing", "3", "refill pile"), ("game_over", "7", "points")]
+)
+def test_the_projector_shows_commotion_scores_once_a_round_is_scored(
+    teacher: User, phase: str, number: str, unit: str
+) -> None:
+    # Commotion is won on points: at the end the projector says them, not the refill piles
+    # (Ben, with 3 left, won 7 to 2).
+    session = session_create(
+        teacher=teacher, game="commotion", school_class=None, players_per_table=2, settings={}
+    )
+    for name in ("Ava", "Ben"):
+        seat_join_guest(session=session, nickname=name)
+    session_start(session=session)
+    table = session.tables.get()
+    view = {
+        "game": "commotion",
+        "phase": phase,
+        "round": 2,
+        "players": [{"seat": 0, "refill": 0, "total": 2}, {"seat": 1, "refill": 3, "total": 7}],
+        "winners": [1] if phase == "game_over" else None,
+    }
+    text = _projector(session, {table.pk: view})
+    ben = text[text.index("Ben") :]
+    assert f'<span class="card-count">{number}</span>' in ben
+    assert f'<span class="count-unit">{unit}</span>' in ben
+
+
+@pytest.mark.parametrize(
     "controls",
     [{"leaderboard": "never"}, {"leaderboard": "end"}, {"scoring": False}],
     ids=["never", "end", "scoring-off"],
