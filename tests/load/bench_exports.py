@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sqlite3
 import subprocess
 import sys
@@ -37,6 +36,7 @@ from tests.load.bench_tables import (  # noqa: E402
     _percentiles,
     _stop,
     _wait_for_port,
+    bench_env,
     tablets_start,
 )
 
@@ -128,18 +128,7 @@ def _latencies_in(
 
 async def _bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     database = workdir / "bench.sqlite3"
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{database}",
-        "SECRET_KEY": "bench-" + "k" * 60,
-        "DEBUG": "0",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SETTINGS_MODULE": "classroom.settings",
-        "LOG_LEVEL": "ERROR",
-        "SOCKETS_PER_ADDRESS": "1000000",
-        "PYTHONPATH": str(ROOT),
-        "EXPORTS_ROOT": str(workdir / "exports"),
-    }
+    env = bench_env(database, PYTHONPATH=str(ROOT), EXPORTS_ROOT=str(workdir / "exports"))
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS, daphne_listen_args
-from tests.load.bench_tables import _free_port, _stop, _wait_for_port
+from tests.load.bench_tables import _free_port, _stop, _wait_for_port, bench_env
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -39,20 +38,12 @@ class BenchServer:
 @contextlib.asynccontextmanager
 async def bench_server(prepare: str) -> AsyncIterator[BenchServer]:
     with tempfile.TemporaryDirectory(prefix="snapclass-bench-") as workdir:
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{Path(workdir) / 'bench.sqlite3'}",
-            "SECRET_KEY": "bench-" + "k" * 60,
-            "DEBUG": "0",
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "DJANGO_SETTINGS_MODULE": "classroom.settings",
-            "LOG_LEVEL": "ERROR",
-            # Every simulated tablet connects from 127.0.0.1: no per-address socket cap here.
-            "SOCKETS_PER_ADDRESS": "1000000",
-            "PYTHONPATH": str(ROOT),
+        env = bench_env(
+            Path(workdir) / "bench.sqlite3",
+            PYTHONPATH=str(ROOT),
             # Pages (not only sockets) render with DEBUG off: they need the collected files.
-            "STATIC_ROOT": str(Path(workdir) / "static"),
-        }
+            STATIC_ROOT=str(Path(workdir) / "static"),
+        )
         for command in (["migrate"], ["collectstatic"]):
             subprocess.run(
                 [sys.executable, "manage.py", *command, "--noinput", "-v0"],

@@ -292,10 +292,11 @@ async def _wait_for(condition: Any, what: str, timeout_s: float = 60.0) -> None:
         await asyncio.sleep(0.1)
 
 
-async def _one_run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    env = {
+def bench_env(database: Path, **extra: str) -> dict[str, str]:
+    """A benchmark site's environment: production settings on its own SQLite file."""
+    return {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{workdir / 'bench.sqlite3'}",
+        "DATABASE_URL": f"sqlite:///{database}",
         "SECRET_KEY": "bench-" + "k" * 60,
         "DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
@@ -303,7 +304,12 @@ async def _one_run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "LOG_LEVEL": "ERROR",
         # Every simulated tablet connects from 127.0.0.1: no per-address socket cap here.
         "SOCKETS_PER_ADDRESS": "1000000",
+        **extra,
     }
+
+
+async def _one_run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    env = bench_env(workdir / "bench.sqlite3")
     setup = _prepare(args, env)
     ours_port, raw_port = _free_port(), _free_port()
     servers = [
