@@ -461,6 +461,40 @@ class Trial(models.Model):
             models.Index(fields=["session", "student"]),
             models.Index(fields=["session", "seat"]),
             models.Index(fields=["created_at"]),
+            # The progress pages' per-(student, session, kind) aggregates and sorted RTs
+            # (``classroom.selectors.analytics``) read every column they use from this index,
+            # in its order, without visiting the table (PostgreSQL's index-only scan: a year of
+            # a class is 1.2 M trials, each on a different page of the table; SQLite ignores
+            # INCLUDE). ``id`` is there for the aggregates' COUNT.
+            models.Index(
+                fields=["student", "session", "kind"],
+                include=[
+                    "id",
+                    "created_at",
+                    "game",
+                    "level",
+                    "target",
+                    "responded",
+                    "congruent",
+                    "rt_ms",
+                    "correct",
+                    "plausible",
+                ],
+                name="trial_student_session_kind",
+            ),
+            # The few trials with an adaptive rung or an accommodation in ``data``
+            # (``level_track``, ``student_colour_safe_sessions``): without these, finding
+            # them means reading every trial of the student.
+            models.Index(
+                fields=["student", "game", "created_at"],
+                condition=models.Q(data__has_key="rung"),
+                name="trial_student_rung",
+            ),
+            models.Index(
+                fields=["student", "session"],
+                condition=models.Q(data__has_key="accommodation"),
+                name="trial_student_accommodation",
+            ),
         ]
 
     def __str__(self) -> str:
