@@ -38,6 +38,7 @@ from classroom.people.names import name_key
 from classroom.services.classes import class_create
 from classroom.services.join_codes import join_code_generate
 from classroom.services.tokens import token_new
+from classroom.trial_tallies import tallies_recount
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
@@ -300,7 +301,8 @@ def _trials_insert(
         # The sort that puts the rows in the tables' order would spill to disk at 4 MB.
         cursor.execute("SET LOCAL work_mem = '256MB'")
         # No foreign-key checks (four per row, queued to the commit): every link is taken
-        # from the seats just written. Needs a superuser, as the bench's database has.
+        # from the seats just written. No triggers either (the tallies are counted below,
+        # once). Needs a superuser, as the bench's database has.
         cursor.execute("SET LOCAL session_replication_role = replica")
         cursor.execute("SELECT setseed(%s)", [rng.uniform(-1, 1)])
         tables = {
@@ -309,6 +311,8 @@ def _trials_insert(
             "session": GameSession._meta.db_table,
         }
         cursor.execute(_TRIALS_SQL.format(**tables), params)
+    # The triggers that keep the tallies were off with the foreign keys: count them here.
+    tallies_recount(session_ids=params["session_ids"])
 
 
 def _times_settle(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Avg, Count, Max, Min, Q
+from django.db.models import Avg, Count, FloatField, Func, Max, Min, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -29,11 +29,11 @@ from classroom.analytics.progress import trend
 from classroom.analytics.signal import SignalCounts
 from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rt_summary
 from classroom.gamesite import game_site, game_sites
-from classroom.models import GameSession, SchoolClass, Seat, Student, Trial
+from classroom.models import GameSession, SchoolClass, Seat, Student, Trial, TrialTally
 from classroom.selectors.classes import classes_visible
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
     from datetime import datetime
 
     from django.contrib.auth.models import User
@@ -223,7 +223,8 @@ def student_sessions(*, student: Student, game: str | None = None) -> list[Sessi
     if game:
         trials = trials.filter(game=game)
     rts = correct_rts_by(trials=trials, by=_BY_SESSION_KIND)
-    points = [_session_measures(fact, rts) for fact in _session_facts(trials).values()]
+    facts = _session_facts(_tallies(student=student, game=game))
+    points = [_session_measures(fact, rts) for fact in facts.values()]
     return sorted(points, key=lambda point: (point.started, point.session_id))
 
 
@@ -326,17 +327,67 @@ MIXED_KIND_GAMES = frozenset(site.slug for site in game_sites() if site.mixed_ki
 _TREND_RTS = Q(correct=True, responded=True, plausible=True, rt_ms__gte=ANTICIPATION_FLOOR_MS)
 
 
-def _session_facts(trials: QuerySet[Trial]) -> dict[Key, SessionFacts]:
-    """Per (student, session), from one aggregate query with the kind of trial in its GROUP
-    BY. A session is played at one level (a session setting), so the level of any of its
-    trials is the session's level.
+def _tallies(
+    *,
+    student: Student | None = None,
+    school_class: SchoolClass | None = None,
+    game: str | None = None,
+) -> QuerySet[TrialTally]:
+    """The tallies of exactly the trials ``Trial.objects.filter(student=…)`` (or
+    ``student__school_class=…``), ``.filter(game=…)`` would give."""
+    tallies = TrialTally.objects.all()
+    if student is not None:
+        tallies = tallies.filter(student=student)
+    if school_class is not None:
+        tallies = tallies.filter(student__school_class=school_class)
+    if game:
+        tallies = tallies.filter(game=game)
+    return tallies
+
+
+class _Mean(Func):
+    """``sum / count`` (None for no count) in the arithmetic AVG itself uses, so a mean made
+    from tallies has every digit of the mean of the trials: numeric division on PostgreSQL
+    (its AVG of integers), a double's on SQLite."""
+
+    arity = 2
+    output_field = FloatField()
+
+    def as_sql(
+        self, compiler: Any, connection: Any, *args: Any, **extra: Any
+    ) -> tuple[str, tuple[Any, ...]]:
+        total, count = self.get_source_expressions()
+        total_sql, total_params = compiler.compile(total)
+        count_sql, count_params = compiler.compile(count)
+        number = "numeric" if connection.vendor == "postgresql" else "REAL"
+        sql = f"CASE WHEN {count_sql} > 0 THEN CAST({total_sql} AS {number}) / {count_sql} END"
+        return sql, (*count_params, *total_params, *count_params)
+
+
+def _session_facts(tallies: QuerySet[TrialTally]) -> dict[Key, SessionFacts]:
+    """Per (student, session), from the tallies (``TrialTally``: the database keeps them
+    equal to a count of the trials) summed per kind of trial: a year of a class is 6,000 of
+    them rather than 1.2 M trials. A session is played at one level (a session setting), so
+    the level of any of its trials is the session's level.
 
     A game that mixes kinds of trial (``MIXED_KIND_GAMES``, or any game with a session of
     several kinds among these trials) is split kind by kind in every session, even one with a
     single kind: a student whose cargo never fell has placements only, and their steadiness
     must not be read as the accuracy of a whole session.
     """
-    return _facts_by(trials, by=_BY_SESSION_KIND, group=2, level=Min("level"), game=Min("game"))
+    rows = (
+        tallies.order_by()
+        .values(*_BY_SESSION_KIND)
+        .annotate(
+            started=Min("started"),
+            session_kind=Min("session__kind"),
+            mean_rt=_Mean(Sum("trend_rt_sum"), Sum("trend_rt_count")),
+            level=Min("level"),
+            game=Min("game"),
+            **{name: Sum(name) for name in _COUNTS},
+        )
+    )
+    return _facts_from(rows, by=_BY_SESSION_KIND, group=2)
 
 
 def _facts_by(
@@ -353,7 +404,19 @@ def _facts_by(
     ``session`` names and computes the session a group is called by when the grouping does
     not have one. A mixed game is split kind by kind everywhere (see ``_session_facts``)."""
     named = dict([session]) if session is not None else {}
-    rows = facts_rows(trials, by=by, **named, **more)
+    return _facts_from(
+        facts_rows(trials, by=by, **named, **more), by=by, group=group, session=session
+    )
+
+
+def _facts_from(
+    rows: Iterable[Mapping[str, Any]],
+    *,
+    by: Sequence[str],
+    group: int,
+    session: tuple[str, Any] | None = None,
+) -> dict[Key, SessionFacts]:
+    """Aggregate rows (one per ``by``) made into facts per the first ``group`` fields."""
     grouped: dict[Key, list[Mapping[str, Any]]] = defaultdict(list)
     for row in rows:
         if session is not None:
@@ -441,7 +504,7 @@ class StudentOverview:
 def class_overview(*, school_class: SchoolClass, game: str | None = None) -> list[StudentOverview]:
     """Every student of the class: their sessions' trend figures and their latest measures.
 
-    Two queries whatever the class's history: the per-session (and kind) aggregate, and the
+    Two queries whatever the class's history: the per-session (and kind) tallies, and the
     sorted correct RTs of each student's latest session only.
     """
     students = list(school_class.students.order_by("display_name", "pk"))
@@ -449,7 +512,7 @@ def class_overview(*, school_class: SchoolClass, game: str | None = None) -> lis
     if game:
         trials = trials.filter(game=game)
     by_student: dict[int, list[SessionFacts]] = defaultdict(list)
-    for fact in _session_facts(trials).values():
+    for fact in _session_facts(_tallies(school_class=school_class, game=game)).values():
         by_student[fact.student_id].append(fact)
     for series in by_student.values():
         series.sort(key=lambda fact: (fact.started, fact.session_id))

@@ -17,6 +17,7 @@ import psycopg
 import pytest
 
 from classroom.management.school_seed import school_days, table_sizes
+from classroom.trial_tallies import COLUMNS, COUNT_SQL
 from tests.services import POSTGRES_URL, require
 
 if TYPE_CHECKING:
@@ -83,6 +84,18 @@ def _manage(url: str, *args: str) -> str:
 def _rows(url: str, query: str) -> list[tuple[Any, ...]]:
     with psycopg.connect(url.replace("postgres://", "postgresql://")) as db:
         return db.execute(query).fetchall()
+
+
+def _tallies_differ(url: str) -> int:
+    """Rows of the tallies that a fresh count of the trials does not have, and back."""
+    counted = COUNT_SQL.format(source="classroom_trial", where="TRUE")
+    kept = f"SELECT {COLUMNS} FROM classroom_trialtally"  # noqa: S608 (constants)
+    ((differ,),) = _rows(
+        url,
+        f"SELECT count(*) FROM (({kept} EXCEPT {counted}) UNION ALL "  # noqa: S608
+        f"({counted} EXCEPT {kept})) AS d",
+    )
+    return int(differ)
 
 
 def test_a_small_school_is_linked_plausible_and_timed(database_url: str) -> None:
@@ -155,3 +168,21 @@ def test_a_small_school_is_linked_plausible_and_timed(database_url: str) -> None
     )}  # fmt: skip
     assert {"trial_student_session_kind", "trial_student_rung"} <= indexes
     assert len(indexes) == 12
+
+    # The tallies, counted by the seed (its insert had the triggers off), and then kept by
+    # PostgreSQL's statement triggers through a change, a delete and an insert.
+    assert _tallies_differ(database_url) == 0
+    (tallies,) = _rows(database_url, "SELECT count(*) FROM classroom_trialtally")
+    assert tallies == (2 * 5 * 6,)
+    with psycopg.connect(database_url.replace("postgres://", "postgresql://")) as db:
+        db.execute("UPDATE classroom_trial SET plausible = NOT plausible WHERE id % 7 = 0")
+        db.execute("UPDATE classroom_trial SET student_id = NULL WHERE id % 101 = 0")
+        db.execute("DELETE FROM classroom_trial WHERE id % 13 = 0")
+        db.execute(
+            "INSERT INTO classroom_trial (session_id, table_id, seat_id, student_id, log_seq, "
+            "game, kind, level, target, responded, congruent, rt_ms, correct, plausible, data, "
+            "created_at) SELECT session_id, table_id, seat_id, student_id, log_seq, game, "
+            "'other.kind', level, target, responded, congruent, rt_ms, correct, plausible, "
+            "data, created_at - interval '1 hour' FROM classroom_trial WHERE id % 11 = 0"
+        )
+    assert _tallies_differ(database_url) == 0
