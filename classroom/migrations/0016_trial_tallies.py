@@ -95,36 +95,61 @@ def _postgresql() -> list[str]:
     ]
 
 
-def _sqlite_recount(row: str) -> str:
+def _sqlite_taken(row: str) -> str:
+    """Take ``row`` (OLD) out of its tally: its counts subtracted, the tally gone at zero, and
+    counted again from the trials only when the row may have held the tally's earliest time
+    or smallest level and no trial left has it (a MIN cannot be subtracted). A row trigger
+    runs once per trial: recounting every time would read the whole group for each (a year of
+    a student taken off the list: 40,000 trials)."""
     matched = " AND ".join(f"{name} = {row}.{name}" for name in KEY)
+    taken = ", ".join(f"{name} = {name} - {_case(when, then, row + '.')}" for name, when, then in COUNTS)
+    gone_from_trials = (
+        f"NOT EXISTS (SELECT 1 FROM {TRIAL} WHERE {matched} AND {{column}} = {row}.{{column}})"
+    )
+    stale = (
+        f"(started = {row}.created_at AND {gone_from_trials.format(column='created_at')}) "
+        f"OR (level = {row}.level AND {gone_from_trials.format(column='level')})"
+    )
+    recounted = _count(TRIAL, f"{matched} AND NOT EXISTS (SELECT 1 FROM {TALLY} WHERE {matched})")
     return (
-        f"DELETE FROM {TALLY} WHERE {matched}; "
-        f"INSERT INTO {TALLY} ({COLUMNS}) {_count(TRIAL, matched)};"
+        f"UPDATE {TALLY} SET {taken} WHERE {matched}; "
+        f"DELETE FROM {TALLY} WHERE {matched} AND (trials = 0 OR {stale}); "
+        f"INSERT INTO {TALLY} ({COLUMNS}) {recounted};"
+    )
+
+
+def _sqlite_added(row: str) -> str:
+    """Add ``row`` (NEW) to its tally, or start one."""
+    values = ", ".join(
+        [
+            *(f"{row}.{name}" for name in KEY),
+            f"{row}.created_at",
+            f"{row}.level",
+            *(_case(when, then, row + ".") for _name, when, then in COUNTS),
+        ]
+    )
+    # SELECT … WHERE rather than VALUES: SQLite's upsert after a SELECT needs the WHERE.
+    return (
+        f"INSERT INTO {TALLY} ({COLUMNS}) SELECT {values} WHERE {row}.student_id IS NOT NULL "
+        f"{_added('MIN')};"
     )
 
 
 def _sqlite() -> list[str]:
-    values = ", ".join(
-        [
-            *(f"NEW.{name}" for name in KEY),
-            "NEW.created_at",
-            "NEW.level",
-            *(_case(when, then, "NEW.") for _name, when, then in COUNTS),
-        ]
-    )
-    # Row triggers (all SQLite has); only the columns a count reads make a change.
+    # Row triggers (all SQLite has); only the columns a count reads make a change. A change
+    # adds the new row before taking the old one's MIN out, so a recount sees the table as it
+    # now is and counts the new row once.
     counted = ", ".join(
         [*KEY, "created_at", "level", "target", "responded", "congruent", "rt_ms", "correct",
          "plausible"]
     )  # fmt: skip
     return [
         f"CREATE TRIGGER classroom_trial_tally_add AFTER INSERT ON {TRIAL} "
-        f"WHEN NEW.student_id IS NOT NULL BEGIN INSERT INTO {TALLY} ({COLUMNS}) "
-        f"VALUES ({values}) {_added('MIN')}; END",
+        f"BEGIN {_sqlite_added('NEW')} END",
         f"CREATE TRIGGER classroom_trial_tally_changed AFTER UPDATE OF {counted} ON {TRIAL} "
-        f"BEGIN {_sqlite_recount('OLD')} {_sqlite_recount('NEW')} END",
+        f"BEGIN {_sqlite_added('NEW')} {_sqlite_taken('OLD')} END",
         f"CREATE TRIGGER classroom_trial_tally_deleted AFTER DELETE ON {TRIAL} "
-        f"BEGIN {_sqlite_recount('OLD')} END",
+        f"BEGIN {_sqlite_taken('OLD')} END",
     ]
 
 

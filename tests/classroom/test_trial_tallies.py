@@ -117,6 +117,19 @@ def test_tallies_follow_every_write_and_give_the_trials_own_facts(
     Trial.objects.filter(pk=some[5].pk).update(level="aaa")
     Trial.objects.filter(pk=some[6].pk).update(kind="palm_strike.team_flip")
     _assert_tallies_match()
+    # The earliest trial of each group later, and a level made the largest: a MIN that a
+    # row held must be found again among the trials left.
+    for session in sessions:
+        for student in students:
+            first = Trial.objects.filter(session=session, student=student).order_by("created_at")
+            if earliest := first.first():
+                Trial.objects.filter(pk=earliest.pk).update(
+                    created_at=start + timedelta(days=20), level="zzz"
+                )
+    _assert_tallies_match()
+    for trial in Trial.objects.order_by("created_at")[:6]:
+        trial.delete()
+    _assert_tallies_match()
 
     # Bulk-written (one statement, as the live tables write a flip's trials).
     copies = Trial.objects.order_by("pk")[:7]
