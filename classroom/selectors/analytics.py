@@ -364,6 +364,15 @@ class _Mean(Func):
         return sql, (*count_params, *total_params, *count_params)
 
 
+class _Total(Sum):
+    """SUM of an integer column, which both databases already answer as an int: without
+    Django's int() converter, run 10 times a row on the class overview's 6,000 rows."""
+
+    @property
+    def convert_value(self) -> Any:
+        return self._convert_value_noop  # type: ignore[attr-defined]
+
+
 def _session_facts(tallies: QuerySet[TrialTally]) -> dict[Key, SessionFacts]:
     """Per (student, session), from the tallies (``TrialTally``: the database keeps them
     equal to a count of the trials) summed per kind of trial: a year of a class is 6,000 of
@@ -384,7 +393,7 @@ def _session_facts(tallies: QuerySet[TrialTally]) -> dict[Key, SessionFacts]:
             mean_rt=_Mean(Sum("trend_rt_sum"), Sum("trend_rt_count")),
             level=Min("level"),
             game=Min("game"),
-            **{name: Sum(name) for name in _COUNTS},
+            **{name: _Total(name) for name in _COUNTS},
         )
     )
     return _facts_from(rows, by=_BY_SESSION_KIND, group=2)
