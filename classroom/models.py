@@ -505,9 +505,9 @@ class TrialTally(models.Model):
     """The counts of one student's trials of one kind (and game) in one session, as the
     progress pages' aggregate counts them (``classroom.selectors.analytics``), kept by the
     database itself: triggers on the trials table add every inserted trial to its row and
-    count a row again whenever one of its trials is changed or deleted (migration 0016),
-    however the trial was written. A year of a class is 1.2 M trials but 6,000 of these rows,
-    which the class overview and the student's sessions read instead.
+    take a changed or deleted one out of it (migration 0016), however the trial was written.
+    A year of a class is 1.2 M trials but 6,000 of these rows, which the class overview, a
+    student's sessions and the class's list of games read instead.
 
     No foreign keys in the database: a row goes when its last trial does (the triggers), so
     deleting a student or a session needs nothing of Django here. A migration that makes

@@ -33,12 +33,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from classroom.gamesite import game_sites
+from classroom.management.trial_tallies import tallies_recount
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
 from classroom.people.names import name_key
 from classroom.services.classes import class_create
 from classroom.services.join_codes import join_code_generate
 from classroom.services.tokens import token_new
-from classroom.trial_tallies import tallies_recount
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence

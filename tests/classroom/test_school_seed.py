@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from classroom.management.school_seed import school_days, table_sizes
-from classroom.trial_tallies import COLUMNS, COUNT_SQL
+from classroom.management.trial_tallies import COLUMNS, COUNT_SQL
 from tests.services import POSTGRES_URL, require
 
 if TYPE_CHECKING:

@@ -14,10 +14,10 @@ from django.db.models import Min
 from django.utils import timezone
 
 from classroom.analytics.speed import ANTICIPATION_FLOOR_MS
+from classroom.management.trial_tallies import TREND_RT_FLOOR_MS
 from classroom.models import GameSession, Trial, TrialTally
 from classroom.selectors import analytics
 from classroom.services.classes import student_remove
-from classroom.trial_tallies import TREND_RT_FLOOR_MS
 from tests.classroom.trial_rows import played_session, riff_raff_played, trial_add
 
 if TYPE_CHECKING:
