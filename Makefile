@@ -14,7 +14,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-capacity bench-faults bench-joins bench-exports clean
+.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -121,6 +121,19 @@ bench-analytics: setup
 		export DATABASE_URL="sqlite:///$$tmp/bench.sqlite3" && \
 		$(BIN)/python manage.py migrate --noinput -v0 && \
 		$(BIN)/python manage.py analytics_bench
+
+# The same pages at a school's year of trials: 30 classes x 30 students x 200 sessions x 200
+# trials (36 M) seeded in SQL into a throwaway PostgreSQL database, which is dropped after.
+# Prints JSON (seeding and building the indexes take most of an hour on two cores); e.g.
+# SCHOOL_ARGS="--classes 3" for a first try.
+SCHOOL_BENCH_DATABASE := snapclass_bench_school_$(shell date +%s)
+SCHOOL_ARGS ?=
+bench-analytics-school: setup
+	export DATABASE_URL=postgres://postgres@127.0.0.1:5432/$(SCHOOL_BENCH_DATABASE) && \
+		trap '$(BIN)/python -m classroom.server.database_create --drop' EXIT INT TERM && \
+		$(BIN)/python -m classroom.server.database_create && \
+		$(BIN)/python manage.py migrate --noinput -v0 && \
+		$(BIN)/python manage.py analytics_school_bench $(SCHOOL_ARGS)
 
 # Students one process holds with flip-to-last-tablet p99 <= 100 ms: ramps classes of 30 (each
 # with its teacher's console and projector open) on one process (SQLite), then on two

@@ -461,10 +461,97 @@ class Trial(models.Model):
             models.Index(fields=["session", "student"]),
             models.Index(fields=["session", "seat"]),
             models.Index(fields=["created_at"]),
+            # The progress pages' per-(student, session, kind) aggregates and sorted RTs
+            # (``classroom.selectors.analytics``) read every column they use from this index,
+            # in its order, without visiting the table (PostgreSQL's index-only scan: a year of
+            # a class is 1.2 M trials, each on a different page of the table; SQLite ignores
+            # INCLUDE). ``id`` is there for the aggregates' COUNT.
+            models.Index(
+                fields=["student", "session", "kind"],
+                include=[
+                    "id",
+                    "created_at",
+                    "game",
+                    "level",
+                    "target",
+                    "responded",
+                    "congruent",
+                    "rt_ms",
+                    "correct",
+                    "plausible",
+                ],
+                name="trial_student_session_kind",
+            ),
+            # The few trials with an adaptive rung or an accommodation in ``data``
+            # (``level_track``, ``student_colour_safe_sessions``): without these, finding
+            # them means reading every trial of the student.
+            models.Index(
+                fields=["student", "game", "created_at"],
+                condition=models.Q(data__has_key="rung"),
+                name="trial_student_rung",
+            ),
+            models.Index(
+                fields=["student", "session"],
+                condition=models.Q(data__has_key="accommodation"),
+                name="trial_student_accommodation",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.seat_id} {self.rt_ms}"
+
+
+class TrialTally(models.Model):
+    """The counts of one student's trials of one kind (and game) in one session, as the
+    progress pages' aggregate counts them (``classroom.selectors.analytics``), kept by the
+    database itself: triggers on the trials table add every inserted trial to its row and
+    take a changed or deleted one out of it (migration 0016), however the trial was written.
+    A year of a class is 1.2 M trials but 6,000 of these rows, which the class overview, a
+    student's sessions and the class's list of games read instead.
+
+    No foreign keys in the database: a row goes when its last trial does (the triggers), so
+    deleting a student or a session needs nothing of Django here. A migration that makes
+    SQLite rebuild the trials table drops its triggers: it must create them again
+    (``tests/classroom/test_trial_tallies.py`` checks they are there).
+    """
+
+    student = models.ForeignKey(
+        Student, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    session = models.ForeignKey(
+        GameSession, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    kind = models.CharField(max_length=40)
+    # A session's trials are all of its game; in the key all the same, so a filter by game is
+    # exactly the trials' own filter whatever the rows hold.
+    game = models.CharField(max_length=40)
+    # The earliest time and the smallest level among the trials, as MIN() gives them.
+    started = models.DateTimeField()
+    level = models.CharField(max_length=20)
+    trials = models.PositiveIntegerField()
+    correct_count = models.PositiveIntegerField()
+    hits = models.PositiveIntegerField()
+    misses = models.PositiveIntegerField()
+    false_alarms = models.PositiveIntegerField()
+    correct_rejections = models.PositiveIntegerField()
+    congruent_targets = models.PositiveIntegerField()
+    congruent_errors = models.PositiveIntegerField()
+    incongruent_targets = models.PositiveIntegerField()
+    incongruent_errors = models.PositiveIntegerField()
+    # The plausible correct responses at or above the anticipation floor (200 ms): their
+    # count and the sum of their RTs, for the session's mean (the trend figure).
+    trend_rt_count = models.PositiveIntegerField()
+    trend_rt_sum = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["student", "session", "kind", "game"], name="unique_trial_tally"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} {self.session_id} {self.kind}: {self.trials}"
 
 
 class Export(models.Model):

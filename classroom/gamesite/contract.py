@@ -111,6 +111,40 @@ class DemoSeed(Protocol):
 
 
 @dataclass(frozen=True)
+class BulkTrials:
+    """What a game's trials look like in bulk, for seeding a school's year of them in SQL
+    (``manage.py analytics_school_bench``, ``classroom.management.school_seed``): the
+    columns' typical values and the game's own ``data`` keys, not the learning curves of a
+    ``demo_seed``, which writes every trial from Python and would take hours for millions."""
+
+    kind: str
+    # The levels a class climbs through, in order (the series is played in equal parts).
+    levels: tuple[str, ...]
+    # A session's settings at one level (``GameSession.settings``).
+    settings: Callable[[str], dict[str, Any]]
+    # Share of trials that call for a response (signal trials).
+    target_share: float
+    # Share of congruent trials, or None where a trial has no congruence.
+    congruent_share: float | None
+    # A typical child's odds of responding to a target and to a non-target.
+    hit_rate: float
+    false_alarm_rate: float
+    # A typical child's median RT and its lognormal spread; slower per level up.
+    median_rt_ms: float
+    rt_spread: float
+    level_cost_ms: float
+    # Extra ms on incongruent trials.
+    incongruent_ms: float
+    # Responses after the window are no response; below ``plausible_floor_ms`` implausible.
+    response_window_ms: int
+    plausible_floor_ms: int
+    implausible_share: float
+    # The game's own ``data`` keys besides the shared columns (flip, level, target …), the
+    # same on every seeded trial: sized like the live tables' data.
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameSite:
     """One game as the site shows it."""
 
@@ -162,6 +196,8 @@ class GameSite:
     watch_template: str = ""
     # Demo trials for benchmarks and demos (``manage.py analytics_bench``), if the game has them.
     demo_seed: DemoSeed | None = None
+    # The same in bulk, for a school's year of trials seeded in SQL, if the game has them.
+    bulk_trials: BulkTrials | None = None
 
     @property
     def slug(self) -> str:

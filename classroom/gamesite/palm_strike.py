@@ -11,6 +11,7 @@ from classroom.gamesite._shared import table_labels
 from classroom.gamesite.contract import (
     PRACTICE_SOLO,
     PRACTICE_WITH_BOTS,
+    BulkTrials,
     GameSite,
     Measure,
     TrialColumn,
@@ -145,6 +146,42 @@ def demo_seed(
         trials_per_session=trials_per_session,
         seed=seed,
     )
+
+
+def _bulk_settings(level: str) -> dict[str, Any]:
+    # Imported here, as in ``demo_seed``: the config module is only needed when seeding.
+    from games.core import config_to_values
+    from games.palm_strike.config import Config
+
+    return config_to_values(Config(level=level))  # type: ignore[arg-type]
+
+
+# A class's flips in bulk (``BulkTrials``): the odds ``palm_strike_seed`` draws from, as a
+# typical child's (about 40 % matches, a hit rate near 0.88 and false alarms near 0.07, a
+# median near 680 ms, Stroop words about 60 ms slower, the host's 100 ms floor).
+BULK_TRIALS = BulkTrials(
+    kind=FLIP,
+    levels=tuple(LEVELS),
+    settings=_bulk_settings,
+    target_share=0.4,
+    # Nine of the deck's 30 public cards name their own ink (``cards._RECIPE``).
+    congruent_share=0.3,
+    hit_rate=0.88,
+    false_alarm_rate=0.07,
+    median_rt_ms=680,
+    rt_spread=0.23,
+    level_cost_ms=55,
+    incongruent_ms=60,
+    response_window_ms=2500,
+    plausible_floor_ms=100,
+    implausible_share=0.01,
+    # As ``games.palm_strike.rules._trials`` stores them beside the shared columns.
+    data={
+        "public": {"type": "public", "bg": "orange", "word": "red", "ink": "blue"},
+        "first": False,
+        "bot": False,
+    },
+)
 
 
 # ============================================================================================
@@ -460,4 +497,5 @@ SITE = GameSite(
     # The card's colour is what the child reacts to.
     colour_stimulus=True,
     demo_seed=demo_seed,
+    bulk_trials=BULK_TRIALS,
 )

@@ -1,5 +1,9 @@
 """``python -m classroom.server.database_create``: create DATABASE_URL's PostgreSQL database if it
-does not exist yet (``make cluster`` on a fresh machine). SQLite needs nothing."""
+does not exist yet (``make cluster`` on a fresh machine). SQLite needs nothing.
+
+``--drop`` drops it instead, sessions still connected and all (``make bench-analytics-school``
+throws its database away with it).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ import psycopg
 from psycopg import sql
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    drop = "--drop" in (sys.argv[1:] if argv is None else argv)
     config = dj_database_url.parse(os.environ.get("DATABASE_URL", ""))
     if not str(config.get("ENGINE", "")).endswith("postgresql"):
         return 0
@@ -27,7 +32,12 @@ def main() -> int:
         exists = connection.execute(
             "SELECT 1 FROM pg_database WHERE datname = %s", [name]
         ).fetchone()
-        if exists is None:
+        if drop and exists is not None:
+            connection.execute(
+                sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+            print(f"Dropped the PostgreSQL database {name}.")
+        elif not drop and exists is None:
             connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
             print(f"Created the PostgreSQL database {name}.")
     return 0

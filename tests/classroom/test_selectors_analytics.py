@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pytest
+from django.db.models import Min
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from classroom.analytics.signal import SignalCounts, dprime, signal_of
@@ -14,6 +17,7 @@ from classroom.analytics.speed import rt_summary
 from classroom.models import Trial
 from classroom.selectors import analytics
 from classroom.selectors.analytics import ROLLING_RESPONSES
+from classroom.services.classes import class_create
 from tests.classroom.trial_rows import (
     played_session,
     riff_raff_played,
@@ -24,6 +28,8 @@ from tests.classroom.trial_rows import (
 if TYPE_CHECKING:
     from collections.abc import Callable
     from contextlib import AbstractContextManager
+
+    from django.contrib.auth.models import User
 
     from classroom.models import GameSession, SchoolClass
 
@@ -352,3 +358,68 @@ def test_kinds_cost_no_extra_queries(
         analytics.student_sessions(student=ava)
     with django_assert_num_queries(3):
         analytics.class_overview(school_class=school_class)
+
+
+def test_class_games_are_the_games_the_class_students_played(
+    class_session: GameSession,
+    school_class: SchoolClass,
+    make_session: Callable[..., GameSession],
+    teacher: User,
+) -> None:
+    ava, ben, chen = school_class.students.filter(display_name__in=["Ava", "Ben", "Chen"])
+    seats = played_session(session=class_session, students=[ava, ben])
+    trial_add(seat=seats[ava.pk], target=True, responded=True, rt_ms=500)
+    trial_add(seat=seats[ben.pk], target=False, responded=False)
+    later = make_session(school_class=school_class)
+    seats = played_session(session=later, students=[ben, chen], game="riff_raff")
+    riff_raff_played(seats[ben.pk], catch_rts=[600], stayed=[True])
+    # A game no registry knows still counts: the filter offers what the trials hold.
+    odd = trial_add(seat=seats[chen.pk], target=True, responded=False)
+    Trial.objects.filter(pk=odd.pk).update(game="retired_game")
+    # Another class's games, and a trial of no one (a removed student's), are not this class's.
+    other = class_create(teacher=teacher, name="Year 4 Owls", student_names=["Zoe", "Yu"])
+    zoe = other.students.get(display_name="Zoe")
+    elsewhere = make_session(school_class=other)
+    seat = played_session(session=elsewhere, students=[zoe], game="commotion")[zoe.pk]
+    stray = trial_add(seat=seat, target=True, responded=True, rt_ms=400)
+    Trial.objects.filter(pk=stray.pk).update(game="commotion")
+    Trial.objects.create(
+        **{
+            f.attname: getattr(stray, f.attname)
+            for f in Trial._meta.concrete_fields
+            if f.attname not in {"id", "student_id", "game"}
+        },
+        student_id=None,
+        game="nobodys_game",
+    )
+
+    assert analytics.class_games(school_class=school_class) == [
+        "palm_strike",
+        "retired_game",
+        "riff_raff",
+    ]
+    assert analytics.class_games(school_class=other) == ["commotion"]
+
+
+def test_the_progress_aggregates_read_only_columns_of_their_covering_index() -> None:
+    """PostgreSQL answers them from the index ``trial_student_session_kind`` alone (an
+    index-only scan) only while every trial column they name is in it."""
+    (index,) = [i for i in Trial._meta.indexes if i.name == "trial_student_session_kind"]
+    covered = {Trial._meta.get_field(name).column for name in [*index.fields, *index.include]}
+    day = TruncDate("created_at", tzinfo=timezone.get_current_timezone())
+    queries = [
+        analytics.facts_rows(Trial.objects.filter(student_id=1), by=["student", "session", "kind"]),
+        analytics.facts_rows(
+            Trial.objects.filter(student_id=1, game="palm_strike").annotate(day=day),
+            by=["student", "day", "game", "level", "kind"],
+            first_session=Min("session"),
+        ),
+        analytics.scored_responses(Trial.objects.filter(student_id=1))
+        .order_by("rt_ms")
+        .values_list("student", "session", "kind", "rt_ms", "congruent"),
+    ]
+    for query in queries:
+        sql = str(query.query)
+        named = set(re.findall(rf'"{Trial._meta.db_table}"\."(\w+)"', sql))
+        assert named, sql
+        assert named <= covered, named - covered

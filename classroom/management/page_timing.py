@@ -1,0 +1,73 @@
+"""Server time of a page through Django's test client, for the analytics benchmarks: no
+network, no browser, after an untimed warm-up (a running server has long filled its template
+and URL caches)."""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+import time
+import warnings
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.core.management.base import CommandError
+from django.test import Client, override_settings
+from django.urls import reverse
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from django.contrib.auth.models import User
+
+# The settings' ALLOWED_HOSTS always list it unless overridden; the client's default
+# "testserver" would be refused outside the test runner.
+HOST = "127.0.0.1"
+PLAIN_STATIC_STORAGE = "django.contrib.staticfiles.storage.StaticFilesStorage"
+
+
+def page_url(name: str, *args: int) -> str:
+    try:
+        return reverse(name, args=args)
+    except Exception as error:
+        # A missing or broken view module surfaces here, when the URLconf is first loaded.
+        raise CommandError(f"No URL for {name}: {type(error).__name__}: {error}") from error
+
+
+@contextlib.contextmanager
+def timing_client(*, user: User) -> Iterator[Client]:
+    """A client logged in as ``user``, with settings a page can render under outside a server."""
+    client = Client(HTTP_HOST=HOST)
+    client.force_login(user)
+    # The manifest storage refuses to render without `collectstatic` first; a static URL
+    # costs the same dictionary lookup either way, so plain storage times the same.
+    storages = {**settings.STORAGES, "staticfiles": {"BACKEND": PLAIN_STATIC_STORAGE}}
+    with override_settings(STORAGES=storages), warnings.catch_warnings():
+        # WhiteNoise notes the missing STATIC_ROOT once; no static file is served here.
+        warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
+        yield client
+
+
+def page_timed(*, client: Client, url: str, repeat: int) -> dict[str, float]:
+    """min / median / max milliseconds of ``repeat`` GETs, after one untimed warm-up."""
+    page_get(client=client, url=url)
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        page_get(client=client, url=url)
+        times.append((time.perf_counter() - began) * 1000)
+    return {
+        "min": round(min(times), 1),
+        "median": round(statistics.median(times), 1),
+        "max": round(max(times), 1),
+    }
+
+
+def page_get(*, client: Client, url: str) -> None:
+    try:
+        response = client.get(url)
+    except Exception as error:
+        # The test client re-raises a view's exception instead of answering 500.
+        raise CommandError(f"GET {url} raised {type(error).__name__}: {error}") from error
+    if response.status_code != 200:
+        raise CommandError(f"GET {url} answered {response.status_code}, not 200")
