@@ -38,10 +38,9 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
-from classroom.people.names import name_key
 from classroom.services.classes import STUDENTS_PER_CLASS_MAX, class_create
 from classroom.services.join_codes import join_code_generate
-from classroom.services.tokens import token_new
+from classroom.services.student_seats import student_seat_new
 from games.core import config_to_values
 from games.palm_strike.cards import PublicCard, card_to_dict, public_deck
 from games.palm_strike.config import Config, Level
@@ -332,14 +331,7 @@ def _session_seed(
     seats: list[Seat] = []
     for table, size in zip(tables, _table_sizes(len(order)), strict=True):
         seats.extend(
-            Seat(
-                session=session,
-                table=table,
-                student=student,
-                name=student.display_name,
-                name_key=name_key(student.display_name),
-                token=token_new(),
-            )
+            student_seat_new(session=session, table=table, student=student)
             for student in order[len(seats) : len(seats) + size]
         )
     Seat.objects.bulk_create(seats)

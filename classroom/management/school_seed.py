@@ -35,10 +35,9 @@ from django.utils import timezone
 from classroom.gamesite import game_sites
 from classroom.management.trial_tallies import tallies_recount
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
-from classroom.people.names import name_key
 from classroom.services.classes import class_create
 from classroom.services.join_codes import join_code_generate
-from classroom.services.tokens import token_new
+from classroom.services.student_seats import student_seat_new
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
@@ -243,16 +242,7 @@ def _seats_create(
         placed = 0
         for table, seats_here in zip(tables[index * len(sizes) :], sizes, strict=False):
             for student in order[placed : placed + seats_here]:
-                seats.append(
-                    Seat(
-                        session=session,
-                        table=table,
-                        student=student,
-                        name=student.display_name,
-                        name_key=name_key(student.display_name),
-                        token=token_new(),
-                    )
-                )
+                seats.append(student_seat_new(session=session, table=table, student=student))
             placed += seats_here
     Seat.objects.bulk_create(seats, batch_size=5000)
 

@@ -20,10 +20,9 @@ from classroom.gamesite import game_sites
 from classroom.gamesite.contract import PRACTICE_SOLO, PRACTICE_WITH_BOTS
 from classroom.live.hosting import tables_control
 from classroom.models import Assignment, GameSession, Seat, Table
-from classroom.people.names import name_key
 from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import table_roster_fix
-from classroom.services.tokens import token_new
+from classroom.services.student_seats import student_seat_new
 from games.core import config_to_values
 from games.registry import game_get
 
@@ -135,17 +134,15 @@ def practice_start(
         session.language = language
         session.save(update_fields=["language"])
     table = Table.objects.create(session=session, number=1, status=Table.Status.RUNNING)
-    seat = Seat.objects.create(
+    seat = student_seat_new(
         session=session,
         table=table,
         student=student,
-        name=student.display_name,
-        name_key=name_key(student.display_name),
-        token=token_new(),
         options=dict(student.game_options.get(game, {})),
         practice_sign_in=sign_in,
         via_badge=sign_in is not None and sign_in.via == sign_in.Via.BADGE,
     )
+    seat.save()
     table_roster_fix(
         session=session, table=table, bots=0 if mode == SOLO else 1, bot_level=PRACTICE_BOT_LEVEL
     )
