@@ -5,9 +5,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from classroom.gamesite.contract import TrialColumn
 
 if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
     from classroom.models import Seat
+
+# The unit of a trial column that holds a yes or no.
+YES_NO = gettext_lazy("TRUE or FALSE")
+
+
+def data_count_column(label: StrPromise, key: str, *, meaning: StrPromise) -> TrialColumn:
+    """A trial column counting something the game writes in the trial's ``data`` (its flip or
+    round, from 1)."""
+    return TrialColumn(
+        label, lambda trial: trial.data.get(key), 7, meaning=meaning, unit=gettext_lazy("count")
+    )
 
 
 def table_labels(seat: Seat) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from classroom.gamesite._shared import table_labels
+from classroom.gamesite._shared import data_count_column, table_labels
 from classroom.gamesite.contract import PRACTICE_WITH_BOTS, GameSite, Measure, TrialColumn
 from games.commotion.spec import SPEC
 from games.commotion.trials import level_fields
@@ -238,12 +238,10 @@ def _outcome(trial: Any) -> str | None:
 
 
 TRIAL_COLUMNS = (
-    TrialColumn(
+    data_count_column(
         gettext_lazy("Round"),
-        lambda t: t.data.get("round"),
-        7,
+        "round",
         meaning=gettext_lazy("The round of the game, counted from 1"),
-        unit=gettext_lazy("count"),
     ),
     TrialColumn(
         gettext_lazy("Card"),
@@ -310,12 +308,10 @@ SITE = GameSite(
     practice_settings={PRACTICE_WITH_BOTS: {}},
     # The refill pile still to clear.
     count_field="refill",
-    tile_template="gamesite/commotion/_tile.html",
     measures=MEASURES,
     headline="spotting_rate",
     speed="time_to_play",
     response_time=gettext_lazy("Time to play"),
     trial_columns=TRIAL_COLUMNS,
-    trials_template="gamesite/commotion/_trials.html",
     colour_symbols=True,
 )

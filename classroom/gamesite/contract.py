@@ -160,8 +160,6 @@ class GameSite:
     practice_settings: Mapping[str, Mapping[str, object]]
     # The key of the per-player number in the engine's teacher view (cards, refill, cargo).
     count_field: str
-    # The template with the game's tile partials (``TILE_PARTIALS``) for console and projector.
-    tile_template: str
     # The measures the game reports, in the order of every table and export.
     measures: tuple[Measure, ...]
     # The key of the measure the console tile and progress lead with (accuracy, spotting rate…).
@@ -174,8 +172,6 @@ class GameSite:
     response_time: StrPromise
     # The game's own trial columns (per-student table, trials export), after the shared ones.
     trial_columns: tuple[TrialColumn, ...]
-    # The template with the per-student trial table's ``head`` and ``row`` partials.
-    trials_template: str
     # Signal and noise trials both exist (a response can be withheld on a non-match): only then
     # d', c and the console's "many responses without a match" flag mean anything.
     signal_detection: bool = False
@@ -190,10 +186,8 @@ class GameSite:
     kind_rates: Mapping[str, str] = field(default_factory=dict)
     # Phases between rounds, when a "between rounds" leaderboard shows.
     round_breaks: frozenset[str] = ROUND_BREAKS
-    # Games drawn live on a canvas: the scene data and the template with its ``assets`` and
-    # ``canvas`` partials.
+    # Games drawn live on a canvas: the scene data (``watch_template`` draws it).
     watch_scene: Callable[[], dict[str, Any]] | None = None
-    watch_template: str = ""
     # Demo trials for benchmarks and demos (``manage.py analytics_bench``), if the game has them.
     demo_seed: DemoSeed | None = None
     # The same in bulk, for a school's year of trials seeded in SQL, if the game has them.
@@ -202,6 +196,23 @@ class GameSite:
     @property
     def slug(self) -> str:
         return self.spec.slug
+
+    # A game's templates live in templates/gamesite/<slug>/, each under one name per role.
+
+    @property
+    def tile_template(self) -> str:
+        """The game's tile partials (``TILE_PARTIALS``) for console and projector."""
+        return f"gamesite/{self.slug}/_tile.html"
+
+    @property
+    def trials_template(self) -> str:
+        """The per-student trial table's ``head`` and ``row`` partials."""
+        return f"gamesite/{self.slug}/_trials.html"
+
+    @property
+    def watch_template(self) -> str:
+        """For a game drawn live on a canvas, its ``assets`` and ``canvas`` partials."""
+        return f"gamesite/{self.slug}/_watch.html" if self.watch_scene is not None else ""
 
     def measure(self, key: str) -> Measure:
         return next(m for m in self.measures if m.key == key)

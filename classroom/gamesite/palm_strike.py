@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from classroom.gamesite._shared import table_labels
+from classroom.gamesite._shared import YES_NO, data_count_column, table_labels
 from classroom.gamesite.contract import (
     PRACTICE_SOLO,
     PRACTICE_WITH_BOTS,
@@ -389,15 +389,12 @@ def _response(trial: Any) -> str | None:
 
 
 _COLOURS = "red, yellow, blue, green, purple"
-_YES_NO = gettext_lazy("TRUE or FALSE")
 
 TRIAL_COLUMNS = (
-    TrialColumn(
+    data_count_column(
         gettext_lazy("Flip"),
-        lambda t: t.data.get("flip"),
-        7,
+        "flip",
         meaning=gettext_lazy("Which flip of the table's game this was, counted from 1"),
-        unit=gettext_lazy("count"),
     ),
     TrialColumn(
         gettext_lazy("Public card word"),
@@ -428,7 +425,7 @@ TRIAL_COLUMNS = (
             "The card matched a card in the child's slap scope at the table's level: a slap "
             "was called for (signal trial); FALSE is a noise trial"
         ),
-        unit=_YES_NO,
+        unit=YES_NO,
     ),
     TrialColumn(
         gettext_lazy("Congruent"),
@@ -437,7 +434,7 @@ TRIAL_COLUMNS = (
         meaning=gettext_lazy(
             "On a match: the word and its ink agree (Stroop congruent); blank without a match"
         ),
-        unit=_YES_NO,
+        unit=YES_NO,
     ),
     TrialColumn(
         gettext_lazy("Response"),
@@ -461,14 +458,14 @@ TRIAL_COLUMNS = (
         lambda t: t.correct,
         9,
         meaning=gettext_lazy("Slap on a match, or no slap without one"),
-        unit=_YES_NO,
+        unit=YES_NO,
     ),
     TrialColumn(
         gettext_lazy("First"),
         lambda t: t.data.get("first"),
         7,
         meaning=gettext_lazy("The child won the race for this card (the first plausible slap)"),
-        unit=_YES_NO,
+        unit=YES_NO,
     ),
 )
 
@@ -485,14 +482,12 @@ SITE = GameSite(
         PRACTICE_WITH_BOTS: {"flip_pacing": "auto", "auto_flip_s": 5.0},
     },
     count_field="card_count",
-    tile_template="gamesite/palm_strike/_tile.html",
     # Signal detection (d', criterion) on slap or not, and the Stroop costs of the colour words.
     measures=MEASURES,
     headline="accuracy",
     speed="median_rt",
     response_time=gettext_lazy("Reaction time"),
     trial_columns=TRIAL_COLUMNS,
-    trials_template="gamesite/palm_strike/_trials.html",
     signal_detection=True,
     # The card's colour is what the child reacts to.
     colour_stimulus=True,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from classroom.gamesite._shared import table_labels
+from classroom.gamesite._shared import YES_NO, data_count_column, table_labels
 from classroom.gamesite.contract import PRACTICE_WITH_BOTS, GameSite, Measure, TrialColumn
 from games.riff_raff.cargo import SHAPES
 from games.riff_raff.spec import SPEC
@@ -168,15 +168,11 @@ def _stayed(trial: Any) -> bool | None:
     return trial.correct if trial.kind == PLACEMENT else None
 
 
-_YES_NO = gettext_lazy("TRUE or FALSE")
-
 TRIAL_COLUMNS = (
-    TrialColumn(
+    data_count_column(
         gettext_lazy("Round"),
-        lambda t: t.data.get("round"),
-        7,
+        "round",
         meaning=gettext_lazy("The round of the game (up to 10, or 20 with two players)"),
-        unit=gettext_lazy("count"),
     ),
     TrialColumn(
         gettext_lazy("Area"),
@@ -197,7 +193,7 @@ TRIAL_COLUMNS = (
         _caught,
         8,
         meaning=gettext_lazy("On a falling piece: the child tapped it before it reached the sea"),
-        unit=_YES_NO,
+        unit=YES_NO,
     ),
     TrialColumn(
         gettext_lazy("Catch time (ms)"),
@@ -211,7 +207,7 @@ TRIAL_COLUMNS = (
         _stayed,
         9,
         meaning=gettext_lazy("On a placement: the piece was still on the ship when it settled"),
-        unit=_YES_NO,
+        unit=YES_NO,
     ),
 )
 
@@ -225,17 +221,14 @@ SITE = GameSite(
     practice_settings={PRACTICE_WITH_BOTS: {}},
     # The cargo still to load.
     count_field="pieces_left",
-    tile_template="gamesite/riff_raff/_tile.html",
     measures=MEASURES,
     headline="catch_rate",
     speed="catch_rt",
     response_time=gettext_lazy("Catch time"),
     trial_columns=TRIAL_COLUMNS,
-    trials_template="gamesite/riff_raff/_trials.html",
     # Catches and placements share a session: each kind is shown on its own.
     colour_symbols=True,
     mixed_kinds=True,
     kind_rates={CATCH: "catch_rate", PLACEMENT: "placement_stability"},
     watch_scene=scene,
-    watch_template="gamesite/riff_raff/_watch.html",
 )
