@@ -72,7 +72,7 @@ test: setup
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest -q \
 		-n 2 --dist loadgroup \
 		tests/classroom/test_authorization.py tests/classroom/test_authorization_sockets.py \
-		tests/classroom/test_table_consumer.py tests/classroom/test_services_live_tables.py
+		tests/classroom/test_table_consumer.py tests/classroom/services/test_live_tables.py
 	@echo "The socket authorization and fuzz tests again, on PostgreSQL and Redis (the cluster's"
 	@echo "channel layer and leases):"
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) REDIS_URL=$(TEST_REDIS_URL) \

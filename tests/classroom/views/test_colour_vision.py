@@ -22,8 +22,8 @@ from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.classes import student_colour_safe_set
 from classroom.services.seats import seat_join_guest, seat_join_student
 from classroom.services.sessions import session_create, session_start
-from tests.classroom.test_views import _settings_post
 from tests.classroom.trial_rows import played_session, trial_add
+from tests.classroom.views.test_site_flow import _settings_post
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
