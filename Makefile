@@ -64,13 +64,13 @@ test: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy classroom games
-	SNAPCLASS_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup \
+	SNAPCLASS_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope \
 		-m "not alone"
 	@echo "The tests that measure time or load, alone, so no other test's load is measured:"
 	SNAPCLASS_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -q -m alone
 	@echo "The authorization and live-table tests again, on PostgreSQL:"
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest -q \
-		-n 2 --dist loadgroup \
+		-n 2 --dist loadscope \
 		tests/classroom/test_authorization.py tests/classroom/test_authorization_sockets.py \
 		tests/classroom/test_table_consumer.py tests/classroom/services/test_live_tables.py
 	@echo "The socket authorization and fuzz tests again, on PostgreSQL and Redis (the cluster's"
@@ -87,7 +87,7 @@ check: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy classroom games
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not e2e and not cluster and not slow"
+	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m "not e2e and not cluster and not slow"
 
 lint: setup
 	$(BIN)/ruff check .

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.utils import translation
+from xdist.scheduler import LoadScopeScheduling
 
 from classroom.live.hosting import log_writer
 from classroom.services.classes import class_create
@@ -118,23 +119,43 @@ def guest_session(make_session: Callable[..., GameSession]) -> GameSession:
 _FOLDER_MARKS = {"e2e": "e2e", "cluster": "cluster", "faults": "slow", "soak": "slow"}
 
 
-# Under pytest-xdist (`make test` runs `-n`, `--dist loadgroup`) a file's tests stay on one
+# Under pytest-xdist (`make test` and `make check` run `-n 2`) a file's tests stay on one
 # worker, so module-scoped sites are built once. The tests that start real server processes
-# (cluster, faults, soak) share one group and run one after another: each already takes both
-# cores for its processes, and two at once would measure each other's load.
+# (cluster, faults, soak) share one work unit and run one after another: each already takes
+# both cores for its processes, and two at once would measure each other's load.
 _PROCESS_FOLDERS = frozenset({"cluster", "faults", "soak"})
+_PROCESS_UNIT = "real-processes"
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def _work_unit(nodeid: str) -> str:
+    path = nodeid.split("::", 1)[0]
+    parts = path.split("/")
+    return _PROCESS_UNIT if len(parts) > 1 and parts[1] in _PROCESS_FOLDERS else path
+
+
+class _FileScheduling(LoadScopeScheduling):
+    """xdist's scope scheduling with this suite's work units (see ``_work_unit``), in the
+    order of collection. Not ``--dist loadgroup``: it groups by a suffix its hook writes
+    into ``item._nodeid``, which pytest 9.2 no longer reads (``nodeid`` comes from
+    ``item._id``), so every test went its own way and each module's browser classroom was
+    built once per worker."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return _work_unit(nodeid)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> _FileScheduling:
+    # Collection order (below), not xdist's largest-unit-first.
+    config.option.loadscopereorder = False
+    return _FileScheduling(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         parts = item.path.relative_to(item.config.rootpath).parts
         if len(parts) > 1 and parts[0] == "tests" and parts[1] in _FOLDER_MARKS:
             item.add_marker(_FOLDER_MARKS[parts[1]])
-        in_processes = len(parts) > 1 and parts[1] in _PROCESS_FOLDERS
-        group = "real-processes" if in_processes else "/".join(parts)
-        item.add_marker(pytest.mark.xdist_group(group))
-    # Workers take groups in this order: the long serial group and the browser files first,
+    # Workers take units in this order: the long serial unit and the browser files first,
     # so the short unit files fill in around them rather than one long file ending last.
     items.sort(key=_start_order)
 
