@@ -555,8 +555,9 @@ class TrialTally(models.Model):
 
 
 class Export(models.Model):
-    """A download prepared in the background (``classroom.services.exports``): a session's or a
-    class's workbook, built by a task worker into a file of its own, kept for its owner.
+    """A file prepared in the background (``classroom.services.exports``): a session's or a
+    class's workbook, or a class's printed progress reports, built by a task worker into a
+    file of its own, kept for its owner.
 
     Only its owner sees it; deleting the session or the class deletes it (and the file goes
     with the next tidy-up, ``export_files_tidy``).
@@ -579,6 +580,8 @@ class Export(models.Model):
         SchoolClass, on_delete=models.CASCADE, null=True, blank=True, related_name="exports"
     )
     kind = models.CharField(max_length=20)
+    # The one game a class's printed reports are of (blank: every game it played).
+    game = models.CharField(max_length=40, blank=True)
     # Headers and the About sheet are written in the language the teacher asked in.
     language = models.CharField(max_length=10, default="en")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)

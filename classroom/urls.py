@@ -97,6 +97,11 @@ urlpatterns = [
         name="class_progress_print",
     ),
     path(
+        "classes/<int:class_id>/progress/print/prepare/",
+        analytics.class_reports_prepare,
+        name="class_reports_prepare",
+    ),
+    path(
         "classes/<int:class_id>/students/<int:student_id>/progress/",
         analytics.student_progress,
         name="student_progress",

@@ -17,6 +17,8 @@ from classroom.services.sessions import session_create
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from django.test import Client
+
     from classroom.models import GameSession, SchoolClass
 
 
@@ -69,6 +71,13 @@ def make_teacher(db: None) -> Callable[..., User]:
 @pytest.fixture
 def teacher(make_teacher: Callable[..., User]) -> User:
     return make_teacher("ms-lin")
+
+
+@pytest.fixture
+def teacher_client(client: Client, teacher: User) -> Client:
+    """The test client, signed in as ``teacher``."""
+    client.force_login(teacher)
+    return client
 
 
 @pytest.fixture

@@ -38,9 +38,11 @@ def export_latest(
     kind: str,
     session: GameSession | None = None,
     school_class: SchoolClass | None = None,
+    game: str = "",
 ) -> Export | None:
-    """The newest export of this kind of the session or class that ``owner`` asked for."""
-    exports = Export.objects.filter(owner=owner, kind=kind)
+    """The newest export of this kind of the session or class that ``owner`` asked for (a
+    class's printed reports: of that one ``game``, or blank for every game)."""
+    exports = Export.objects.filter(owner=owner, kind=kind, game=game)
     if session is not None:
         exports = exports.filter(session=session)
     else:

@@ -16,6 +16,7 @@ from classroom.live.hosting import table_seat_to_bot
 from classroom.live.notify import lobby_changed, seat_revoked
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
 from classroom.people.names import display_name_clean, name_key
+from classroom.services.exports import class_exports_discard
 from classroom.services.live_tables import BOT_LEVEL, BOT_NAMES
 from classroom.services.practice_access import badge_sign_ins_end
 from classroom.services.tables import tables_balance
@@ -125,7 +126,10 @@ def student_remove(*, student: Student) -> None:
     for seat in Seat.objects.select_for_update().filter(student=student).order_by("pk"):
         _seat_forget(seat)
     Trial.objects.filter(student=student).update(student=None)
+    school_class = student.school_class
     student.delete()
+    # Prepared files name them (workbooks, printed reports): once the removal holds, they go.
+    transaction.on_commit(lambda: class_exports_discard(school_class=school_class))
 
 
 def _seat_forget(seat: Seat) -> None:

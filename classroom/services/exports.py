@@ -1,12 +1,15 @@
-"""Downloads prepared in the background: asking for one, building it in a task worker, and
+"""Files prepared in the background: asking for one, building it in a task worker, and
 keeping the finished file for its owner.
 
-A teacher's "Prepare download" makes an ``Export`` row and enqueues ``classroom.tasks.
-export_build`` (Django's Tasks framework, ``django-tasks``; the database backend by default,
-run by ``manage.py tasks_worker``). The worker builds the file into
-``EXPORTS_ROOT/<owner>/``, reporting its progress on the row, and the page's progress bar
-polls the row. The finished file stays until the owner prepares that file again (or the
-session or class goes), so a second download costs nothing.
+Two kinds take seconds at a year's data, so they are never built in a request: a session's or
+a class's workbook (``WORKBOOK``, a download) and a class's printed progress reports
+(``REPORTS``, one page per student, which the print page shows). A teacher's "Prepare" makes
+an ``Export`` row and enqueues ``classroom.tasks.export_build`` (Django's Tasks framework,
+``django-tasks``; the database backend by default, run by ``manage.py tasks_worker``). The
+worker builds the file into ``EXPORTS_ROOT/<owner>/``, reporting its progress on the row, and
+the page's progress bar polls the row. The finished file stays until the owner prepares that
+file again (or the session or class goes, or a student leaves the class), so showing it again
+costs nothing.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from classroom.exports.downloads import PREPARED_KINDS, workbook_file_write
+from classroom.exports.downloads import WORKBOOK, workbook_file_write
 from classroom.exports.sources import class_source, session_source
 from classroom.models import Export
+from classroom.reports.progress import class_reports_context
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -44,6 +49,11 @@ RUNNING_PATIENCE = timedelta(minutes=3)
 TIDY_AFTER = timedelta(minutes=10)
 # Progress is written at most this often (each write is a short database transaction).
 _PROGRESS_EVERY_S = 1.0
+
+# A class's printed progress reports: an HTML fragment the print page shows.
+REPORTS = "reports.html"
+PREPARED_KINDS = frozenset({WORKBOOK, REPORTS})
+REPORTS_TEMPLATE = "classroom/_progress_reports.html"
 
 
 class ExportRefused(ValueError):
@@ -79,17 +89,23 @@ def export_prepare(
     kind: str,
     session: GameSession | None = None,
     school_class: SchoolClass | None = None,
+    game: str = "",
 ) -> Export:
     """Ask for ``kind`` of the session or class to be built in the background, in the active
-    language. While one is already waiting or being built (a second click, a second tab), that
-    one is the answer: the same file is never built twice at once."""
+    language (printed reports: of one ``game`` of the class, or of every game). While one is
+    already waiting or being built (a second click, a second tab), that one is the answer: the
+    same file is never built twice at once."""
     if kind not in PREPARED_KINDS:
         raise ExportRefused(_("That kind of file is not prepared in the background."))
     if (session is None) == (school_class is None):
         raise ExportRefused(_("Say which session or class the file is of."))
+    if kind == REPORTS and school_class is None:
+        raise ExportRefused(_("Printed reports are prepared for a class."))
+    if kind != REPORTS:
+        game = ""
     target = {"session": session} if session is not None else {"school_class": school_class}
     pending = (
-        Export.objects.filter(owner=owner, kind=kind, **target)
+        Export.objects.filter(owner=owner, kind=kind, game=game, **target)
         .filter(status__in=[Export.Status.QUEUED, Export.Status.RUNNING])
         .order_by("-created_at", "-pk")
         .first()
@@ -99,7 +115,7 @@ def export_prepare(
     if pending is not None:
         _fail(pending, _("The export worker stopped before the file was ready."))
     export = Export.objects.create(
-        owner=owner, kind=kind, language=translation.get_language() or "en", **target
+        owner=owner, kind=kind, game=game, language=translation.get_language() or "en", **target
     )
     return _enqueue(export)
 
@@ -116,6 +132,7 @@ def export_retry(*, export: Export) -> Export:
             kind=export.kind,
             session=export.session,
             school_class=export.school_class,
+            game=export.game,
         )
 
 
@@ -143,7 +160,8 @@ def _fail(export: Export, message: str) -> None:
 
 
 class _Progress:
-    """Writes how many trials are written, at most once a second (the page asks as often)."""
+    """Writes how far the build is (trials written, or students' reports), at most once a
+    second (the page asks as often)."""
 
     def __init__(self, export: Export) -> None:
         self.export_id = export.pk
@@ -171,14 +189,16 @@ def export_run(*, export_id: int) -> str:
     if not started:
         return ""
     folder = exports_root() / str(export.owner_id)
-    name = f"{export.pk}-{secrets.token_hex(8)}.xlsx"
+    suffix = ".html" if export.kind == REPORTS else ".xlsx"
+    name = f"{export.pk}-{secrets.token_hex(8)}{suffix}"
     part = folder / f"{name}.part"
     try:
+        folder.mkdir(parents=True, exist_ok=True)
         with translation.override(export.language):
-            source = _source(export)
-            Export.objects.filter(pk=export.pk).update(total=source.trials.count())
-            folder.mkdir(parents=True, exist_ok=True)
-            workbook_file_write(source=source, file=part, progress=_Progress(export))
+            if export.kind == REPORTS:
+                _reports_write(export, part)
+            else:
+                _workbook_write(export, part)
         part.rename(folder / name)
     except OSError as error:
         part.unlink(missing_ok=True)
@@ -207,11 +227,62 @@ def export_run(*, export_id: int) -> str:
     return relative
 
 
+def _workbook_write(export: Export, part: Path) -> None:
+    source = _source(export)
+    Export.objects.filter(pk=export.pk).update(total=source.trials.count())
+    workbook_file_write(source=source, file=part, progress=_Progress(export))
+
+
+def _reports_write(export: Export, part: Path) -> None:
+    """The class's printed reports, a page per student (done/total count students)."""
+    school_class = export.school_class
+    assert school_class is not None  # export_prepare refuses reports of a session
+    students = list(school_class.students.order_by("display_name", "pk"))
+    Export.objects.filter(pk=export.pk).update(total=len(students))
+    context = class_reports_context(
+        school_class=school_class,
+        game=export.game or None,
+        students=students,
+        on_report=_Progress(export),
+    )
+    part.write_text(render_to_string(REPORTS_TEMPLATE, context), encoding="utf-8")
+
+
+def export_html(export: Export) -> str | None:
+    """A prepared HTML file's text (printed reports), if it is ready and still there. The
+    site wrote it from its own template, escaped as any page, so it is shown as it is."""
+    path = export_file_path(export)
+    if path is None or path.suffix != ".html":
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+def class_exports_discard(*, school_class: SchoolClass) -> int:
+    """Delete every file prepared of the class and of its sessions, for every teacher of it;
+    returns how many. A student who leaves the class is named in all of them, and their name
+    leaves with them from every download too."""
+    exports = Export.objects.filter(school_class=school_class) | Export.objects.filter(
+        session__school_class=school_class
+    )
+    owners = set(exports.values_list("owner_id", flat=True))
+    for export in exports:
+        if export.path:
+            (exports_root() / export.path).unlink(missing_ok=True)
+    count, _per_model = exports.delete()
+    for owner_id in owners:
+        export_files_tidy(owner_id=owner_id)
+    return count
+
+
 def _older_remove(export: Export) -> None:
     """A new file of the same thing replaces the owner's older ones (and their files)."""
     older = Export.objects.filter(
         owner=export.owner_id,
         kind=export.kind,
+        game=export.game,
         session=export.session_id,
         school_class=export.school_class_id,
         status__in=[Export.Status.READY, Export.Status.FAILED],

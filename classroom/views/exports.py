@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from classroom.exports.downloads import (
@@ -25,6 +26,7 @@ from classroom.exports.downloads import (
 from classroom.exports.sources import class_file_stem, class_source, session_source
 from classroom.selectors.exports import export_latest, export_of_owner
 from classroom.services.exports import (
+    REPORTS,
     ExportRefused,
     export_file_path,
     export_is_stuck,
@@ -54,6 +56,8 @@ def _refusal(request: TeacherRequest, kind: str) -> HttpResponseBase | None:
 
 
 def _page_url(export: Export) -> str:
+    if export.kind == REPORTS:
+        return reports_page_url(export)
     if export.session_id is not None:
         return reverse("session_report", args=[export.session_id]) + "#downloads"
     return reverse("class_overview", args=[export.school_class_id]) + "#downloads"
@@ -174,8 +178,8 @@ def export_file(request: TeacherRequest, export_id: int) -> HttpResponseBase:
     if request.method not in {"GET", "HEAD"}:
         return HttpResponseNotAllowed(["GET", "HEAD"])
     path = export_file_path(export)
-    if path is None:
-        raise Http404
+    if path is None or export.kind not in PREPARED_KINDS:
+        raise Http404  # printed reports are shown on their page, not downloaded
     return prepared_file_response(path=path, kind=export.kind, stem=_stem(export))
 
 
@@ -187,5 +191,16 @@ def export_again(request: TeacherRequest, export_id: int) -> HttpResponse:
     try:
         export = export_retry(export=export)
     except ExportRefused as refusal:
+        if export.kind == REPORTS:
+            messages.error(request, str(refusal))
+            return redirect(reports_page_url(export))
         return _panel_response(request, export, error=str(refusal), status=409)
+    if export.kind == REPORTS:
+        return redirect(reports_page_url(export))
     return _panel_response(request, export)
+
+
+def reports_page_url(export: Export) -> str:
+    """The print page that shows a class's prepared reports."""
+    url = reverse("class_progress_print", args=[export.school_class_id])
+    return f"{url}?{urlencode({'game': export.game})}" if export.game else url

@@ -43,12 +43,6 @@ def test_plain_numbers_parse(raw: str, number: int) -> None:
     assert whole_number_parse(raw) == number
 
 
-@pytest.fixture
-def teacher_client(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
-
-
 @pytest.mark.parametrize("raw", [*NOT_ASCII, "9" * 30])
 def test_joining_with_a_strange_student_id(class_session: GameSession, raw: str) -> None:
     response = Client().post(reverse("join_session", args=[class_session.code]), {"student": raw})

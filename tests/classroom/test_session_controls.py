@@ -35,12 +35,6 @@ if TYPE_CHECKING:
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def teacher_client(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
-
-
 def _text(response: Any) -> str:
     return html.unescape(response.content.decode())
 

@@ -84,6 +84,8 @@ class Command(BaseCommand):
         pages = {
             "class_overview_ms": page_url("class_overview", school_class.pk),
             "student_progress_ms": page_url("student_progress", school_class.pk, student.pk),
+            # The whole class's printable reports: one progress page per student.
+            "class_print_ms": page_url("class_progress_print", school_class.pk),
         }
         result: dict[str, Any] = {
             "trials": Trial.objects.filter(student__school_class=school_class).count(),

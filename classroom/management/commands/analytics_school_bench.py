@@ -91,6 +91,8 @@ class Command(BaseCommand):
         pages = {
             "class_overview_ms": page_url("class_overview", school_class.pk),
             "student_progress_ms": page_url("student_progress", school_class.pk, student.pk),
+            # The whole class's printable reports: one progress page per student.
+            "class_print_ms": page_url("class_progress_print", school_class.pk),
         }
         self._progress("Timing the pages.")
         with timing_client(user=teacher) as client:

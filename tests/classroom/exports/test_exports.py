@@ -148,12 +148,6 @@ def played(make_session: MakeSession, school_class: SchoolClass) -> Played:
     return Played(school_class=school_class, session=session, later=later)
 
 
-@pytest.fixture
-def teacher_client(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
-
-
 def _session_url(played: Played, kind: str) -> str:
     return reverse("session_export", args=[played.session.pk, kind])
 

@@ -462,12 +462,6 @@ def test_class_delete_takes_a_session_still_in_the_lobby(
 # The class_delete page
 
 
-@pytest.fixture
-def teacher_client(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
-
-
 def test_class_delete_page_shows_what_will_go(
     teacher_client: Client, two_classes: tuple[SchoolClass, SchoolClass, GameSession]
 ) -> None:

@@ -232,7 +232,9 @@ def test_a_running_export_whose_progress_stands_still_is_stuck(
     assert export_is_stuck(export, now=timezone.now() + timedelta(minutes=4))
 
 
-@pytest.mark.parametrize("kind", ["trials.csv", "summary.csv", "codebook.csv", "x.xlsx"])
+@pytest.mark.parametrize(
+    "kind", ["trials.csv", "summary.csv", "codebook.csv", "x.xlsx", "reports.html"]
+)
 def test_only_the_workbook_is_prepared(
     teacher: User, class_session: GameSession, kind: str
 ) -> None:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from classroom.models import Trial
 from classroom.services.classes import class_create
+from tests.classroom.prepared_reports import reports_printed
 from tests.classroom.trial_rows import (
     played_session,
     riff_raff_played,
@@ -21,6 +22,7 @@ from tests.classroom.trial_rows import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
     from django.contrib.auth.models import User
     from django.test import Client
@@ -108,12 +110,22 @@ def test_the_overview_sorts_and_htmx_gets_only_the_table(
 
 
 def test_the_printable_report_has_a_page_per_student(
-    client: Client, teacher: User, school_class: SchoolClass, played: tuple[GameSession, ...]
+    client: Client,
+    teacher: User,
+    school_class: SchoolClass,
+    played: tuple[GameSession, ...],
+    tmp_path: Path,
 ) -> None:
     client.force_login(teacher)
     url = reverse("class_progress_print", args=[school_class.pk])
-    text = client.get(url).content.decode()
+    # Before they are prepared, the page offers to prepare them and shows no student.
+    before = client.get(url).content.decode()
+    assert "Prepare the reports" in before
+    assert 'class="print-page' not in before
+    text = reports_printed(client, school_class, exports_root=tmp_path)
     assert text.count('class="print-page') == school_class.students.count()
+    assert "Faster than 3 weeks ago; accuracy up at the beginner level." in text
+    assert "Prepare again" in text
     ava = school_class.students.get(display_name="Ava")
     one = client.get(url, {"student": ava.pk}).content.decode()
     assert one.count('class="print-page') == 1

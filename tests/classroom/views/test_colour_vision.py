@@ -22,22 +22,19 @@ from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.classes import student_colour_safe_set
 from classroom.services.seats import seat_join_guest, seat_join_student
 from classroom.services.sessions import session_create, session_start
+from tests.classroom.prepared_reports import reports_printed
 from tests.classroom.trial_rows import played_session, trial_add
 from tests.classroom.views.test_site_flow import _settings_post
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from django.contrib.auth.models import User
     from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
     from classroom.models import SchoolClass, Seat
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def teacher_client(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
 
 
 def _text(response: TestResponse) -> str:
@@ -280,6 +277,7 @@ def test_the_students_progress_marks_the_session_played_on_safe_colours(
     teacher_client: Client,
     school_class: SchoolClass,
     played_colour_safe: tuple[GameSession, Seat],
+    tmp_path: Path,
 ) -> None:
     ava = school_class.students.get(display_name="Ava")
     ben = school_class.students.get(display_name="Ben")
@@ -291,7 +289,7 @@ def test_the_students_progress_marks_the_session_played_on_safe_colours(
     }
     assert "colour-safe palette" in pages["Ava"]
     assert "colour-safe palette" not in pages["Ben"]
-    printed = _text(teacher_client.get(reverse("class_progress_print", args=[school_class.pk])))
+    printed = html.unescape(reports_printed(teacher_client, school_class, exports_root=tmp_path))
     assert "colour-safe palette" in printed
 
 

@@ -17,39 +17,19 @@ from classroom.services.class_shares import class_share_grant, class_share_revok
 from classroom.services.exports import export_prepare, export_run
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from django.contrib.auth.models import User
 
     from classroom.models import GameSession, SchoolClass
 
 HTMX = {"HX-Request": "true"}
 
-
-@pytest.fixture(autouse=True)
-def _queue(settings: Any, tmp_path: Path) -> None:
-    # The database backend: a click queues the task and nothing runs it until the test does.
-    settings.EXPORTS_ROOT = tmp_path / "exports"
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-
-
-@pytest.fixture
-def owner(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
-
-
-@pytest.fixture
-def intruder(other_teacher: User) -> Client:
-    client = Client()
-    client.force_login(other_teacher)
-    return client
+pytestmark = pytest.mark.usefixtures("queued_tasks")
 
 
 def test_the_report_offers_to_prepare_the_workbook_and_a_codebook(
-    owner: Client, class_session: GameSession
+    teacher_client: Client, class_session: GameSession
 ) -> None:
-    page = owner.get(reverse("session_report", args=[class_session.pk])).content.decode()
+    page = teacher_client.get(reverse("session_report", args=[class_session.pk])).content.decode()
     assert 'id="workbook-panel"' in page
     assert reverse("session_export_prepare", args=[class_session.pk]) in page
     assert "Prepare workbook (.xlsx)" in page
@@ -57,10 +37,10 @@ def test_the_report_offers_to_prepare_the_workbook_and_a_codebook(
 
 
 def test_prepare_shows_progress_that_polls_until_the_file_is_ready(
-    owner: Client, class_session: GameSession
+    teacher_client: Client, class_session: GameSession
 ) -> None:
     url = reverse("session_export_prepare", args=[class_session.pk])
-    panel = owner.post(url, headers=HTMX)
+    panel = teacher_client.post(url, headers=HTMX)
     assert panel.status_code == 200
     export = Export.objects.get()
     status_url = reverse("export_status", args=[export.pk])
@@ -70,74 +50,82 @@ def test_prepare_shows_progress_that_polls_until_the_file_is_ready(
     assert "Workbook: waiting to start…" in text
 
     Export.objects.filter(pk=export.pk).update(status="running", done=40, total=100)
-    running = owner.get(status_url).content.decode()
+    running = teacher_client.get(status_url).content.decode()
     assert 'value="40"' in running
     assert "Preparing the workbook… 40 %" in running
     assert "40 of 100 trials written" in running
 
     Export.objects.filter(pk=export.pk).update(status="queued")  # as the worker finds it
     export_run(export_id=export.pk)
-    ready = owner.get(status_url).content.decode()
+    ready = teacher_client.get(status_url).content.decode()
     assert "hx-trigger" not in ready  # the polling stops
     assert f'href="{reverse("export_file", args=[export.pk])}"' in ready
     assert "Download workbook (.xlsx)" in ready
     assert "Prepare again" in ready
 
-    download = owner.get(reverse("export_file", args=[export.pk]))
+    download = teacher_client.get(reverse("export_file", args=[export.pk]))
     assert download.status_code == 200
     assert download["Content-Type"].startswith("application/vnd.openxmlformats")
     assert download["Cache-Control"] == "private, no-store"
     assert f"snapclass-{class_session.code}-workbook.xlsx" in download["Content-Disposition"]
 
 
-def test_a_second_click_shows_the_same_export(owner: Client, class_session: GameSession) -> None:
+def test_a_second_click_shows_the_same_export(
+    teacher_client: Client, class_session: GameSession
+) -> None:
     url = reverse("session_export_prepare", args=[class_session.pk])
-    owner.post(url, headers=HTMX)
-    owner.post(url, headers=HTMX)
+    teacher_client.post(url, headers=HTMX)
+    teacher_client.post(url, headers=HTMX)
     assert Export.objects.count() == 1
 
 
-def test_without_htmx_prepare_returns_to_the_page(owner: Client, school_class: SchoolClass) -> None:
-    response = owner.post(reverse("class_export_prepare", args=[school_class.pk]))
+def test_without_htmx_prepare_returns_to_the_page(
+    teacher_client: Client, school_class: SchoolClass
+) -> None:
+    response = teacher_client.post(reverse("class_export_prepare", args=[school_class.pk]))
     assert response.status_code == 302
     assert response["Location"] == (
         reverse("class_overview", args=[school_class.pk]) + "#downloads"
     )
-    page = owner.get(response["Location"]).content.decode()
+    page = teacher_client.get(response["Location"]).content.decode()
     assert "Workbook: waiting to start…" in page
 
 
 def test_a_failure_is_told_with_a_retry(
-    owner: Client, teacher: User, class_session: GameSession
+    teacher_client: Client, teacher: User, class_session: GameSession
 ) -> None:
     export = export_prepare(owner=teacher, kind=WORKBOOK, session=class_session)
     Export.objects.filter(pk=export.pk).update(
         status="failed", error="The server could not write the file (No space left on device)."
     )
-    panel = owner.get(reverse("export_status", args=[export.pk])).content.decode()
+    panel = teacher_client.get(reverse("export_status", args=[export.pk])).content.decode()
     assert 'role="alert"' in panel
     assert "No space left on device" in panel
     retry = reverse("export_again", args=[export.pk])
     assert f'hx-post="{retry}"' in panel
-    again = owner.post(retry, headers=HTMX)
+    again = teacher_client.post(retry, headers=HTMX)
     assert again.status_code == 200
     assert "Workbook: waiting to start…" in again.content.decode()
     assert Export.objects.filter(status="queued").count() == 1
 
 
 def test_retrying_a_ready_file_is_refused_with_a_reason(
-    owner: Client, teacher: User, class_session: GameSession
+    teacher_client: Client, teacher: User, class_session: GameSession
 ) -> None:
     export = export_prepare(owner=teacher, kind=WORKBOOK, session=class_session)
     export_run(export_id=export.pk)
-    response = owner.post(reverse("export_again", args=[export.pk]), headers=HTMX)
+    response = teacher_client.post(reverse("export_again", args=[export.pk]), headers=HTMX)
     assert response.status_code == 409
     assert "This file is ready" in response.content.decode()
     assert Export.objects.count() == 1
 
 
-def test_the_codebook_describes_every_column(owner: Client, class_session: GameSession) -> None:
-    response = owner.get(reverse("session_export", args=[class_session.pk, "codebook.csv"]))
+def test_the_codebook_describes_every_column(
+    teacher_client: Client, class_session: GameSession
+) -> None:
+    response = teacher_client.get(
+        reverse("session_export", args=[class_session.pk, "codebook.csv"])
+    )
     assert response.status_code == 200
     assert f"snapclass-{class_session.code}-codebook.csv" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
@@ -184,12 +172,12 @@ def test_another_teacher_gets_404_for_every_export_url(
 
 
 def test_the_owner_does_not_see_another_teachers_export_of_a_shared_thing(
-    owner: Client, other_teacher: User, make_session: Any
+    teacher_client: Client, other_teacher: User, make_session: Any
 ) -> None:
     # Another teacher's session: the owner of this client has no way to its export.
     theirs = make_session(owner=other_teacher)
     export = export_prepare(owner=other_teacher, kind=WORKBOOK, session=theirs)
-    assert owner.get(reverse("export_status", args=[export.pk])).status_code == 404
+    assert teacher_client.get(reverse("export_status", args=[export.pk])).status_code == 404
 
 
 def test_a_colleague_prepares_their_own_workbook_and_loses_it_when_the_share_is_revoked(
@@ -214,7 +202,7 @@ def test_a_colleague_prepares_their_own_workbook_and_loses_it_when_the_share_is_
     assert colleague.post(reverse("export_again", args=[export.pk])).status_code == 404
 
 
-def test_prepare_is_post_only(owner: Client, class_session: GameSession) -> None:
+def test_prepare_is_post_only(teacher_client: Client, class_session: GameSession) -> None:
     url = reverse("session_export_prepare", args=[class_session.pk])
-    assert owner.get(url).status_code == 405
+    assert teacher_client.get(url).status_code == 405
     assert not Export.objects.exists()

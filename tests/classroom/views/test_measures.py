@@ -11,18 +11,11 @@ from classroom.models import Trial
 from tests.classroom.trial_rows import played_session, riff_raff_played
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
     from django.test import Client
 
     from classroom.models import GameSession, SchoolClass, Seat
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def teacher_client(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
 
 
 def _commotion_trial(seat: Seat, seq: int, outcome: str, rt_ms: int | None = None) -> None:

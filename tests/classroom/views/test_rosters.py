@@ -20,12 +20,6 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def teacher_client(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
-
-
 def _upload(
     client: Client, school_class: SchoolClass, text: str, headers: dict[str, str] | None = None
 ) -> str:

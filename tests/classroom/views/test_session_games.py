@@ -8,7 +8,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pytest
 from django.urls import reverse
 from django.utils import timezone
 
@@ -26,12 +25,6 @@ if TYPE_CHECKING:
     from django.test import Client
 
     from classroom.models import SchoolClass
-
-
-@pytest.fixture
-def teacher_client(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
 
 
 def _text(response: Any) -> str:

@@ -39,12 +39,6 @@ def _frozen_rate_limit_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def teacher_client(client: Client, teacher: User) -> Client:
-    client.force_login(teacher)
-    return client
-
-
-@pytest.fixture
 def tablet(db: None) -> Client:
     """A student's tablet: its own cookie jar."""
     return Client()

@@ -1,0 +1,1 @@
+"""Reports built from a class's trials for reading and printing (``progress``)."""
