@@ -1,6 +1,6 @@
 """A teacher prepares a class workbook of 120,000 trials: Prepare, progress, the download, and
-the same file again later without building it again (the task worker runs beside Daphne, as
-``make run`` starts it)."""
+the same file again later without building it again; then the class's printed reports the same
+way (the task worker runs beside Daphne, as ``make run`` starts it)."""
 
 from __future__ import annotations
 
@@ -100,3 +100,20 @@ def test_prepare_download_shows_progress_and_keeps_the_file(
     again = teacher.locator("#workbook-panel").get_by_role("link", name="Download workbook (.xlsx)")
     expect(again).to_be_visible()
     assert len(_exports(database)) == 1
+
+    # The class's printed reports: prepared by the same worker, shown on their page when ready.
+    teacher.goto(f"/classes/{class_id}/progress/")
+    teacher.get_by_role("button", name="Print reports").click()
+    expect(teacher).to_have_url(f"/classes/{class_id}/progress/print/")
+    reports = teacher.locator("#prepared-reports")
+    expect(reports).to_contain_text("Reports", timeout=5000)
+    expect(teacher.locator(".print-page")).to_have_count(30, timeout=240000)
+    expect(reports.get_by_role("button", name="Print or save as PDF")).to_be_visible()
+    expect(reports).to_contain_text("Prepared")
+    screenshot(teacher, "exports-printed-reports")
+    assert _exports(database)[-1] == ("ready", 30, 30)
+    # Later, from the overview's link: the same reports, nothing built again.
+    teacher.goto(f"/classes/{class_id}/progress/")
+    teacher.get_by_role("link", name="Reports of").click()
+    expect(teacher.locator(".print-page")).to_have_count(30)
+    assert len(_exports(database)) == 2
