@@ -6,12 +6,35 @@ Each task is a thin shell around a service, so the work itself is tested without
 
 from __future__ import annotations
 
+import logging
+
+from django.conf import settings
 from django_tasks import task
 
 from classroom.services.exports import export_run
+from classroom.services.retention import sessions_prune
+
+logger = logging.getLogger(__name__)
 
 
 @task()
 def export_build(export_id: int) -> str:
     """Build a prepared download (``classroom.services.exports.export_run``)."""
     return export_run(export_id=export_id)
+
+
+@task()
+def retention_prune() -> dict[str, int]:
+    """Delete the sessions older than ``TRIAL_RETENTION_DAYS`` (``classroom.services.
+    retention``), in batches, off the live path; ``tasks_worker`` asks for it daily."""
+    days = settings.TRIAL_RETENTION_DAYS
+    if days is None:
+        return {}
+    pruned = sessions_prune(older_than_days=days)
+    logger.info(
+        "retention: deleted %s sessions (%s trials) over for more than %s days",
+        pruned.sessions,
+        pruned.trials,
+        days,
+    )
+    return {"sessions": pruned.sessions, "trials": pruned.trials, "days": days}

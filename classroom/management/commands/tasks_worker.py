@@ -4,17 +4,26 @@ a lower CPU priority so the live tables in Daphne always come first.
 A class workbook keeps one core busy for a few seconds; at ``nice 19`` the kernel gives Daphne
 the CPU whenever it wants it, so live flips do not wait behind the build (`make bench-exports`
 measures it). ``make run`` starts one beside Daphne, ``make cluster`` one beside its processes.
+
+With ``TRIAL_RETENTION_DAYS`` set, the worker also asks for the retention prune
+(``classroom.tasks.retention_prune``) when it starts and every day after, so old sessions go
+without a cron job and never in a request. Pruning twice (two workers, a restart) deletes
+nothing twice: a session already gone is not found again.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from django.db import OperationalError
+from django.conf import settings
+from django.db import OperationalError, close_old_connections, connection
 from django_tasks_db.management.commands import db_worker
+
+from classroom.tasks import retention_prune
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
@@ -22,6 +31,8 @@ if TYPE_CHECKING:
 NICENESS = 19
 # After the database failed the worker, it waits this long before it takes the queue up again.
 PAUSE_S = 5.0
+# How often the retention prune is asked for (the first time when the worker starts).
+PRUNE_EVERY_S = 24 * 3600.0
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +53,12 @@ class Command(db_worker.Command):
         niceness = options.pop("niceness")
         if niceness > 0:
             os.nice(niceness)
+        if settings.TRIAL_RETENTION_DAYS is not None:
+            prune_ask()
+            if not options.get("batch"):
+                threading.Thread(
+                    target=prune_clock, args=(threading.Event(),), name="prune-clock", daemon=True
+                ).start()
         while True:
             try:
                 super().handle(*args, **options)
@@ -55,3 +72,21 @@ class Command(db_worker.Command):
                 time.sleep(PAUSE_S)
             else:
                 return
+
+
+def prune_ask() -> None:
+    """Queue one retention prune; a database that fails now is tried again at the next tick."""
+    try:
+        retention_prune.enqueue()
+    except OperationalError as error:
+        logger.warning("task worker: could not queue the retention prune: %s", error)
+    finally:
+        connection.close()  # this thread's own; the worker's loop keeps its
+
+
+def prune_clock(stop: threading.Event, every_s: float = PRUNE_EVERY_S) -> None:
+    """Ask for the prune every ``every_s`` until ``stop`` is set (a daemon thread: it ends
+    with the worker)."""
+    while not stop.wait(every_s):
+        close_old_connections()
+        prune_ask()

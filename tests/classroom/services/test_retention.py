@@ -1,5 +1,6 @@
 """Retention: sessions over for more than N days go whole (seats, names, rosters, action log,
-trials), by a service and a management command; sessions within the limit stay whole."""
+trials), by a service, a management command and the task worker's daily prune; sessions
+within the limit stay whole."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
+from classroom.management.commands import tasks_worker
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.services import retention
 from classroom.services.retention import Pruned, sessions_prune
@@ -222,3 +225,59 @@ def test_command_refuses_a_setting_that_is_not_a_number(
 def test_command_refuses_days_that_are_not_a_number(db: None) -> None:
     with pytest.raises(CommandError, match="invalid int value"):
         _run("--days", "soon")
+
+
+# --------------------------------------------------------------------------------------------
+# In the background: the task worker prunes when it starts and every day after
+
+
+DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+def test_the_worker_prunes_old_sessions_when_it_starts(
+    played: Callable[..., GameSession], settings: Any, transactional_db: None
+) -> None:
+    settings.TASKS = DATABASE_TASKS
+    settings.TRIAL_RETENTION_DAYS = 7
+    played(8, trials=3)
+    kept = played(6)
+    call_command("tasks_worker", "--batch", "--no-startup-delay", "--niceness", "0", "-v", "0")
+    assert _sessions() == {kept.pk}
+    assert Trial.objects.count() == 1
+    result = DBTaskResult.objects.get(task_path="classroom.tasks.retention_prune")
+    assert result.status == "SUCCESSFUL"
+    assert result.return_value == {"sessions": 1, "trials": 3, "days": 7}
+
+
+def test_without_a_retention_period_the_worker_queues_no_prune(
+    played: Callable[..., GameSession], settings: Any, transactional_db: None
+) -> None:
+    settings.TASKS = DATABASE_TASKS
+    settings.TRIAL_RETENTION_DAYS = None
+    old = played(400)
+    call_command("tasks_worker", "--batch", "--no-startup-delay", "--niceness", "0", "-v", "0")
+    assert _sessions() == {old.pk}
+    assert not DBTaskResult.objects.exists()
+
+
+def test_the_prune_clock_asks_once_per_period_until_stopped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[int] = []
+    monkeypatch.setattr(tasks_worker, "prune_ask", lambda: asked.append(1))
+    monkeypatch.setattr(tasks_worker, "close_old_connections", lambda: None)
+
+    class Ticks:
+        """An Event whose waits time out twice, then report it set: no real waiting."""
+
+        def __init__(self) -> None:
+            self.waits: list[float] = []
+
+        def wait(self, timeout: float) -> bool:
+            self.waits.append(timeout)
+            return len(self.waits) > 2
+
+    ticks = Ticks()
+    tasks_worker.prune_clock(ticks, every_s=86400.0)  # type: ignore[arg-type]
+    assert asked == [1, 1]
+    assert ticks.waits == [86400.0] * 3
