@@ -28,6 +28,9 @@ class SchoolClass(models.Model):
     # "Until the end of the school day" on the practice page opens the code until then.
     school_day_ends = models.TimeField(_("The school day ends at"), default=time(16, 0))
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when its owner deleted it: from then on no page, socket or badge finds it, while the
+    # task worker removes its sessions and trials in batches (classroom.services.classes).
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name", "pk"]

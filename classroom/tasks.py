@@ -11,6 +11,7 @@ import logging
 from django.conf import settings
 from django_tasks import task
 
+from classroom.services.classes import classes_purge as classes_purge_service
 from classroom.services.exports import export_run
 from classroom.services.retention import sessions_prune
 
@@ -38,3 +39,10 @@ def retention_prune() -> dict[str, int]:
         days,
     )
     return {"sessions": pruned.sessions, "trials": pruned.trials, "days": days}
+
+
+@task()
+def classes_purge() -> int:
+    """Remove the sessions and trials of the classes their owners deleted
+    (``classroom.services.classes.classes_purge``)."""
+    return classes_purge_service()

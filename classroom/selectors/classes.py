@@ -46,7 +46,9 @@ def classes_visible(*, teacher: User, right: ClassRight = ClassRight.SEE) -> Que
     if teacher.pk is None:
         return SchoolClass.objects.none()
     shared = ClassShare.objects.filter(teacher=teacher, role__in=_SHARED_ROLES[right])
-    return SchoolClass.objects.filter(Q(teacher=teacher) | Q(pk__in=shared.values("school_class")))
+    return SchoolClass.objects.filter(
+        Q(teacher=teacher) | Q(pk__in=shared.values("school_class")), deleted_at__isnull=True
+    )
 
 
 @dataclass(frozen=True)
@@ -115,4 +117,8 @@ def class_shares(*, school_class: SchoolClass) -> QuerySet[ClassShare]:
 
 
 def student_get_by_token(*, token: str) -> Student | None:
-    return Student.objects.select_related("school_class").filter(token=token).first()
+    return (
+        Student.objects.select_related("school_class")
+        .filter(token=token, school_class__deleted_at__isnull=True)
+        .first()
+    )

@@ -19,6 +19,7 @@ from classroom.people.names import display_name_clean, name_key
 from classroom.services.exports import class_exports_discard
 from classroom.services.live_tables import BOT_LEVEL, BOT_NAMES
 from classroom.services.practice_access import badge_sign_ins_end
+from classroom.services.retention import rows_delete_batched, session_rows_delete
 from classroom.services.tables import tables_balance
 from classroom.services.tokens import token_new
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from django.contrib.auth.models import User
+    from django.db.models import QuerySet
 
 STUDENT_NAME_MAX = 30
 CLASS_NAME_MAX = 80
@@ -223,13 +225,57 @@ def class_delete_preview(*, school_class: SchoolClass) -> ClassDeletion:
 
 
 @transaction.atomic
-def class_delete(*, school_class: SchoolClass) -> None:
-    """Delete the class with its students, its sessions (their tables, seats, logs) and every
-    trial of either, in one transaction. Refused (``ValidationError``) while one of its
-    sessions is running or paused: end it first.
-    """
+def class_delete_begin(*, school_class: SchoolClass) -> int:
+    """Delete the class as its owner sees it, at once, and leave the slow part to the task
+    worker (``classes_purge``): a year of a class is a million trials, too many to delete in a
+    request or in one transaction that holds the live tables' writes back.
+
+    At once, in one short transaction: the class is marked deleted (no page, socket, badge or
+    practice code finds it from then on: ``classes_visible``), renamed out of the way of a new
+    class of the same name, its lobbies are closed and its students' tablets are signed out of
+    practice. Refused (``ValidationError``) while one of its sessions is running
+    or paused, as ``class_delete``. Returns how many trials are left to the worker."""
+    locked = SchoolClass.objects.select_for_update().get(pk=school_class.pk)
+    sessions = GameSession.objects.filter(school_class=locked)
+    _refuse_while_played(sessions)
+    locked.deleted_at = timezone.now()
+    locked.name = f"[deleted {locked.pk}] {locked.name}"[:80]
+    locked.save(update_fields=["deleted_at", "name"])
+    # Its lobbies take no one from now on (the purge deletes them with the rest).
+    sessions.filter(status=GameSession.Status.LOBBY).update(
+        status=GameSession.Status.ENDED, ended_at=locked.deleted_at
+    )
+    for student in locked.students.all():
+        badge_sign_ins_end(student=student)
+    trials = Trial.objects.filter(_class_trials(locked)).count()
+    # Imported here: the task module imports the services.
+    from classroom.tasks import classes_purge
+
+    transaction.on_commit(lambda: classes_purge.enqueue())
+    return trials
+
+
+def classes_purge() -> int:
+    """Remove what is left of every class its owner deleted (``class_delete_begin``): its
+    sessions one by one and the trials in batches (``session_rows_delete``), then its students'
+    trials recorded elsewhere, then the class. Each step is a short transaction, so the live
+    tables write between them; a purge cut off is taken up by the next (the worker asks for
+    one when it starts). Returns how many classes went."""
+    purged = 0
+    for school_class in SchoolClass.objects.filter(deleted_at__isnull=False).order_by("pk"):
+        for session_id in GameSession.objects.filter(school_class=school_class).values_list(
+            "pk", flat=True
+        ):
+            session_rows_delete(session_id=session_id)
+        rows_delete_batched(Trial.objects.filter(student__school_class=school_class))
+        with transaction.atomic():
+            school_class.delete()  # students, shares and exports cascade
+        purged += 1
+    return purged
+
+
+def _refuse_while_played(sessions: QuerySet[GameSession]) -> None:
     # Locked so a session cannot start between the check and the delete.
-    sessions = GameSession.objects.filter(school_class=school_class)
     live = [session.code for session in sessions.select_for_update() if session.status in _LIVE]
     if live:
         raise ValidationError(
@@ -240,6 +286,16 @@ def class_delete(*, school_class: SchoolClass) -> None:
             )
             % {"codes": ", ".join(live)}
         )
+
+
+@transaction.atomic
+def class_delete(*, school_class: SchoolClass) -> None:
+    """Delete the class with its students, its sessions (their tables, seats, logs) and every
+    trial of either, in one transaction. Refused (``ValidationError``) while one of its
+    sessions is running or paused: end it first.
+    """
+    sessions = GameSession.objects.filter(school_class=school_class)
+    _refuse_while_played(sessions)
     # Sessions first: a session only loses its class (SET_NULL) when the class goes, and
     # would otherwise live on as a guest session holding the children's seat names.
     sessions.delete()

@@ -41,7 +41,8 @@ class Pruned:
     trials: int
 
 
-def _batched_delete(rows: QuerySet[Model]) -> int:
+def rows_delete_batched(rows: QuerySet[Model]) -> int:
+    """Delete ``rows`` ``BATCH_SIZE`` at a time, each batch its own short statement."""
     model = rows.model
     deleted = 0
     while batch := list(rows.order_by("pk").values_list("pk", flat=True)[:BATCH_SIZE]):
@@ -53,8 +54,8 @@ def _batched_delete(rows: QuerySet[Model]) -> int:
 def session_rows_delete(*, session_id: int) -> int:
     """Delete a session and everything of it (trials and log first, in batches); return how
     many trials went."""
-    trials = _batched_delete(Trial.objects.filter(session_id=session_id))
-    _batched_delete(ActionLogEntry.objects.filter(table__session_id=session_id))
+    trials = rows_delete_batched(Trial.objects.filter(session_id=session_id))
+    rows_delete_batched(ActionLogEntry.objects.filter(table__session_id=session_id))
     with transaction.atomic():
         # Tables (with their rosters), seats and their connections cascade.
         GameSession.objects.filter(pk=session_id).delete()

@@ -17,13 +17,11 @@ from classroom.models import Student
 from classroom.selectors.classes import ClassRight, class_access, class_shares
 from classroom.services.classes import (
     class_create,
+    class_delete_begin,
     class_delete_preview,
     class_update,
     student_colour_safe_set,
     student_token_rotate,
-)
-from classroom.services.classes import (
-    class_delete as class_delete_service,
 )
 from classroom.services.classes import (
     student_remove as student_remove_service,
@@ -166,14 +164,15 @@ def class_delete(request: TeacherRequest, class_id: int) -> HttpResponse:
     if request.method == "POST":
         name = school_class.name
         try:
-            class_delete_service(school_class=school_class)
+            trials = class_delete_begin(school_class=school_class)
         except ValidationError as refused:
             error = " ".join(refused.messages)
         else:
             messages.success(
                 request,
                 _("Class %(name)s deleted, with its students, sessions and results.")
-                % {"name": name},
+                % {"name": name}
+                + (_(" Its results are being removed in the background.") if trials else ""),
             )
             return redirect("home")
     return render(

@@ -129,7 +129,7 @@ def _class_for_code(request: HttpRequest, code: str) -> SchoolClass | None:
     if join_code_guesses_exhausted(request):
         return None
     found = (
-        SchoolClass.objects.filter(practice_code=code).first()
+        SchoolClass.objects.filter(practice_code=code, deleted_at__isnull=True).first()
         if join_code_is_well_formed(code)
         else None
     )

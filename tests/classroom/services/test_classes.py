@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from classroom.models import ActionLogEntry, GameSession, SchoolClass, Seat, Student, Table, Trial
-from classroom.selectors.classes import student_get_by_token
+from classroom.selectors.classes import classes_visible, student_get_by_token
 from classroom.services.classes import (
     STUDENT_NAME_MAX,
     STUDENTS_PER_CLASS_MAX,
     class_create,
     class_delete,
+    class_delete_begin,
     class_delete_preview,
     class_update,
+    classes_purge,
     student_colour_safe_set,
     student_names_parse,
     student_remove,
@@ -374,6 +376,20 @@ def _counts(school_class: SchoolClass) -> tuple[int, int, int]:
     )
 
 
+def _begun_then_purged(*, school_class: SchoolClass) -> None:
+    # The page's way: hidden at once, then the task worker's purge removes the rest.
+    class_delete_begin(school_class=school_class)
+    assert not classes_visible(teacher=school_class.teacher).filter(pk=school_class.pk).exists()
+    classes_purge()
+
+
+@pytest.fixture(params=["at once", "begun, then purged"])
+def delete(request: pytest.FixtureRequest) -> Callable[..., None]:
+    """Both ways a class goes end the same: ``class_delete`` in one transaction, and
+    ``class_delete_begin`` with the worker's ``classes_purge`` after."""
+    return class_delete if request.param == "at once" else _begun_then_purged
+
+
 def test_class_delete_preview_counts_what_would_go(
     two_classes: tuple[SchoolClass, SchoolClass, GameSession],
 ) -> None:
@@ -385,12 +401,13 @@ def test_class_delete_preview_counts_what_would_go(
 
 def test_class_delete_removes_students_sessions_and_trials(
     two_classes: tuple[SchoolClass, SchoolClass, GameSession],
+    delete: Callable[..., None],
 ) -> None:
     school_class, other, guests = two_classes
     session_ids = list(school_class.game_sessions.values_list("pk", flat=True))
     other_before = _counts(other)
 
-    class_delete(school_class=school_class)
+    delete(school_class=school_class)
 
     assert not SchoolClass.objects.filter(pk=school_class.pk).exists()
     assert not Student.objects.filter(school_class_id=school_class.pk).exists()
@@ -405,7 +422,10 @@ def test_class_delete_removes_students_sessions_and_trials(
 
 
 def test_class_delete_takes_the_students_trials_from_every_session(
-    teacher: User, school_class: SchoolClass, make_session: Callable[..., GameSession]
+    teacher: User,
+    school_class: SchoolClass,
+    make_session: Callable[..., GameSession],
+    delete: Callable[..., None],
 ) -> None:
     # A trial can name a student of the class in a session the class no longer owns.
     session = make_session(school_class=school_class)
@@ -416,7 +436,7 @@ def test_class_delete_takes_the_students_trials_from_every_session(
     GameSession.objects.filter(pk=session.pk).update(school_class=other)
     assert class_delete_preview(school_class=school_class).trials == 1
 
-    class_delete(school_class=school_class)
+    delete(school_class=school_class)
 
     assert not Trial.objects.filter(pk=trial.pk).exists()
     assert GameSession.objects.filter(pk=session.pk).exists()
@@ -424,7 +444,10 @@ def test_class_delete_takes_the_students_trials_from_every_session(
 
 @pytest.mark.parametrize("pause", [False, True])
 def test_class_delete_is_refused_while_a_session_is_played(
-    class_session: GameSession, school_class: SchoolClass, pause: bool
+    class_session: GameSession,
+    school_class: SchoolClass,
+    pause: bool,
+    delete: Callable[..., None],
 ) -> None:
     _played(
         seat_join_student(
@@ -438,7 +461,7 @@ def test_class_delete_is_refused_while_a_session_is_played(
     assert class_delete_preview(school_class=school_class).live_sessions == [class_session]
 
     with pytest.raises(ValidationError) as caught:
-        class_delete(school_class=school_class)
+        delete(school_class=school_class)
 
     assert class_session.code in caught.value.messages[0]
     assert SchoolClass.objects.filter(pk=school_class.pk).exists()
@@ -446,15 +469,17 @@ def test_class_delete_is_refused_while_a_session_is_played(
     # Once it is ended the class may go.
     class_session.refresh_from_db()
     session_end(session=class_session)
-    class_delete(school_class=school_class)
+    delete(school_class=school_class)
     assert not SchoolClass.objects.filter(pk=school_class.pk).exists()
 
 
 def test_class_delete_takes_a_session_still_in_the_lobby(
-    class_session: GameSession, school_class: SchoolClass
+    class_session: GameSession,
+    school_class: SchoolClass,
+    delete: Callable[..., None],
 ) -> None:
     seat_join_student(session=class_session, student=school_class.students.all()[0])
-    class_delete(school_class=school_class)
+    delete(school_class=school_class)
     assert not GameSession.objects.filter(pk=class_session.pk).exists()
 
 
@@ -485,15 +510,53 @@ def test_class_detail_links_to_the_delete_page(
 
 
 def test_class_delete_post_deletes_and_goes_home(
-    teacher_client: Client, two_classes: tuple[SchoolClass, SchoolClass, GameSession]
+    teacher_client: Client,
+    two_classes: tuple[SchoolClass, SchoolClass, GameSession],
+    django_capture_on_commit_callbacks: Any,
+    settings: Any,
 ) -> None:
     school_class, other, _guests = two_classes
-    response = teacher_client.post(reverse("class_delete", args=[school_class.pk]), follow=True)
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = teacher_client.post(reverse("class_delete", args=[school_class.pk]), follow=True)
     assert response.redirect_chain == [(reverse("home"), 302)]
-    assert "Class Year 3 Otters deleted" in response.content.decode()
+    page = response.content.decode()
+    assert "Class Year 3 Otters deleted" in page
+    assert "Its results are being removed in the background." in page
+    assert "Year 3 Otters</a>" not in page  # gone from the class list at once
+    # The purge was queued once the deletion held (here the task ran as it was queued).
+    assert len(callbacks) == 1
     assert not SchoolClass.objects.filter(pk=school_class.pk).exists()
     assert _counts(school_class) == (0, 0, 0)
     assert SchoolClass.objects.filter(pk=other.pk).exists()
+
+
+def test_a_class_being_deleted_is_gone_for_everyone_before_the_purge(
+    teacher_client: Client,
+    client: Client,
+    two_classes: tuple[SchoolClass, SchoolClass, GameSession],
+    teacher: User,
+) -> None:
+    school_class, _other, _guests = two_classes
+    ava = school_class.students.get(display_name="Ava")
+    code = school_class.practice_code
+    before = _counts(school_class)
+    assert class_delete_begin(school_class=school_class) == 4
+    # Not purged yet (no worker ran): the rows are there, but nobody finds them.
+    assert _counts(school_class) == before
+    for url in [
+        reverse("class_detail", args=[school_class.pk]),
+        reverse("class_overview", args=[school_class.pk]),
+        reverse("class_delete", args=[school_class.pk]),
+    ]:
+        assert teacher_client.get(url).status_code == 404, url
+    assert student_get_by_token(token=ava.token) is None  # the badge opens nothing
+    practice = client.get(reverse("practice_sign_in_class", args=[code]))
+    assert "Ava" not in practice.content.decode()  # no list of names to tap
+    # Its name is free for a new class at once.
+    assert class_create(teacher=teacher, name="Year 3 Otters", student_names=["Ava"]).pk
+    assert classes_purge() == 1
+    assert _counts(school_class) == (0, 0, 0)
 
 
 def test_class_delete_post_while_playing_is_refused_on_the_page(
