@@ -8,10 +8,11 @@ import contextlib
 import statistics
 import time
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.core.management.base import CommandError
+from django.http import StreamingHttpResponse
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -26,7 +27,7 @@ HOST = "127.0.0.1"
 PLAIN_STATIC_STORAGE = "django.contrib.staticfiles.storage.StaticFilesStorage"
 
 
-def page_url(name: str, *args: int) -> str:
+def page_url(name: str, *args: int | str) -> str:
     try:
         return reverse(name, args=args)
     except Exception as error:
@@ -71,3 +72,21 @@ def page_get(*, client: Client, url: str) -> None:
         raise CommandError(f"GET {url} raised {type(error).__name__}: {error}") from error
     if response.status_code != 200:
         raise CommandError(f"GET {url} answered {response.status_code}, not 200")
+
+
+def download_timed(*, client: Client, url: str) -> dict[str, float | int]:
+    """A streamed download: milliseconds to the first chunk of rows (the header and the
+    first 1,000 rows of a trials CSV), seconds to the last byte, and its size."""
+    began = time.perf_counter()
+    response = client.get(url)
+    if response.status_code != 200 or not isinstance(response, StreamingHttpResponse):
+        raise CommandError(f"GET {url} answered {response.status_code}, not a 200 stream")
+    chunks = iter(cast("Iterator[bytes]", response.streaming_content))
+    first = next(chunks, b"")
+    first_ms = (time.perf_counter() - began) * 1000
+    size = len(first) + sum(len(chunk) for chunk in chunks)
+    return {
+        "first_rows_ms": round(first_ms, 1),
+        "whole_s": round(time.perf_counter() - began, 2),
+        "bytes": size,
+    }

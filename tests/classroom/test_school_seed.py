@@ -109,7 +109,11 @@ def test_a_small_school_is_linked_plausible_and_timed(database_url: str) -> None
     result = json.loads(out)
     assert result["classes"] == 2
     assert result["class_trials"] == 5 * 6 * 40
-    assert {"class_overview_ms", "student_progress_ms"} <= set(result)
+    assert {"class_overview_ms", "student_progress_ms", "class_print_ms"} <= set(result)
+    # The class's trials CSV streamed: its rows, each on a line, after the header.
+    csv_file = result["class_trials_csv"]
+    assert csv_file["bytes"] > 5 * 6 * 40 * 50
+    assert csv_file["first_rows_ms"] <= csv_file["whole_s"] * 1000
 
     # Every trial's links agree: its seat is in its session, at its table, of its student.
     (broken,) = _rows(

@@ -24,7 +24,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from classroom.gamesite import game_sites
-from classroom.management.page_timing import page_timed, page_url, timing_client
+from classroom.management.page_timing import (
+    download_timed,
+    page_timed,
+    page_url,
+    timing_client,
+)
 from classroom.models import Trial
 from classroom.services.tokens import token_new
 
@@ -94,5 +99,9 @@ class Command(BaseCommand):
         with timing_client(user=teacher) as client:
             for key, url in pages.items():
                 result[key] = page_timed(client=client, url=url, repeat=options["repeat"])
+            # The class's trials CSV, streamed in the request: when its rows begin to arrive.
+            result["class_trials_csv"] = download_timed(
+                client=client, url=page_url("class_export", school_class.pk, "trials.csv")
+            )
         result["database"] = connection.vendor
         self.stdout.write(json.dumps(result))

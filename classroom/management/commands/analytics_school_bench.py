@@ -26,7 +26,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from classroom.management.commands.analytics_bench import positive
-from classroom.management.page_timing import page_timed, page_url, timing_client
+from classroom.management.page_timing import (
+    download_timed,
+    page_timed,
+    page_url,
+    timing_client,
+)
 from classroom.management.school_seed import SchoolSize, school_seed
 from classroom.models import SchoolClass, Trial
 
@@ -98,6 +103,10 @@ class Command(BaseCommand):
         with timing_client(user=teacher) as client:
             for key, url in pages.items():
                 result[key] = page_timed(client=client, url=url, repeat=options["repeat"])
+            # The class's trials CSV, streamed in the request: when its rows begin to arrive.
+            result["class_trials_csv"] = download_timed(
+                client=client, url=page_url("class_export", school_class.pk, "trials.csv")
+            )
         result["database"] = connection.vendor
         self.stdout.write(json.dumps(result))
 
