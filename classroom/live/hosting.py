@@ -32,6 +32,7 @@ from classroom.server.lease_keeper import (
 )
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
 from classroom.server.router import RemoteTable, process_router
+from classroom.server.sqlite_anchor import sqlite_checkpoints_leave
 from classroom.services.live_tables import (
     StaleOwner,
     TableRecord,
@@ -175,6 +176,8 @@ def _write_in_thread(items: Sequence[tuple[TableRecord, LogEntry, Sequence[Engin
     # The writer thread keeps its connection open between writes (opening one costs more than
     # the write); after a failure it starts afresh, in case the connection itself broke.
     try:
+        connection.ensure_connection()
+        sqlite_checkpoints_leave(connection)
         action_log_append_many(items=items)
     except Exception:
         connection.close()
