@@ -60,7 +60,10 @@ def export_response(*, request: HttpRequest, kind: str, source: ExportSource) ->
         trial_cols = source.trial_columns()
         chunks = csv_chunks(
             header=header_row(trial_cols),
-            rows=(value_row(trial_cols, row) for row in trial_rows(trials=source.trials)),
+            rows=(
+                value_row(trial_cols, row)
+                for row in trial_rows(trials=source.trials, days=source.days)
+            ),
         )
         response = StreamingHttpResponse(streamed(request, chunks), content_type=CSV_CONTENT_TYPE)
     elif kind == SUMMARY_CSV:
@@ -93,7 +96,7 @@ def workbook_file_write(
     """The workbook of ``source`` into ``file``: trials, summary and the About sheet."""
     workbook.workbook_write(
         file=file,
-        trials=trial_rows(trials=source.trials),
+        trials=trial_rows(trials=source.trials, days=source.days),
         summary=source.summary,
         trial_columns=source.trial_columns(),
         summary_columns=source.summary_columns(),

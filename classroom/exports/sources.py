@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from classroom.exports.codebook import About, codebook_rows
 from classroom.exports.columns import summary_columns, trial_columns
 from classroom.exports.summary_rows import class_summary_rows, session_summary_rows
-from classroom.exports.trial_rows import class_export_trials, session_export_trials
+from classroom.exports.trial_rows import ReadInDays, class_export_trials, session_export_trials
 from classroom.selectors.analytics import class_games
 from classroom.selectors.exports import exported_games
 
@@ -37,6 +37,8 @@ class ExportSource:
     trials: QuerySet[Trial]
     summary: Callable[[], list[SummaryRow]]
     games: Sequence[str]
+    # A class's trials are read a day at a time (a year of them is a million).
+    days: ReadInDays | None = None
 
     def trial_columns(self) -> tuple[Column[TrialRow], ...]:
         """Each game's own columns (``GameSite``), for the games in the file; headers in the
@@ -75,10 +77,15 @@ def session_source(*, session: GameSession) -> ExportSource:
 
 
 def class_source(*, school_class: SchoolClass) -> ExportSource:
+    games = class_games(school_class=school_class)
     return ExportSource(
         stem=class_file_stem(school_class=school_class),
         subject=_("Class %(name)s, every session") % {"name": school_class.name},
         trials=class_export_trials(school_class=school_class),
         summary=lambda: class_summary_rows(school_class=school_class),
-        games=class_games(school_class=school_class),
+        games=games,
+        days=ReadInDays(
+            games=games,
+            students=list(school_class.students.order_by("pk").values_list("pk", flat=True)),
+        ),
     )

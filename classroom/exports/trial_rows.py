@@ -6,12 +6,14 @@ An export of a big class runs to 100k+ trials, so rows are plain tuples fetched 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from classroom.selectors.analytics import human_trials, session_trials
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
     from datetime import datetime
 
     from django.db.models import QuerySet
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from classroom.models import GameSession, SchoolClass, Trial
 
 CHUNK_SIZE = 1000
+DAY = timedelta(days=1)
 
 
 class TrialRow(NamedTuple):
@@ -77,17 +80,71 @@ def class_export_trials(*, school_class: SchoolClass) -> QuerySet[Trial]:
     return human_trials().filter(student__school_class=school_class).order_by("created_at", "pk")
 
 
-def trial_rows(*, trials: QuerySet[Trial], chunk_size: int = CHUNK_SIZE) -> Iterator[TrialRow]:
-    """The trials in the order they happened: their ids first (one query), then their rows
-    ``chunk_size`` ids at a time, each chunk its own query.
+@dataclass(frozen=True)
+class ReadInDays:
+    """How to read a class's trials a day at a time (``trial_rows``): the games they are of
+    (the trials index is by student, game and time, so a day of one student's game is one
+    range of it) and the students whose first and last trial bound the days."""
 
+    games: Sequence[str]
+    students: Sequence[int]
+
+
+def trial_rows(
+    *, trials: QuerySet[Trial], chunk_size: int = CHUNK_SIZE, days: ReadInDays | None = None
+) -> Iterator[TrialRow]:
+    """The trials in the order they happened: their ids first, then their rows ``chunk_size``
+    ids at a time, each chunk its own query.
+
+    With ``days``, the ids are read a day at a time: a year of a class is 1.2 M trials, and
+    listing and sorting all their ids took 3.1 s on PostgreSQL before the first row could go.
     No read stays open while the rows are written out: on SQLite a connection holding an old
     snapshot cannot write (a task's progress updates would fail with "database is locked" once
     a live table has committed since), and a long read holds back WAL checkpoints. A trial
     deleted meanwhile is left out; one recorded meanwhile is not in this file."""
-    ids = list(trials.order_by("created_at", "pk").values_list("pk", flat=True))
-    by_id = trials.model._default_manager.order_by("created_at", "pk")
-    for start in range(0, len(ids), chunk_size):
-        chunk = by_id.filter(pk__in=ids[start : start + chunk_size])
-        for values in chunk.values_list(*_FIELDS):
-            yield TrialRow._make(values)
+    model = trials.model._default_manager
+    by_id = model.order_by("created_at", "pk")
+    newest = model.order_by("-pk").values_list("pk", flat=True).first()
+    if newest is None:
+        return
+    trials = trials.filter(pk__lte=newest)
+    for ids in _ids_in_order(trials, days):
+        for start in range(0, len(ids), chunk_size):
+            chunk = by_id.filter(pk__in=ids[start : start + chunk_size])
+            for values in chunk.values_list(*_FIELDS):
+                yield TrialRow._make(values)
+
+
+def _ids_in_order(trials: QuerySet[Trial], days: ReadInDays | None) -> Iterator[list[int]]:
+    ordered = trials.order_by("created_at", "pk").values_list("pk", flat=True)
+    if days is None:
+        yield list(ordered)
+        return
+    bounds = _time_bounds(trials.model._default_manager.all(), days)
+    if bounds is None:
+        return
+    start, last = bounds
+    in_games = ordered.filter(game__in=days.games)
+    while start <= last:
+        end = start + DAY
+        yield list(in_games.filter(created_at__gte=start, created_at__lt=end))
+        start = end
+
+
+def _time_bounds(every: QuerySet[Trial], days: ReadInDays) -> tuple[datetime, datetime] | None:
+    """The first and last trial's time among the students' games: one index entry each."""
+    moments = []
+    for student_id in days.students:
+        for game in days.games:
+            of_game = every.filter(student_id=student_id, game=game).values_list(
+                "created_at", flat=True
+            )
+            moments += [
+                moment
+                for moment in (
+                    of_game.order_by("created_at").first(),
+                    of_game.order_by("-created_at").first(),
+                )
+                if moment is not None
+            ]
+    return (min(moments), max(moments)) if moments else None

@@ -13,13 +13,19 @@ from typing import TYPE_CHECKING, cast
 from django.conf import settings
 from django.core.management.base import CommandError
 from django.http import StreamingHttpResponse
+from django.template.loader import render_to_string
 from django.test import Client, override_settings
 from django.urls import reverse
+
+from classroom.reports.progress import class_reports_context
+from classroom.services.exports import REPORTS_TEMPLATE
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from django.contrib.auth.models import User
+
+    from classroom.models import SchoolClass
 
 # The settings' ALLOWED_HOSTS always list it unless overridden; the client's default
 # "testserver" would be refused outside the test runner.
@@ -90,3 +96,13 @@ def download_timed(*, client: Client, url: str) -> dict[str, float | int]:
         "whole_s": round(time.perf_counter() - began, 2),
         "bytes": size,
     }
+
+
+def reports_build_timed(*, school_class: SchoolClass) -> float:
+    """Seconds to build the class's printed reports (a page per student) as the task worker
+    does, without writing the file."""
+    began = time.perf_counter()
+    students = list(school_class.students.order_by("display_name", "pk"))
+    context = class_reports_context(school_class=school_class, game=None, students=students)
+    render_to_string(REPORTS_TEMPLATE, context)
+    return round(time.perf_counter() - began, 2)

@@ -109,7 +109,7 @@ def test_a_small_school_is_linked_plausible_and_timed(database_url: str) -> None
     result = json.loads(out)
     assert result["classes"] == 2
     assert result["class_trials"] == 5 * 6 * 40
-    assert {"class_overview_ms", "student_progress_ms", "class_print_ms"} <= set(result)
+    assert {"class_overview_ms", "student_progress_ms", "class_reports_build_s"} <= set(result)
     # The class's trials CSV streamed: its rows, each on a line, after the header.
     csv_file = result["class_trials_csv"]
     assert csv_file["bytes"] > 5 * 6 * 40 * 50

@@ -28,6 +28,7 @@ from classroom.management.page_timing import (
     download_timed,
     page_timed,
     page_url,
+    reports_build_timed,
     timing_client,
 )
 from classroom.models import Trial
@@ -89,8 +90,6 @@ class Command(BaseCommand):
         pages = {
             "class_overview_ms": page_url("class_overview", school_class.pk),
             "student_progress_ms": page_url("student_progress", school_class.pk, student.pk),
-            # The whole class's printable reports: one progress page per student.
-            "class_print_ms": page_url("class_progress_print", school_class.pk),
         }
         result: dict[str, Any] = {
             "trials": Trial.objects.filter(student__school_class=school_class).count(),
@@ -99,6 +98,8 @@ class Command(BaseCommand):
         with timing_client(user=teacher) as client:
             for key, url in pages.items():
                 result[key] = page_timed(client=client, url=url, repeat=options["repeat"])
+            # The whole class's printed reports, as the task worker builds them.
+            result["class_reports_build_s"] = reports_build_timed(school_class=school_class)
             # The class's trials CSV, streamed in the request: when its rows begin to arrive.
             result["class_trials_csv"] = download_timed(
                 client=client, url=page_url("class_export", school_class.pk, "trials.csv")

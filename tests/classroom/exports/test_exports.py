@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom.exports import csv_files
+from classroom.exports.trial_rows import DAY
 from classroom.models import Export, GameSession, SchoolClass, Seat, Student, Trial
 from classroom.selectors.analytics import session_report
 from classroom.services.classes import class_create, class_update
@@ -521,6 +522,28 @@ def test_trials_are_read_in_pages_in_the_order_they_happened(played: Played) -> 
     paged = [(row.name, row.created_at) for row in trial_rows(trials=trials, chunk_size=3)]
     assert paged == expected
     assert len(paged) == 8
+
+
+def test_a_class_read_a_day_at_a_time_gives_the_same_rows_in_the_same_order(
+    played: Played,
+) -> None:
+    from classroom.exports.sources import class_source
+    from classroom.exports.trial_rows import trial_rows
+
+    source = class_source(school_class=played.school_class)
+    assert source.days is not None
+    trials = list(source.trials.order_by("created_at", "pk"))
+    # Spread over days, with two trials at the same instant and one exactly at midnight past
+    # the first trial's day, where one day's read ends and the next begins.
+    first = trials[0].created_at
+    moments = [first, first, first + DAY, first + DAY * 2.5, first + DAY * 3, first + DAY * 40]
+    for trial, moment in zip(trials, moments, strict=False):
+        Trial.objects.filter(pk=trial.pk).update(created_at=moment)
+    whole = list(trial_rows(trials=source.trials, chunk_size=2))
+    by_day = list(trial_rows(trials=source.trials, chunk_size=2, days=source.days))
+    assert by_day == whole
+    assert len(by_day) == len(trials) == 8
+    assert [row.created_at for row in by_day] == sorted(row.created_at for row in by_day)
 
 
 def test_a_file_of_several_games_has_unique_headers_with_meanings() -> None:
