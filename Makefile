@@ -115,7 +115,8 @@ bench-riff-raff: setup
 	$(BIN)/python tests/load/bench_riff_raff.py
 
 # Server time of the class overview and a student's progress page on a seeded class of
-# 30 students x 20 sessions x 200 trials (prints JSON). Seeds a throwaway SQLite file.
+# 30 students x 20 sessions x 200 trials, the class's printed reports as the task worker builds
+# them, and when its trials CSV starts streaming (prints JSON). Seeds a throwaway SQLite file.
 bench-analytics: setup
 	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
 		export DATABASE_URL="sqlite:///$$tmp/bench.sqlite3" && \
@@ -124,7 +125,7 @@ bench-analytics: setup
 
 # The same pages at a school's year of trials: 30 classes x 30 students x 200 sessions x 200
 # trials (36 M) seeded in SQL into a throwaway PostgreSQL database, which is dropped after.
-# Prints JSON (seeding and building the indexes take most of an hour on two cores); e.g.
+# Prints JSON (seeding and building the indexes take about 20 minutes on two cores); e.g.
 # SCHOOL_ARGS="--classes 3" for a first try.
 SCHOOL_BENCH_DATABASE := snapclass_bench_school_$(shell date +%s)
 SCHOOL_ARGS ?=
