@@ -176,7 +176,6 @@ def _write_in_thread(items: Sequence[tuple[TableRecord, LogEntry, Sequence[Engin
     # The writer thread keeps its connection open between writes (opening one costs more than
     # the write); after a failure it starts afresh, in case the connection itself broke.
     try:
-        connection.ensure_connection()
         sqlite_checkpoints_leave(connection)
         action_log_append_many(items=items)
     except Exception:

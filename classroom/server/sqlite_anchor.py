@@ -80,11 +80,14 @@ def sqlite_checkpoints_run(
 
 
 def sqlite_checkpoints_leave(connection: Any) -> None:
-    """Turn the automatic checkpoint off on ``connection`` (a Django connection wrapper, open):
-    the anchor's thread does them. For the live log writer only, whose commits flips wait on."""
+    """Turn the automatic checkpoint off on ``connection`` (a Django connection wrapper): the
+    anchor's thread does them. For the live log writer only, whose commits flips wait on; it
+    calls this before each write, so a connection it has not opened yet gets it at the next."""
     if connection.vendor != "sqlite" or not _is_file(str(connection.settings_dict.get("NAME"))):
         return
     raw = connection.connection
+    if raw is None:
+        return
     if getattr(connection, "_checkpoints_left_to", None) is raw:
         return  # this very connection already has it
     with connection.cursor() as cursor:

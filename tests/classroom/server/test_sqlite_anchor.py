@@ -140,6 +140,10 @@ def test_the_log_writers_connection_leaves_checkpoints_to_the_anchor(tmp_path: P
     assert raw.execute("PRAGMA wal_autocheckpoint").fetchone() == (1000,)
     sqlite_anchor.sqlite_checkpoints_leave(wrapper)
     assert raw.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    # Not open yet: nothing happens now (the writer's next write opens it, then it is set).
+    sqlite_anchor.sqlite_checkpoints_leave(
+        SimpleNamespace(vendor="sqlite", settings_dict=wrapper.settings_dict, connection=None)
+    )
     # A database in memory, or PostgreSQL, is left as it is.
     for vendor, name in (("sqlite", ":memory:"), ("postgresql", "snapclass")):
         other = SimpleNamespace(vendor=vendor, settings_dict={"NAME": name})
