@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from django.contrib.auth.models import User
-    from django.db.models import QuerySet
 
 STUDENT_NAME_MAX = 30
 CLASS_NAME_MAX = 80
@@ -196,7 +195,7 @@ def student_colour_safe_set(*, student: Student, colour_safe: bool) -> Student:
 
 @dataclass(frozen=True)
 class ClassDeletion:
-    """What ``class_delete`` would remove, for the confirmation page."""
+    """What deleting the class would remove, for the confirmation page."""
 
     students: int
     sessions: int
@@ -225,7 +224,7 @@ def class_delete_preview(*, school_class: SchoolClass) -> ClassDeletion:
 
 
 @transaction.atomic
-def class_delete_begin(*, school_class: SchoolClass) -> int:
+def class_delete_begin(*, school_class: SchoolClass) -> bool:
     """Delete the class as its owner sees it, at once, and leave the slow part to the task
     worker (``classes_purge``): a year of a class is a million trials, too many to delete in a
     request or in one transaction that holds the live tables' writes back.
@@ -237,7 +236,17 @@ def class_delete_begin(*, school_class: SchoolClass) -> int:
     or paused, as ``class_delete``. Returns how many trials are left to the worker."""
     locked = SchoolClass.objects.select_for_update().get(pk=school_class.pk)
     sessions = GameSession.objects.filter(school_class=locked)
-    _refuse_while_played(sessions)
+    # Locked so a session cannot start between the check and the mark.
+    live = [session.code for session in sessions.select_for_update() if session.status in _LIVE]
+    if live:
+        raise ValidationError(
+            ngettext(
+                "End session %(codes)s before deleting this class.",
+                "End sessions %(codes)s before deleting this class.",
+                len(live),
+            )
+            % {"codes": ", ".join(live)}
+        )
     locked.deleted_at = timezone.now()
     locked.name = f"[deleted {locked.pk}] {locked.name}"[:80]
     locked.save(update_fields=["deleted_at", "name"])
@@ -247,7 +256,7 @@ def class_delete_begin(*, school_class: SchoolClass) -> int:
     )
     for student in locked.students.all():
         badge_sign_ins_end(student=student)
-    trials = Trial.objects.filter(_class_trials(locked)).count()
+    trials = Trial.objects.filter(_class_trials(locked)).exists()
     # Imported here: the task module imports the services.
     from classroom.tasks import classes_purge
 
@@ -263,6 +272,8 @@ def classes_purge() -> int:
     one when it starts). Returns how many classes went."""
     purged = 0
     for school_class in SchoolClass.objects.filter(deleted_at__isnull=False).order_by("pk"):
+        # Sessions before the class: a session only loses its class (SET_NULL) when the class
+        # goes, and would live on as a guest session holding the children's seat names.
         for session_id in GameSession.objects.filter(school_class=school_class).values_list(
             "pk", flat=True
         ):
@@ -272,33 +283,3 @@ def classes_purge() -> int:
             school_class.delete()  # students, shares and exports cascade
         purged += 1
     return purged
-
-
-def _refuse_while_played(sessions: QuerySet[GameSession]) -> None:
-    # Locked so a session cannot start between the check and the delete.
-    live = [session.code for session in sessions.select_for_update() if session.status in _LIVE]
-    if live:
-        raise ValidationError(
-            ngettext(
-                "End session %(codes)s before deleting this class.",
-                "End sessions %(codes)s before deleting this class.",
-                len(live),
-            )
-            % {"codes": ", ".join(live)}
-        )
-
-
-@transaction.atomic
-def class_delete(*, school_class: SchoolClass) -> None:
-    """Delete the class with its students, its sessions (their tables, seats, logs) and every
-    trial of either, in one transaction. Refused (``ValidationError``) while one of its
-    sessions is running or paused: end it first.
-    """
-    sessions = GameSession.objects.filter(school_class=school_class)
-    _refuse_while_played(sessions)
-    # Sessions first: a session only loses its class (SET_NULL) when the class goes, and
-    # would otherwise live on as a guest session holding the children's seat names.
-    sessions.delete()
-    # Their trials recorded elsewhere too: a removed student's would only lose the link.
-    Trial.objects.filter(student__school_class=school_class).delete()
-    school_class.delete()  # students cascade

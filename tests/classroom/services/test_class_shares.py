@@ -11,7 +11,7 @@ from classroom.models import ClassShare, GameSession
 from classroom.selectors.sessions import session_list
 from classroom.services.assignments import assignment_create
 from classroom.services.class_shares import class_share_grant, class_share_revoke
-from classroom.services.classes import class_delete
+from classroom.services.classes import class_delete_begin, classes_purge
 from classroom.services.sessions import session_create
 
 if TYPE_CHECKING:
@@ -199,7 +199,8 @@ def test_deleting_the_class_deletes_its_shares(
     school_class: SchoolClass, teacher: User, other_teacher: User
 ) -> None:
     class_share_grant(school_class=school_class, by=teacher, colleague="mr-wu", role=CO_TEACHER)
-    class_delete(school_class=school_class)
+    class_delete_begin(school_class=school_class)
+    classes_purge()
     assert not ClassShare.objects.exists()
 
 

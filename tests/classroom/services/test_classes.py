@@ -14,7 +14,6 @@ from classroom.services.classes import (
     STUDENT_NAME_MAX,
     STUDENTS_PER_CLASS_MAX,
     class_create,
-    class_delete,
     class_delete_begin,
     class_delete_preview,
     class_update,
@@ -376,18 +375,11 @@ def _counts(school_class: SchoolClass) -> tuple[int, int, int]:
     )
 
 
-def _begun_then_purged(*, school_class: SchoolClass) -> None:
+def _deleted(*, school_class: SchoolClass) -> None:
     # The page's way: hidden at once, then the task worker's purge removes the rest.
     class_delete_begin(school_class=school_class)
     assert not classes_visible(teacher=school_class.teacher).filter(pk=school_class.pk).exists()
     classes_purge()
-
-
-@pytest.fixture(params=["at once", "begun, then purged"])
-def delete(request: pytest.FixtureRequest) -> Callable[..., None]:
-    """Both ways a class goes end the same: ``class_delete`` in one transaction, and
-    ``class_delete_begin`` with the worker's ``classes_purge`` after."""
-    return class_delete if request.param == "at once" else _begun_then_purged
 
 
 def test_class_delete_preview_counts_what_would_go(
@@ -401,13 +393,12 @@ def test_class_delete_preview_counts_what_would_go(
 
 def test_class_delete_removes_students_sessions_and_trials(
     two_classes: tuple[SchoolClass, SchoolClass, GameSession],
-    delete: Callable[..., None],
 ) -> None:
     school_class, other, guests = two_classes
     session_ids = list(school_class.game_sessions.values_list("pk", flat=True))
     other_before = _counts(other)
 
-    delete(school_class=school_class)
+    _deleted(school_class=school_class)
 
     assert not SchoolClass.objects.filter(pk=school_class.pk).exists()
     assert not Student.objects.filter(school_class_id=school_class.pk).exists()
@@ -425,7 +416,6 @@ def test_class_delete_takes_the_students_trials_from_every_session(
     teacher: User,
     school_class: SchoolClass,
     make_session: Callable[..., GameSession],
-    delete: Callable[..., None],
 ) -> None:
     # A trial can name a student of the class in a session the class no longer owns.
     session = make_session(school_class=school_class)
@@ -436,7 +426,7 @@ def test_class_delete_takes_the_students_trials_from_every_session(
     GameSession.objects.filter(pk=session.pk).update(school_class=other)
     assert class_delete_preview(school_class=school_class).trials == 1
 
-    delete(school_class=school_class)
+    _deleted(school_class=school_class)
 
     assert not Trial.objects.filter(pk=trial.pk).exists()
     assert GameSession.objects.filter(pk=session.pk).exists()
@@ -447,7 +437,6 @@ def test_class_delete_is_refused_while_a_session_is_played(
     class_session: GameSession,
     school_class: SchoolClass,
     pause: bool,
-    delete: Callable[..., None],
 ) -> None:
     _played(
         seat_join_student(
@@ -461,7 +450,7 @@ def test_class_delete_is_refused_while_a_session_is_played(
     assert class_delete_preview(school_class=school_class).live_sessions == [class_session]
 
     with pytest.raises(ValidationError) as caught:
-        delete(school_class=school_class)
+        _deleted(school_class=school_class)
 
     assert class_session.code in caught.value.messages[0]
     assert SchoolClass.objects.filter(pk=school_class.pk).exists()
@@ -469,17 +458,16 @@ def test_class_delete_is_refused_while_a_session_is_played(
     # Once it is ended the class may go.
     class_session.refresh_from_db()
     session_end(session=class_session)
-    delete(school_class=school_class)
+    _deleted(school_class=school_class)
     assert not SchoolClass.objects.filter(pk=school_class.pk).exists()
 
 
 def test_class_delete_takes_a_session_still_in_the_lobby(
     class_session: GameSession,
     school_class: SchoolClass,
-    delete: Callable[..., None],
 ) -> None:
     seat_join_student(session=class_session, student=school_class.students.all()[0])
-    delete(school_class=school_class)
+    _deleted(school_class=school_class)
     assert not GameSession.objects.filter(pk=class_session.pk).exists()
 
 
@@ -541,7 +529,7 @@ def test_a_class_being_deleted_is_gone_for_everyone_before_the_purge(
     ava = school_class.students.get(display_name="Ava")
     code = school_class.practice_code
     before = _counts(school_class)
-    assert class_delete_begin(school_class=school_class) == 4
+    assert class_delete_begin(school_class=school_class) is True  # trials left to purge
     # Not purged yet (no worker ran): the rows are there, but nobody finds them.
     assert _counts(school_class) == before
     for url in [
