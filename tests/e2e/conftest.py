@@ -54,6 +54,34 @@ def _no_csp_violations() -> Iterator[None]:
     assert violations == [], "the Content-Security-Policy blocked:\n" + "\n".join(violations)
 
 
+# A browser test that fails leaves a picture and the text of every page still open
+# (test-artifacts/failed-<test>-<n>.png/.txt): a flake on CI can then be read, not guessed.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call" and report.failed and "browser" in getattr(item, "funcargs", {}):
+        seen = _keep_open_pages(item.funcargs["browser"], item.name)
+        # CI keeps only what the run printed: the pages' own words go into the report too.
+        report.sections.append(("open pages", seen))
+    return report
+
+
+def _keep_open_pages(browser: Browser, test_name: str) -> str:
+    ARTIFACTS.mkdir(exist_ok=True)
+    stem = "failed-" + re.sub(r"[^\w.-]+", "-", test_name)[:80]
+    pages = [page for context in browser.contexts for page in context.pages]
+    seen = []
+    for number, page in enumerate(pages):
+        try:
+            page.screenshot(path=str(ARTIFACTS / f"{stem}-{number}.png"), timeout=5000)
+            text = page.evaluate("() => document.body ? document.body.innerText : ''")
+        except Exception as error:  # a crashed page must not hide the test's own failure
+            text = repr(error)
+        (ARTIFACTS / f"{stem}-{number}.txt").write_text(f"{page.url}\n\n{text}")
+        seen.append(f"--- page {number}: {page.url}\n{' '.join(str(text).split())[:1500]}")
+    return "\n".join(seen)
+
+
 # Playwright polls a predicate given as an expression with eval() inside the page, which the
 # site's Content-Security-Policy refuses ('unsafe-eval' is not allowed); a predicate given as a
 # function it calls as it is. So every expression handed to wait_for_function becomes one.

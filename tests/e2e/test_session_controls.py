@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.e2e.conftest import PROJECTOR, screenshot
 from tests.e2e.test_lobby import _sign_up
@@ -36,8 +36,22 @@ def _new_session(
     """A guest session made on the new-session page; its code."""
     teacher.goto("/sessions/new/")
     if game != "Palm Strike":
+        # While the chosen game's settings load, the settings and Create wait for them: a
+        # setting changed now would be replaced, and a form sent now would be refused.
+        held: list[Route] = []
+        teacher.route(re.compile(r"/sessions/new/settings/"), held.append)
         teacher.get_by_label("Game").select_option(label=game)
+        expect(teacher.get_by_role("button", name="Create session")).to_be_disabled()
+        expect(teacher.get_by_label("Players per table")).to_be_enabled()
+        expect(teacher.locator("#game-settings")).to_be_disabled()
+        for _ in range(100):
+            if held:
+                break
+            teacher.wait_for_timeout(50)
+        held[0].continue_()
+        teacher.unroute(re.compile(r"/sessions/new/settings/"))
         expect(teacher.locator("#game-settings legend")).to_have_text(f"{game} settings")
+        expect(teacher.get_by_role("button", name="Create session")).to_be_enabled()
     teacher.get_by_label("Players per table").fill(str(players))
     if auto_flip:
         teacher.get_by_label("Flip pacing").select_option("auto")
