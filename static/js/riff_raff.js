@@ -57,6 +57,7 @@
     cargo: L.cargo,
     waveStrength: L.wave_strength,
     zoneStyle: function (v) { return v.you === v.active ? "mine" : "watch"; },
+    busy: function () { return drag !== null; },
     onPaint: function (frame, falling) {
       falling.forEach(markFalling);
       var piece = placing() ? nextPiece() : null;
@@ -175,8 +176,8 @@
     } else if (view.phase === "placing") {
       status = view.active === mine ? L.drag_piece : fmt(L.their_turn, { name: seatName(view.active) });
       if (view.active === mine) {
-        el.controls.appendChild(button("⟲", function () { angle -= Math.PI / 8; }, "rr-rotate"));
-        el.controls.appendChild(button("⟳", function () { angle += Math.PI / 8; }, "rr-rotate"));
+        el.controls.appendChild(button("⟲", function () { angle -= Math.PI / 8; scene.invalidate(); }, "rr-rotate"));
+        el.controls.appendChild(button("⟳", function () { angle += Math.PI / 8; scene.invalidate(); }, "rr-rotate"));
       }
     } else if (view.phase === "settling") status = L.settling;
     else if (view.phase === "catching") status = view.active === mine ? L.catch_it : L.falling;
@@ -232,7 +233,7 @@
       canvas.setPointerCapture(event.pointerId);
     }
   });
-  canvas.addEventListener("pointercancel", function () { drag = null; });
+  canvas.addEventListener("pointercancel", function () { drag = null; scene.invalidate(); });
   canvas.addEventListener("pointermove", function (event) {
     if (!drag) return;
     var box = canvas.getBoundingClientRect();
@@ -246,6 +247,7 @@
     table.act({ kind: "drop", piece: drag.piece, x: Math.round(local[0] * 10) / 10, y: Math.round(local[1] * 10) / 10,
                 angle: Math.round(angle * 1000) / 1000 });
     drag = null;
+    scene.invalidate();
   });
 
   function feedback(text) {
@@ -266,6 +268,7 @@
   window.riffRaff = {
     get view() { return view; },
     get motionFrames() { return scene.motionFrames; },
+    get paints() { return scene.paints; },
     get ownerColours() { return scene.ownerColours; },
     get fallingSince() { return fallingSince; },
     toCanvas: function (x, y) { return scene.toCanvas(x, y); },

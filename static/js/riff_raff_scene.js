@@ -31,6 +31,12 @@
 
   var WOOD = "#9a6534", WOOD_DARK = "#6b4423", WOOD_LIGHT = "#c08a4a", ROPE = "#4a3420";
   var SEA = "#1c6fd6", SEA_DEEP = "#0f4c9e", FOAM = "#e3f2ff";
+  // While nothing moves but the sea (no frame arriving or being smoothed, nothing falling,
+  // nothing dragged), the waves are drawn this often instead of every display frame: a
+  // tablet's battery and a console of many ships pay for every paint. With reduced motion the
+  // sea stands still and a calm scene is not painted again until something changes.
+  var CALM_FRAME_MS = 66;
+  var reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
   function lerp(a, b, t) { return a + (b - a) * t; }
 
@@ -46,7 +52,8 @@
   }
 
   // options: geometry, cargo (outlines by shape), zoneStyle(view) -> "mine" | "watch" | null,
-  // waveStrength (0..1), onPaint(frame, falling) called after the ship and cargo are drawn.
+  // waveStrength (0..1), onPaint(frame, falling) called after the ship and cargo are drawn,
+  // busy() -> true while the page draws something moving of its own (a dragged piece).
   function createScene(canvas, options) {
     var ctx = canvas.getContext("2d");
     var GEO = options.geometry;
@@ -59,6 +66,9 @@
     var scale = 1, originX = 0, originY = 0, width = 0, height = 0;
     var motionFrames = 0;
     var ownerColours = readOwnerColours();
+    var stale = true;  // something changed since the last paint
+    var paintedAt = -Infinity;
+    var paints = 0;
 
     function readOwnerColours() {
       var style = getComputedStyle(canvas);
@@ -86,6 +96,7 @@
       }
       frames.push({ sim: sim, at: now, frame: frame });
       if (frames.length > 16) frames.shift();
+      stale = true;
     }
 
     // The game time shown now: the fastest-arriving frame fixes the clock, then ``delay``.
@@ -134,6 +145,7 @@
       scale = Math.min(width / WORLD_WIDTH, height / WORLD_HEIGHT);
       originX = width / 2;
       originY = height - 26 * scale;
+      stale = true;
     }
 
     function toCanvas(x, y) { return [originX + x * scale, originY - y * scale]; }
@@ -426,12 +438,22 @@
 
     function ring(x, y, radius, t) {
       var c = toCanvas(x, y);
-      var pulse = 0.85 + 0.15 * Math.sin(t * 8);
+      var pulse = stillSea() ? 1 : 0.85 + 0.15 * Math.sin(t * 8);
       ctx.strokeStyle = "#ffd43b";
       ctx.lineWidth = 5;
       ctx.beginPath();
       ctx.arc(c[0], c[1], radius * pulse, 0, Math.PI * 2);
       ctx.stroke();
+    }
+
+    function stillSea() { return Boolean(reducedMotion && reducedMotion.matches); }
+
+    // Whether this display frame must be painted (see CALM_FRAME_MS).
+    function paintDue(now) {
+      var moving = stale || now - lastArrival < delay + FRAME_GAP || catchable().length > 0
+        || (options.busy && options.busy());
+      if (moving) return true;
+      return !stillSea() && now - paintedAt >= CALM_FRAME_MS;
     }
 
     var detachedFrames = 0;
@@ -442,8 +464,13 @@
       if (detachedFrames > 120) return;
       requestAnimationFrame(draw);
       if (detachedFrames) return;
+      var now = performance.now();
+      if (!paintDue(now)) return;
+      stale = false;
+      paintedAt = now;
+      paints += 1;
       ctx.clearRect(0, 0, width, height);
-      var t = performance.now() / 1000;
+      var t = stillSea() ? 0 : now / 1000;
       var frame = shown();
       drawSea(t, false);
       if (!frame || !view) { drawSea(t, true); return; }
@@ -474,14 +501,27 @@
 
     if (window.ResizeObserver) new ResizeObserver(layout).observe(canvas);
     else window.addEventListener("resize", layout);
+    if (reducedMotion && reducedMotion.addEventListener) {
+      reducedMotion.addEventListener("change", function () { stale = true; });
+    }
     layout();
     requestAnimationFrame(draw);
 
     return {
-      setView: function (next) { view = next; if (next.frame) pushFrame(next.frame); },
+      setView: function (next) {
+        view = next;
+        stale = true;
+        // A state repeats the frame it was sent with: only a newer one is motion.
+        var last = frames.length ? frames[frames.length - 1] : null;
+        var repeated = last && next.frame && typeof next.frame.sim_ms === "number" && last.sim === next.frame.sim_ms;
+        if (next.frame && !repeated) pushFrame(next.frame);
+      },
+      // The page changed what it draws over the ship (the piece in hand turned): paint again.
+      invalidate: function () { stale = true; },
       pushMotion: function (frame) { motionFrames += 1; pushFrame(frame); },
       get view() { return view; },
       get motionFrames() { return motionFrames; },
+      get paints() { return paints; },
       get ownerColours() { return ownerColours.slice(); },
       get smoothingMs() { return delay; },
       shown: shown,

@@ -169,3 +169,36 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
     # Every student placed cargo; catches appear only if something fell on their turn.
     expect(teacher.get_by_text("Placements (stayed on board)").first).to_be_visible()
     screenshot(teacher, "riff-raff-student-progress")
+
+
+def test_a_calm_ship_is_not_painted_every_frame_and_stands_still_with_reduced_motion(
+    teacher_page: Page, open_tablet: Callable[..., Page]
+) -> None:
+    """While nothing moves but the sea, the waves are painted about 15 times a second, not at
+    the display's 60 (a tablet's battery and a console of many ships pay for every paint);
+    with reduced motion the sea stands still and a calm ship is not painted again at all."""
+    teacher = teacher_page
+    _sign_up(teacher, "ms-riff-raff-calm")
+    _create_class(teacher)
+    code = _create_riff_raff_session(teacher)
+    ava, ben = open_tablet(motion="reduce"), open_tablet()
+    _join_by_roster(ava, code, "Ava")
+    _join_by_roster(ben, code, "Ben")
+    teacher.get_by_role("button", name="Start").click()
+    tablets = {"reduced motion": ava, "motion": ben}
+    for tablet in tablets.values():
+        expect(tablet.get_by_role("img", name="The ship and its cargo")).to_be_visible(timeout=8000)
+        tablet.wait_for_function("window.riffRaff && window.riffRaff.view")
+    # Cards are being chosen: nothing has been dropped, so the ship lies still.
+    assert ava.evaluate("window.riffRaff.view.phase") == "choosing"
+    ava.wait_for_timeout(500)  # the first paints after the page loaded
+    before = {name: t.evaluate("window.riffRaff.paints") for name, t in tablets.items()}
+    ava.wait_for_timeout(2000)
+    painted = {
+        name: t.evaluate("window.riffRaff.paints") - before[name] for name, t in tablets.items()
+    }
+    print(f"paints in 2 s of a calm ship: {painted}")
+    assert ava.evaluate("window.riffRaff.view.phase") == "choosing", painted
+    assert painted["reduced motion"] <= 2, painted
+    # About 15 a second for two seconds; at least a few, so the sea still moves.
+    assert 10 <= painted["motion"] <= 40, painted
