@@ -33,6 +33,7 @@ from classroom.live.notify import (
     teacher_group,
     teachers_group,
 )
+from classroom.live.parts import PartCache
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.selectors.sessions import session_table_ids
@@ -247,6 +248,8 @@ class _TeacherConsumer(_LobbyConsumer):
         return [session_group(session_id), teachers_group(session_id), teacher_group(user_id)]
 
     remote_views: dict[int, dict[str, Any]]
+    # The parts of the page this socket drew last: a redraw renders only those that changed.
+    parts: PartCache
 
     # The session's tables (the views this page asks the hosts for), as last read.
     table_ids: set[int]
@@ -277,6 +280,7 @@ class _TeacherConsumer(_LobbyConsumer):
 
     async def connect(self) -> None:
         self.remote_views = {}
+        self.parts = PartCache()
         self.table_ids = set()
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         owned = await database_sync_to_async(self._owned_tables)(session_id)
@@ -333,14 +337,19 @@ class ConsoleConsumer(_TeacherConsumer):
 
     def render(self) -> tuple[str, int | None]:
         html = fragments.console_fragment_render(
-            session_id=self.session_id, views=self.views, dashboard=self.with_dashboard
+            session_id=self.session_id,
+            views=self.views,
+            dashboard=self.with_dashboard,
+            parts=self.parts,
         )
         return html, None
 
 
 class ProjectorConsumer(_TeacherConsumer):
     def render(self) -> tuple[str, int | None]:
-        html = fragments.projector_fragment_render(session_id=self.session_id, views=self.views)
+        html = fragments.projector_fragment_render(
+            session_id=self.session_id, views=self.views, parts=self.parts
+        )
         return html, None
 
 
