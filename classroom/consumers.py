@@ -278,9 +278,12 @@ class _TeacherConsumer(_LobbyConsumer):
         self.table_ids.update(int(table_id) for table_id in event.get("table_ids", []))
         await self.lobby_changed(event)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.parts = PartCache()
+
     async def connect(self) -> None:
         self.remote_views = {}
-        self.parts = PartCache()
         self.table_ids = set()
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         owned = await database_sync_to_async(self._owned_tables)(session_id)

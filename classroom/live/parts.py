@@ -14,13 +14,9 @@ Each socket has a cache of its own: what one page drew never reaches another tea
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import datetime
-import decimal
-import uuid
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from django.db.models import Model
 from django.utils import translation
 from django.utils.functional import Promise
@@ -31,61 +27,42 @@ if TYPE_CHECKING:
 # The context variable a socket's render puts its ``PartCache`` in.
 CACHE_VARIABLE = "live_parts"
 
-# Values that stand for themselves in a key (compared with ==).
-_PLAIN = (
-    str,
-    int,  # and bool
-    float,
-    type(None),
-    datetime.date,
-    datetime.time,
-    datetime.timedelta,
-    decimal.Decimal,
-    uuid.UUID,
-)
 
-
-def part_key(value: Any) -> Any:
-    """A comparable copy of everything ``value`` holds: equal keys, equal renders.
-
-    A model instance counts with every value it loaded (fields and annotations, such as a
-    seat's ``connected``) and the related rows loaded with it; a dataclass with its fields.
-    Any other kind of object raises ``TypeError``: a part must say plainly what it shows,
-    never an object whose changes the key could miss.
-    """
-    if type(value) is str:
-        return value
-    if isinstance(value, _PLAIN):
-        return (type(value), value)  # 1, 1.0 and True are equal but render differently
-    if isinstance(value, Promise):
-        return str(value)  # a lazy translation, in the language of the render
+def _loaded(value: Any) -> Any:
+    """What the encoder cannot see into by itself: a model instance is every value it loaded
+    (fields and annotations, such as a seat's ``connected``) with the related rows loaded
+    with it; a lazy translation is its text in the language of the render."""
     if isinstance(value, Model):
-        loaded = tuple(
-            (name, part_key(field))
-            for name, field in value.__dict__.items()
-            if not name.startswith("_")
-        )
-        related = tuple((name, part_key(row)) for name, row in value._state.fields_cache.items())
-        return (type(value), loaded, related)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = dataclasses.fields(value)
-        return (type(value), tuple(part_key(getattr(value, field.name)) for field in fields))
-    if isinstance(value, Mapping):
-        return (dict, tuple((part_key(k), part_key(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return (list, tuple(part_key(item) for item in value))
-    if isinstance(value, (set, frozenset)):
-        return (set, frozenset(part_key(item) for item in value))
+        fields = {name: field for name, field in value.__dict__.items() if name[0] != "_"}
+        return {"model": value._meta.label, "fields": fields, "related": value._state.fields_cache}
+    if isinstance(value, Promise):
+        return str(value)
+    # Any other object: a part must say plainly what it shows, never an object whose
+    # changes the key could miss.
     raise TypeError(f"a live part cannot be keyed on a {type(value).__name__}")
+
+
+_encoder = msgspec.json.Encoder(enc_hook=_loaded)
+
+
+def part_key(value: Any) -> bytes:
+    """Everything ``value`` holds, as bytes: equal keys, equal renders.
+
+    JSON by msgspec (in C: a table's part holds hundreds of values, and keying them in Python
+    cost more than the projector's whole render): dataclasses by their fields, dicts, lists,
+    numbers (1, 1.0 and true differ, as they render differently), dates; model instances and
+    lazy translations through ``_loaded``.
+    """
+    return _encoder.encode(value)
 
 
 class PartCache:
     """One socket's parts: their key and HTML as last drawn, by slot (a name and an id)."""
 
     def __init__(self) -> None:
-        self._kept: dict[Hashable, tuple[Any, str]] = {}
+        self._kept: dict[Hashable, tuple[tuple[str, bytes], str]] = {}
         # The parts of the render in progress, in the order drawn (None: no render going on).
-        self._drawing: dict[Hashable, tuple[Any, str]] | None = None
+        self._drawing: dict[Hashable, tuple[tuple[str, bytes], str]] | None = None
         self.rendered = 0  # parts rendered, not taken from the cache (for tests and benches)
 
     @contextlib.contextmanager
