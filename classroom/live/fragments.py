@@ -7,9 +7,11 @@ session's lobby changes, and htmx swaps them in by id.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from classroom.analytics import charts
@@ -91,15 +93,17 @@ def console_context(
 ) -> dict[str, Any]:
     """What the console shows; without ``dashboard``, all but the live skills."""
     roster = session_roster(session=session)
+    tables = [entry.table for entry in roster.tables]
     return {
         "session": session,
         "roster": roster,
         "not_here_yet": session_absent_students(session=session),
         "game_name": game_name(session),
-        "game_over": session_game_over(session=session),
-        "play_again_form": _play_again_form(session),
-        "table_numbers": [entry.table.number for entry in roster.tables],
-        "tiles": _tiles(session, views, [entry.table for entry in roster.tables]),
+        "game_over": session_game_over(session=session, tables=tables),
+        # Built only if the toolbar is drawn (a socket's redraw mostly takes it from its cache).
+        "play_again_form": SimpleLazyObject(partial(_play_again_form, session)),
+        "table_numbers": [table.number for table in tables],
+        "tiles": _tiles(session, views, tables),
         "seat_options": spec.seat_options if (spec := game_get(session.game)) else (),
         "leaderboard_choices": [
             (leaderboard_action(value), value, label)
@@ -127,8 +131,9 @@ def projector_context(
     *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     roster = session_roster(session=session)
-    game_over = session_game_over(session=session)
-    tiles = _tiles(session, views, [entry.table for entry in roster.tables])
+    tables = [entry.table for entry in roster.tables]
+    game_over = session_game_over(session=session, tables=tables)
+    tiles = _tiles(session, views, tables)
     context = {
         "session": session,
         "roster": roster,

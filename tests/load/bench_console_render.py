@@ -17,8 +17,9 @@ language, with the session's queries), ``--repeats`` times, and the median CPU t
   alternate between the two snapshots);
 * ``unchanged``: the same socket drawing again with nothing changed.
 
-``bytes`` is how much the last render of each kind sent. CPU time counts this process only, so
-a machine shared with other work changes the figures little.
+``bytes`` is how much the last render of each kind sent. The scenarios take turns, one render
+each, so other work on the machine weighs on all of them alike; CPU time counts this process
+only, but a busy machine still makes it a little longer (caches, shared cores).
 """
 
 from __future__ import annotations
@@ -153,26 +154,13 @@ def _page(kind: str, session_id: int, language: str, tables: list[int]) -> _Teac
     return page
 
 
-def _median_cpu_ms(render: Callable[[int], str], repeats: int) -> tuple[float, int]:
-    render(0)  # templates loaded, queries prepared
-    gc.collect()
-    samples = []
-    html = ""
-    for index in range(repeats):
-        started = time.process_time()
-        html = render(index)
-        samples.append((time.process_time() - started) * 1000)
-    return round(statistics.median(samples), 2), len(html.encode())
-
-
-def _measure(
+def _scenarios(
     kind: str,
     language: str,
     session_id: int,
     tables: list[int],
     snapshots: tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]],
-    repeats: int,
-) -> dict[str, Any]:
+) -> dict[str, Callable[[int], str]]:
     def first(index: int) -> str:
         page = _page(kind, session_id, language, tables)
         page.views = snapshots[index % 2]
@@ -190,15 +178,26 @@ def _measure(
         still.views = snapshots[0]
         return still._render_in_language()[0]
 
-    result: dict[str, Any] = {}
-    for name, render in (
-        ("first", first),
-        ("one_table_changed", changed),
-        ("unchanged", unchanged),
-    ):
-        ms, size = _median_cpu_ms(render, repeats)
-        result[name] = {"cpu_ms_median": ms, "bytes": size}
-    return result
+    return {"first": first, "one_table_changed": changed, "unchanged": unchanged}
+
+
+def _median_cpu_ms(
+    scenarios: dict[tuple[str, str], Callable[[int], str]], repeats: int
+) -> dict[tuple[str, str], tuple[float, int]]:
+    """Each scenario's median CPU ms and last size. One render of each in turn, so that what
+    else the machine does weighs on all of them alike."""
+    sizes = {name: len(render(0).encode()) for name, render in scenarios.items()}  # warm
+    gc.collect()
+    samples: dict[tuple[str, str], list[float]] = {name: [] for name in scenarios}
+    for index in range(1, repeats + 1):
+        for name, render in scenarios.items():
+            started = time.process_time()
+            html = render(index)
+            samples[name].append((time.process_time() - started) * 1000)
+            sizes[name] = len(html.encode())
+    return {
+        name: (round(statistics.median(times), 2), sizes[name]) for name, times in samples.items()
+    }
 
 
 def main() -> None:
@@ -206,12 +205,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=200)
     parser.add_argument("--warm-s", type=float, default=11.0)
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="snapclass-render-") as workdir:
         os.environ.update(
             bench_env(
                 Path(workdir) / "bench.sqlite3",
                 STATIC_ROOT=str(Path(workdir) / "static"),
-                SECRET_KEY="bench-" + "k" * 60,
             )
         )
         import django
@@ -223,13 +222,15 @@ def main() -> None:
         session_id, tables = _class_started()
         snapshots = asyncio.run(_mid_game(tables, args.warm_s))
         flips = sorted(view["flip"] for view in snapshots[0].values())
-        pages = {
-            f"{kind} {language}": _measure(
-                kind, language, session_id, tables, snapshots, args.repeats
-            )
+        scenarios = {
+            (f"{kind} {language}", name): render
             for kind in ("console", "console+dashboard", "projector")
             for language in LANGUAGES
+            for name, render in _scenarios(kind, language, session_id, tables, snapshots).items()
         }
+        pages: dict[str, dict[str, Any]] = {}
+        for (page, name), (ms, size) in _median_cpu_ms(scenarios, args.repeats).items():
+            pages.setdefault(page, {})[name] = {"cpu_ms_median": ms, "bytes": size}
     print(
         json.dumps(
             {
@@ -237,6 +238,7 @@ def main() -> None:
                 "tables": len(tables),
                 "flips": flips,
                 "repeats": args.repeats,
+                "load_average": [load_before, os.getloadavg()[0]],
                 "pages": pages,
             },
             indent=1,
