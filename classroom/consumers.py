@@ -255,6 +255,10 @@ class _TeacherConsumer(_LobbyConsumer):
     table_ids: set[int]
     _table_ids_read: set[int] | None = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.parts = PartCache()
+
     def gather(self) -> None:
         # Game state lives in the table hosts: those in this event loop (this session's
         # only), and the latest view each host in another process sent with its change.
@@ -277,10 +281,6 @@ class _TeacherConsumer(_LobbyConsumer):
             self.remote_views[int(table_id)] = view
         self.table_ids.update(int(table_id) for table_id in event.get("table_ids", []))
         await self.lobby_changed(event)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.parts = PartCache()
 
     async def connect(self) -> None:
         self.remote_views = {}

@@ -61,7 +61,7 @@ class PartCache:
 
     def __init__(self) -> None:
         self._kept: dict[Hashable, tuple[tuple[str, bytes], str]] = {}
-        # The parts of the render in progress, in the order drawn (None: no render going on).
+        # The parts of the render in progress (None: no render going on).
         self._drawing: dict[Hashable, tuple[tuple[str, bytes], str]] | None = None
         self.rendered = 0  # parts rendered, not taken from the cache (for tests and benches)
 
@@ -87,7 +87,3 @@ class PartCache:
         if self._drawing is not None:
             self._drawing[slot] = (key, html)
         return html
-
-    def latest(self) -> dict[Hashable, str]:
-        """The last complete render's parts, by slot, in the order drawn."""
-        return {slot: html for slot, (_key, html) in self._kept.items()}
