@@ -33,6 +33,7 @@ from classroom.live.notify import (
     teacher_group,
     teachers_group,
 )
+from classroom.live.parts import PartCache
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.selectors.sessions import session_table_ids
@@ -247,10 +248,16 @@ class _TeacherConsumer(_LobbyConsumer):
         return [session_group(session_id), teachers_group(session_id), teacher_group(user_id)]
 
     remote_views: dict[int, dict[str, Any]]
+    # The parts of the page this socket drew last: a redraw renders only those that changed.
+    parts: PartCache
 
     # The session's tables (the views this page asks the hosts for), as last read.
     table_ids: set[int]
     _table_ids_read: set[int] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.parts = PartCache()
 
     def gather(self) -> None:
         # Game state lives in the table hosts: those in this event loop (this session's
@@ -333,14 +340,19 @@ class ConsoleConsumer(_TeacherConsumer):
 
     def render(self) -> tuple[str, int | None]:
         html = fragments.console_fragment_render(
-            session_id=self.session_id, views=self.views, dashboard=self.with_dashboard
+            session_id=self.session_id,
+            views=self.views,
+            dashboard=self.with_dashboard,
+            parts=self.parts,
         )
         return html, None
 
 
 class ProjectorConsumer(_TeacherConsumer):
     def render(self) -> tuple[str, int | None]:
-        html = fragments.projector_fragment_render(session_id=self.session_id, views=self.views)
+        html = fragments.projector_fragment_render(
+            session_id=self.session_id, views=self.views, parts=self.parts
+        )
         return html, None
 
 

@@ -7,22 +7,24 @@ session's lobby changes, and htmx swaps them in by id.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import render_to_string
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from classroom.analytics import charts
 from classroom.forms.game_settings import game_settings_form_class
+from classroom.live.parts import CACHE_VARIABLE, PartCache
 from classroom.live.standings import leaderboard_action, standings_shown
 from classroom.live.tiles import TableTile, table_tile
-from classroom.models import GameSession, Seat
+from classroom.models import GameSession, Seat, Table
 from classroom.selectors.analytics import session_absent_students, session_dashboard
 from classroom.selectors.celebration import session_highlights
 from classroom.selectors.sessions import (
     session_game_over,
     session_roster,
-    session_tables_current,
     table_mates,
 )
 from games.registry import game_get
@@ -41,12 +43,13 @@ def game_name(session: GameSession) -> str:
 
 
 def _tiles(
-    session: GameSession, views: Mapping[int, dict[str, Any]] | None
+    session: GameSession, views: Mapping[int, dict[str, Any]] | None, tables: list[Table]
 ) -> dict[int, TableTile]:
+    """The tiles of ``tables`` (the session's current ones, as the roster read them)."""
     if session.status == GameSession.Status.LOBBY:
         return {}
     tiles = {}
-    for table in session_tables_current(session=session):
+    for table in tables:
         if not table.roster:
             continue
         tile = table_tile(table=table, view=(views or {}).get(table.pk))
@@ -90,15 +93,17 @@ def console_context(
 ) -> dict[str, Any]:
     """What the console shows; without ``dashboard``, all but the live skills."""
     roster = session_roster(session=session)
+    tables = [entry.table for entry in roster.tables]
     return {
         "session": session,
         "roster": roster,
         "not_here_yet": session_absent_students(session=session),
         "game_name": game_name(session),
-        "game_over": session_game_over(session=session),
-        "play_again_form": _play_again_form(session),
-        "table_numbers": [entry.table.number for entry in roster.tables],
-        "tiles": _tiles(session, views),
+        "game_over": session_game_over(session=session, tables=tables),
+        # Built only if the toolbar is drawn (a socket's redraw mostly takes it from its cache).
+        "play_again_form": SimpleLazyObject(partial(_play_again_form, session)),
+        "table_numbers": [table.number for table in tables],
+        "tiles": _tiles(session, views, tables),
         "seat_options": spec.seat_options if (spec := game_get(session.game)) else (),
         "leaderboard_choices": [
             (leaderboard_action(value), value, label)
@@ -126,8 +131,9 @@ def projector_context(
     *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     roster = session_roster(session=session)
-    game_over = session_game_over(session=session)
-    tiles = _tiles(session, views)
+    tables = [entry.table for entry in roster.tables]
+    game_over = session_game_over(session=session, tables=tables)
+    tiles = _tiles(session, views, tables)
     context = {
         "session": session,
         "roster": roster,
@@ -169,12 +175,14 @@ def console_fragment_render(
     session_id: int,
     views: Mapping[int, dict[str, Any]] | None = None,
     dashboard: bool = True,
+    parts: PartCache | None = None,
 ) -> str:
     """The console's live part and (``dashboard``) its live skills, which read every trial
-    of the session: the socket draws them less often than the tables."""
+    of the session: the socket draws them less often than the tables. With ``parts`` (the
+    socket's), only the parts that changed since its last render are drawn again."""
     session = GameSession.objects.select_related("school_class").get(pk=session_id)
     context = console_context(session=session, views=views, dashboard=dashboard)
-    html = render_to_string("classroom/session_console.html#live", context)
+    html = _live_render("classroom/session_console.html#live", context, parts)
     if dashboard:
         # Two swaps in one message: htmx's ws extension places each element by its id.
         html += render_to_string("classroom/session_console.html#dashboard", context)
@@ -182,11 +190,21 @@ def console_fragment_render(
 
 
 def projector_fragment_render(
-    *, session_id: int, views: Mapping[int, dict[str, Any]] | None = None
+    *,
+    session_id: int,
+    views: Mapping[int, dict[str, Any]] | None = None,
+    parts: PartCache | None = None,
 ) -> str:
     session = GameSession.objects.select_related("school_class").get(pk=session_id)
     context = projector_context(session=session, views=views)
-    return render_to_string("classroom/projector.html#live", context)
+    return _live_render("classroom/projector.html#live", context, parts)
+
+
+def _live_render(template: str, context: dict[str, Any], parts: PartCache | None) -> str:
+    if parts is None:
+        return render_to_string(template, context)
+    with parts.drawing():
+        return render_to_string(template, {**context, CACHE_VARIABLE: parts})
 
 
 @dataclass(frozen=True)

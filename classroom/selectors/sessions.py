@@ -15,6 +15,8 @@ from classroom.selectors.classes import ClassRight, classes_visible
 from classroom.server.process import processes_alive
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from django.contrib.auth.models import User
 
 
@@ -65,11 +67,15 @@ def session_table_ids(*, session_id: int) -> set[int]:
     return set(current.values_list("pk", flat=True))
 
 
-def session_game_over(*, session: GameSession) -> bool:
+def session_game_over(*, session: GameSession, tables: Sequence[Table] | None = None) -> bool:
     """The session is open but every table of its current game has finished: the console
-    offers Play again, the projector shows how the game went."""
+    offers Play again, the projector shows how the game went. ``tables``: the current
+    game's tables, if the caller has just read them (a live page's roster has)."""
     if session.status not in (GameSession.Status.RUNNING, GameSession.Status.PAUSED):
         return False
+    if tables is not None:
+        dealt = [table for table in tables if table.seed is not None]
+        return bool(dealt) and all(table.status == Table.Status.ENDED for table in dealt)
     playing = session_tables_current(session=session).filter(seed__isnull=False)
     return playing.exists() and not playing.exclude(status=Table.Status.ENDED).exists()
 

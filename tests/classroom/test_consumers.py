@@ -20,7 +20,13 @@ from classroom.live.fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
 from classroom.models import Seat, SeatConnection
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
-from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
+from classroom.services.seats import (
+    seat_join_guest,
+    seat_join_student,
+    seat_kick,
+    seat_rename,
+)
+from classroom.services.sessions import session_start
 from games.live.protocol import MAX_FRAME_BYTES
 
 if TYPE_CHECKING:
@@ -362,6 +368,46 @@ async def test_projector_of_the_owner_gets_updates(
     await _join(guest_session, "Noor")
     await _receive_until(socket, lambda text: "Noor" in text)
     await socket.disconnect()
+
+
+def _started_with_guests(session: GameSession) -> list[Seat]:
+    seats = [seat_join_guest(session=session, nickname=f"Kid {number}") for number in range(6)]
+    session_start(session=session)
+    return seats
+
+
+def _page_render(page: str, session: GameSession, *, dashboard: bool) -> str:
+    with translation.override("en"):
+        if page == "console":
+            return fragments.console_fragment_render(session_id=session.pk, dashboard=dashboard)
+        return fragments.projector_fragment_render(session_id=session.pk)
+
+
+@pytest.mark.parametrize("page", ["console", "projector"])
+async def test_a_teacher_page_is_sent_what_a_render_from_nothing_draws_after_each_change(
+    make_session: Callable[..., GameSession], teacher_cookies: dict[str, str], page: str
+) -> None:
+    """Each socket draws again only the parts that changed (classroom.live.parts), and
+    still sends the whole fragment, the same HTML as a render from nothing."""
+    session = await sync_to_async(make_session)(players_per_table=2)
+    seats = await sync_to_async(_started_with_guests)(session)
+    socket = _socket(f"/ws/sessions/{session.pk}/{page}/", cookies=teacher_cookies)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    first = await socket.receive_from(timeout=TIMEOUT)
+    assert first == await sync_to_async(_page_render)(page, session, dashboard=True)
+
+    await sync_to_async(seat_rename)(seat=seats[-1], name="Zed")
+    html = await _receive_until(socket, lambda text: "Zed" in text)
+    dashboard = 'id="console-dashboard"' in html
+    assert html == await sync_to_async(_page_render)(page, session, dashboard=dashboard)
+    await socket.disconnect()
+
+
+def test_every_teacher_socket_has_a_parts_cache_of_its_own() -> None:
+    from classroom.consumers import ConsoleConsumer, ProjectorConsumer
+
+    caches = [ConsoleConsumer().parts, ConsoleConsumer().parts, ProjectorConsumer().parts]
+    assert len({id(cache) for cache in caches}) == 3
 
 
 @pytest.mark.parametrize("page", ["console", "projector"])

@@ -127,6 +127,11 @@ def test_a_game_is_over_once_every_table_finished(
         assert not session_game_over(session=session)
         table_finished(table_id=tables[1].pk)
     assert session_game_over(session=session)
+    # The same answer from the tables a live page has just read.
+    read = {table.pk: table for table in session_tables_current(session=session)}
+    assert session_game_over(session=session, tables=list(read.values()))
+    # (tables[1] as read before it finished)
+    assert not session_game_over(session=session, tables=[read[tables[0].pk], tables[1]])
     # The pages are told each time a table finished.
     assert sent.count((notify.session_group(session.pk), "lobby.changed")) == 2
     session_play_again(session=session)
