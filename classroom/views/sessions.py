@@ -199,7 +199,10 @@ def _console_after_action(
 ) -> HttpResponse:
     if request.htmx:
         session.refresh_from_db()
-        context = fragments.console_context(session=session)
+        # The tables as they play now, as the page's socket draws them: without them every
+        # tile said "Waiting for the first tablet to connect" until the socket's next frame.
+        views = hosting.registry.teacher_views(session_table_ids(session_id=session.pk))
+        context = fragments.console_context(session=session, views=views)
         context["action_error"] = " ".join(error.messages) if error else ""
         return render(request, "classroom/session_console.html#live", context)
     if error:

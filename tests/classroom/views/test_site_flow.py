@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from classroom.live import hosting
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Student
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.server.process import PROCESS_ID
@@ -724,6 +725,30 @@ def test_console_actions_with_htmx_return_the_console_partial(
     session.refresh_from_db()
     assert not session.lobby_locked
     assert "Lobby locked" not in _text(response)
+
+
+def test_a_console_action_answers_with_the_tables_as_they_play(
+    teacher_client: Client, make_session: MakeSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = _seated_session(make_session)
+    headers = {"HX-Request": "true"}
+    teacher_client.post(reverse("session_action", args=[session.pk, "start"]), headers=headers)
+    table_ids = list(session.tables.values_list("pk", flat=True))
+    assert table_ids
+    playing = {pk: {"game": session.game, "phase": "playing", "flip": 7} for pk in table_ids}
+    asked: list[set[int]] = []
+
+    def teacher_views(ids: Any = None) -> dict[int, dict[str, Any]]:
+        asked.append(set(ids))
+        return {pk: view for pk, view in playing.items() if pk in set(ids)}
+
+    monkeypatch.setattr(hosting.registry, "teacher_views", teacher_views)
+    response = teacher_client.post(
+        reverse("session_action", args=[session.pk, "pause"]), headers=headers
+    )
+    assert response.status_code == 200
+    assert asked == [set(table_ids)]  # this session's tables only
+    assert "Waiting for the first tablet to connect" not in _text(response)
 
 
 def test_illegal_console_action_shows_the_error(
