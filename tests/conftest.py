@@ -175,3 +175,21 @@ def _start_order(item: pytest.Item) -> int:
     if folder in _PROCESS_FOLDERS:
         return 0
     return 1 if folder == "e2e" else 2
+
+
+# On CI pytest prints each failure's whole message in the short summary, the run's last lines,
+# and a browser assertion's message holds a snapshot of the page: the failed test's name then
+# scrolled out of the part of the log CI keeps. The summary gets the message's first line; the
+# failure's own section above still holds all of it.
+_SUMMARY_MESSAGE_CHARS = 300
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if report.failed and crash is not None:
+        first_line = crash.message.split("\n", 1)[0]
+        if first_line != crash.message or len(first_line) > _SUMMARY_MESSAGE_CHARS:
+            crash.message = first_line[:_SUMMARY_MESSAGE_CHARS] + " […]"
+    return report
