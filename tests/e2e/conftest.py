@@ -13,14 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import (
-    Browser,
-    BrowserContext,
-    ConsoleMessage,
-    Page,
-    expect,
-    sync_playwright,
-)
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
 from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
 
@@ -35,11 +28,6 @@ ARTIFACTS = ROOT / "test-artifacts"
 TABLET = {"width": 1024, "height": 768}
 LAPTOP = {"width": 1366, "height": 900}
 PROJECTOR = {"width": 1920, "height": 1080}
-
-# The suite keeps both cores busy (Chromium, two workers' servers), and a CI run failed in
-# tests/e2e/test_exports.py with the printed reports on screen, likely on a default 5 s wait.
-# A wait ends as soon as it holds, so a longer one costs a passing test nothing.
-expect.set_options(timeout=10_000)
 
 
 # What the browser refused under the Content-Security-Policy ("Refused to execute inline
