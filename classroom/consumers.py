@@ -34,7 +34,6 @@ from classroom.live.notify import (
     teachers_group,
 )
 from classroom.live.parts import PartCache
-from classroom.live.render_thread import render_off_request_thread
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.selectors.sessions import session_table_ids
@@ -210,7 +209,7 @@ class _LobbyConsumer(_Socket):
             self._dirty = False
             self._rendered_at = loop.time()
             self.gather()
-            html, close_code = await render_off_request_thread(self._render_in_language)
+            html, close_code = await database_sync_to_async(self._render_in_language)()
             if html != self._sent_html:
                 await self.send(text_data=html)
                 self._sent_html = html

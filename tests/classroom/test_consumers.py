@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -403,39 +401,6 @@ async def test_a_teacher_page_is_sent_what_a_render_from_nothing_draws_after_eac
     dashboard = 'id="console-dashboard"' in html
     assert html == await sync_to_async(_page_render)(page, session, dashboard=dashboard)
     await socket.disconnect()
-
-
-async def test_a_tablet_connects_while_a_teacher_page_is_still_drawing(
-    seat: Seat, teacher_cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Pages draw on a thread of their own: a connect's checks never queue behind a render
-    # (from ~450 students, teacher pages' handshakes waited out Daphne's 20 s behind them).
-    from classroom.consumers import ConsoleConsumer
-
-    drawing, release = threading.Event(), threading.Event()
-    draw = ConsoleConsumer._render_in_language
-
-    def slow_draw(self: ConsoleConsumer) -> tuple[str, int | None]:
-        drawing.set()
-        release.wait(timeout=10)
-        return draw(self)
-
-    monkeypatch.setattr(ConsoleConsumer, "_render_in_language", slow_draw)
-    console = _console_socket(seat.session, cookies=teacher_cookies)
-    assert (await console.connect(timeout=TIMEOUT))[0]
-    assert await asyncio.to_thread(drawing.wait, TIMEOUT)
-
-    tablet = _seat_socket(seat)
-    try:
-        connected, _subprotocol = await tablet.connect(timeout=TIMEOUT)
-        assert connected
-        assert await _connection_count(seat) == 1
-    finally:
-        release.set()
-    assert 'id="console-live"' in await console.receive_from(timeout=TIMEOUT)
-    assert "Mika" in await tablet.receive_from(timeout=TIMEOUT)
-    await tablet.disconnect()
-    await console.disconnect()
 
 
 def test_every_teacher_socket_has_a_parts_cache_of_its_own() -> None:
