@@ -89,6 +89,30 @@ def rt_summary(
     )
 
 
+def rolling_medians(
+    rts: Sequence[float], *, window: int, floor_ms: float = ANTICIPATION_FLOOR_MS
+) -> list[float]:
+    """The median of the last ``window`` RTs at each response, as :func:`rt_summary` gives it
+    for that slice (anticipations below ``floor_ms`` dropped; a slice with none kept has no
+    median and is left out), oldest first.
+
+    The live console asks this of every student's responses every couple of seconds: built on
+    ``rt_summary`` it paid for an SD (exact fractions) per response, ~100 ms a render at 200
+    trials a student, so it takes the median alone. Raises ``ValueError`` for a window < 1 or
+    a non-finite RT.
+    """
+    if window < 1:
+        raise ValueError(f"window must be 1 or more, got {window}")
+    if not all(math.isfinite(rt) for rt in rts):
+        raise ValueError("reaction times must be finite numbers")
+    medians = []
+    for end in range(1, len(rts) + 1):
+        kept = [float(rt) for rt in rts[max(0, end - window) : end] if rt >= floor_ms]
+        if kept:
+            medians.append(float(statistics.median(kept)))
+    return medians
+
+
 def inverse_efficiency(mean_correct_rt_ms: float, proportion_correct: float) -> float | None:
     """Inverse efficiency score IES = mean correct RT / proportion correct (ms).
 

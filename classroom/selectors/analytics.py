@@ -27,7 +27,7 @@ from classroom.analytics.measures import (
 )
 from classroom.analytics.progress import trend
 from classroom.analytics.signal import SignalCounts
-from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rt_summary
+from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rolling_medians
 from classroom.gamesite import game_site, game_sites
 from classroom.models import GameSession, SchoolClass, Seat, Student, Trial, TrialTally
 from classroom.selectors.classes import classes_visible
@@ -684,12 +684,7 @@ def session_dashboard(*, session: GameSession) -> Dashboard:
     tiles = []
     for seat in Seat.objects.filter(pk__in=measures).order_by("name", "pk"):
         rts = in_order.get(seat.pk, [])
-        rolling = [
-            summary.median
-            for end in range(1, len(rts) + 1)
-            if (summary := rt_summary(rts[max(0, end - ROLLING_RESPONSES) : end])).median
-            is not None
-        ]
+        rolling = rolling_medians(rts, window=ROLLING_RESPONSES)
         rate = rates[seat.pk]
         low, noisy = _struggles(
             measures[seat.pk],

@@ -14,6 +14,7 @@ from classroom.analytics.speed import (
     error_interference,
     interference_cost,
     inverse_efficiency,
+    rolling_medians,
     rt_summary,
 )
 
@@ -61,6 +62,44 @@ def test_rt_summary_refuses_bad_input() -> None:
         rt_summary([500], sd_cutoff=0)
     with pytest.raises(ValueError, match="floor_ms"):
         rt_summary([500], floor_ms=-1)
+
+
+def test_rolling_medians_worked_example() -> None:
+    # Window 3 over 400, 100 (an anticipation), 600, 800, 150, 120:
+    # [400] 400; [400, -] 400; [400, -, 600] 500; [-, 600, 800] 700; [600, 800, -] 700;
+    # [800, -, -] 800.
+    assert rolling_medians([400, 100, 600, 800, 150, 120], window=3) == [
+        400,
+        400,
+        500,
+        700,
+        700,
+        800,
+    ]
+    # A slice of anticipations only has no median: it is left out.
+    assert rolling_medians([100, 150, 300], window=2) == [300]
+    assert rolling_medians([], window=10) == []
+
+
+def test_rolling_medians_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="window"):
+        rolling_medians([500], window=0)
+    with pytest.raises(ValueError, match="finite"):
+        rolling_medians([500, math.nan], window=3)
+
+
+@given(rts, st.integers(min_value=1, max_value=15))
+@PROPERTIES
+def test_rolling_medians_are_rt_summarys_median_of_each_slice(
+    values: list[float], window: int
+) -> None:
+    # The console's rolling RT: the same numbers rt_summary gave, slice by slice.
+    expected = [
+        summary.median
+        for end in range(1, len(values) + 1)
+        if (summary := rt_summary(values[max(0, end - window) : end])).median is not None
+    ]
+    assert rolling_medians(values, window=window) == expected
 
 
 def test_inverse_efficiency_worked_examples() -> None:
