@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 from classroom.live import fragments, hosting
 from classroom.live.idle import idle_watch_ensure
+from classroom.live.lobby_reads import LobbyReads
 from classroom.live.notify import (
     seat_group,
     session_group,
@@ -188,13 +189,16 @@ class _LobbyConsumer(_Socket):
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         if not self.concerns(event):
             return
+        self.redraw()
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.lobby_changed(event)
+
+    def redraw(self) -> None:
         # Coalesce bursts (a whole class joining): at most one render in flight, one queued.
         self._dirty = True
         if self._push_task is None or self._push_task.done():
             self._push_task = asyncio.create_task(self._push_while_dirty())
-
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        await self.lobby_changed(event)
 
     async def _push_while_dirty(self) -> None:
         loop = asyncio.get_running_loop()
@@ -258,6 +262,7 @@ class _TeacherConsumer(_LobbyConsumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.parts = PartCache()
+        self.lobby_reads = LobbyReads()
 
     def gather(self) -> None:
         # Game state lives in the table hosts: those in this event loop (this session's
@@ -274,13 +279,19 @@ class _TeacherConsumer(_LobbyConsumer):
         # New tables (the start, a late joiner's, Play again): draw again with their views.
         if self._table_ids_read is not None and self._table_ids_read != self.table_ids:
             self.table_ids = self._table_ids_read
+            self.lobby_reads.stale()
             self._dirty = True
 
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        self.lobby_reads.stale()
+        await super().lobby_changed(event)
+
     async def table_changed(self, event: dict[str, Any]) -> None:
+        # A table moved: its tile is drawn again; the lobby as last read still holds.
         for table_id, view in event.get("views", {}).items():
             self.remote_views[int(table_id)] = view
         self.table_ids.update(int(table_id) for table_id in event.get("table_ids", []))
-        await self.lobby_changed(event)
+        self.redraw()
 
     async def connect(self) -> None:
         self.remote_views = {}
@@ -331,7 +342,7 @@ class ConsoleConsumer(_TeacherConsumer):
 
     async def _dashboard_later(self, wait: float) -> None:
         await asyncio.sleep(wait)
-        await self.lobby_changed({})
+        self.redraw()
 
     async def disconnect(self, code: int) -> None:
         if self._dashboard_task is not None:
@@ -344,6 +355,7 @@ class ConsoleConsumer(_TeacherConsumer):
             views=self.views,
             dashboard=self.with_dashboard,
             parts=self.parts,
+            lobby_reads=self.lobby_reads,
         )
         return html, None
 
@@ -351,7 +363,10 @@ class ConsoleConsumer(_TeacherConsumer):
 class ProjectorConsumer(_TeacherConsumer):
     def render(self) -> tuple[str, int | None]:
         html = fragments.projector_fragment_render(
-            session_id=self.session_id, views=self.views, parts=self.parts
+            session_id=self.session_id,
+            views=self.views,
+            parts=self.parts,
+            lobby_reads=self.lobby_reads,
         )
         return html, None
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from classroom.analytics import charts
 from classroom.forms.game_settings import game_settings_form_class
+from classroom.live.lobby_reads import LOBBY_TABLES, LobbyReads
 from classroom.live.parts import CACHE_VARIABLE, PartCache
 from classroom.live.standings import leaderboard_action, standings_shown
 from classroom.live.tiles import TableTile, table_tile
@@ -85,30 +86,42 @@ def _play_again_form(session: GameSession) -> Any:
     return game_settings_form_class(spec)(prefix="settings", initial=session.settings)
 
 
-def console_context(
-    *,
-    session: GameSession,
-    views: Mapping[int, dict[str, Any]] | None = None,
-    dashboard: bool = True,
-) -> dict[str, Any]:
-    """What the console shows; without ``dashboard``, all but the live skills."""
+def console_lobby(*, session: GameSession) -> dict[str, Any]:
+    """What the console shows of the lobby: everything it draws but the tables' live state
+    and the live skills (``LobbyReads`` keeps it between redraws a table's move asked for)."""
     roster = session_roster(session=session)
     tables = [entry.table for entry in roster.tables]
     return {
         "session": session,
         "roster": roster,
+        LOBBY_TABLES: tables,
         "not_here_yet": session_absent_students(session=session),
         "game_name": game_name(session),
         "game_over": session_game_over(session=session, tables=tables),
         # Built only if the toolbar is drawn (a socket's redraw mostly takes it from its cache).
         "play_again_form": SimpleLazyObject(partial(_play_again_form, session)),
         "table_numbers": [table.number for table in tables],
-        "tiles": _tiles(session, views, tables),
         "seat_options": spec.seat_options if (spec := game_get(session.game)) else (),
         "leaderboard_choices": [
             (leaderboard_action(value), value, label)
             for value, label in GameSession.Leaderboard.choices
         ],
+    }
+
+
+def console_context(
+    *,
+    session: GameSession,
+    views: Mapping[int, dict[str, Any]] | None = None,
+    dashboard: bool = True,
+    lobby: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What the console shows; without ``dashboard``, all but the live skills. ``lobby``: the
+    session's ``console_lobby`` as read before (else it is read now)."""
+    lobby = lobby if lobby is not None else console_lobby(session=session)
+    return {
+        **lobby,
+        "tiles": _tiles(session, views, lobby[LOBBY_TABLES]),
         **(dashboard_context(session=session) if dashboard else {}),
     }
 
@@ -127,31 +140,43 @@ CONFETTI = [
 ]
 
 
-def projector_context(
-    *, session: GameSession, views: Mapping[int, dict[str, Any]] | None = None
-) -> dict[str, Any]:
+def projector_lobby(*, session: GameSession) -> dict[str, Any]:
+    """What the projector shows of the lobby: everything but the tables' live state."""
     roster = session_roster(session=session)
     tables = [entry.table for entry in roster.tables]
     game_over = session_game_over(session=session, tables=tables)
-    tiles = _tiles(session, views, tables)
-    context = {
+    lobby = {
         "session": session,
         "roster": roster,
+        LOBBY_TABLES: tables,
         "game_name": game_name(session),
-        "tiles": tiles,
         "game_over": game_over,
         # Between games, the standings of the game just played, where the leaderboard allows.
         "between_games_standings": game_over
         and standings_shown(session=session, phase="game_over"),
-        # Every table has ended: the projector says so instead of "Playing!".
-        "all_over": bool(tiles) and all(tile.phase == "game_over" for tile in tiles.values()),
     }
     if session.status == GameSession.Status.ENDED:
         # Names only where the class may see who did best (never without scoring).
         names = standings_shown(session=session)
-        context["highlights"] = session_highlights(session=session, names=names)
-        context["confetti"] = CONFETTI
-    return context
+        lobby["highlights"] = session_highlights(session=session, names=names)
+        lobby["confetti"] = CONFETTI
+    return lobby
+
+
+def projector_context(
+    *,
+    session: GameSession,
+    views: Mapping[int, dict[str, Any]] | None = None,
+    lobby: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    lobby = lobby if lobby is not None else projector_lobby(session=session)
+    tiles = _tiles(session, views, lobby[LOBBY_TABLES])
+    return {
+        **lobby,
+        "tiles": tiles,
+        # Every table has ended: the projector says so instead of "Playing!".
+        "all_over": bool(tiles) and all(tile.phase == "game_over" for tile in tiles.values()),
+    }
 
 
 def lobby_context(*, seat: Seat) -> dict[str, Any]:
@@ -176,12 +201,20 @@ def console_fragment_render(
     views: Mapping[int, dict[str, Any]] | None = None,
     dashboard: bool = True,
     parts: PartCache | None = None,
+    lobby_reads: LobbyReads | None = None,
 ) -> str:
     """The console's live part and (``dashboard``) its live skills, which read every trial
     of the session: the socket draws them less often than the tables. With ``parts`` (the
-    socket's), only the parts that changed since its last render are drawn again."""
-    session = GameSession.objects.select_related("school_class").get(pk=session_id)
-    context = console_context(session=session, views=views, dashboard=dashboard)
+    socket's), only the parts that changed since its last render are drawn again; with
+    ``lobby_reads`` (the socket's), the lobby is read again only when it may have changed."""
+
+    def read() -> dict[str, Any]:
+        return console_lobby(session=_session_get(session_id))
+
+    lobby = lobby_reads.get(read) if lobby_reads is not None else read()
+    context = console_context(
+        session=lobby["session"], views=views, dashboard=dashboard, lobby=lobby
+    )
     html = _live_render("classroom/session_console.html#live", context, parts)
     if dashboard:
         # Two swaps in one message: htmx's ws extension places each element by its id.
@@ -194,10 +227,18 @@ def projector_fragment_render(
     session_id: int,
     views: Mapping[int, dict[str, Any]] | None = None,
     parts: PartCache | None = None,
+    lobby_reads: LobbyReads | None = None,
 ) -> str:
-    session = GameSession.objects.select_related("school_class").get(pk=session_id)
-    context = projector_context(session=session, views=views)
+    def read() -> dict[str, Any]:
+        return projector_lobby(session=_session_get(session_id))
+
+    lobby = lobby_reads.get(read) if lobby_reads is not None else read()
+    context = projector_context(session=lobby["session"], views=views, lobby=lobby)
     return _live_render("classroom/projector.html#live", context, parts)
+
+
+def _session_get(session_id: int) -> GameSession:
+    return GameSession.objects.select_related("school_class").get(pk=session_id)
 
 
 def _live_render(template: str, context: dict[str, Any], parts: PartCache | None) -> str:

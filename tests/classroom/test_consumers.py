@@ -403,6 +403,43 @@ async def test_a_teacher_page_is_sent_what_a_render_from_nothing_draws_after_eac
     await socket.disconnect()
 
 
+@pytest.mark.parametrize("page_kind", ["console", "projector"])
+async def test_a_tables_move_redraws_without_reading_the_lobby_again(
+    guest_session: GameSession, monkeypatch: pytest.MonkeyPatch, page_kind: str
+) -> None:
+    # During play most redraws are for a table's move; the roster and the session are read
+    # again only after a lobby change (or once they are a few seconds old).
+    from classroom.consumers import ConsoleConsumer, ProjectorConsumer
+
+    reads: list[int] = []
+    name = f"{page_kind}_lobby"
+    real = getattr(fragments, name)
+
+    def counted(**kwargs: Any) -> dict[str, Any]:
+        reads.append(1)
+        return real(**kwargs)
+
+    monkeypatch.setattr(fragments, name, counted)
+    page = ConsoleConsumer() if page_kind == "console" else ProjectorConsumer()
+    monkeypatch.setattr(page, "redraw", lambda: None)
+    page.session_id, page.language = guest_session.pk, "en"
+    page.table_ids, page.remote_views, page.views = set(), {}, {}
+    page.with_dashboard = False
+    render = sync_to_async(page._render_in_language)
+
+    await render()
+    await render()
+    assert len(reads) == 1
+    await page.table_changed({"type": "table.changed", "table_ids": []})
+    await render()
+    assert len(reads) == 1
+    await _join(guest_session, "Noor")
+    await page.lobby_changed({"type": "lobby.changed"})
+    html, _close = await render()
+    assert len(reads) == 2
+    assert "Noor" in html
+
+
 def test_every_teacher_socket_has_a_parts_cache_of_its_own() -> None:
     from classroom.consumers import ConsoleConsumer, ProjectorConsumer
 
