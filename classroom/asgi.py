@@ -28,9 +28,11 @@ application = ProtocolTypeRouter(
 )
 
 from classroom.server.gc_tuning import gc_tune  # noqa: E402
+from classroom.server.gil_switching import gil_switch_interval_set  # noqa: E402
 from classroom.web.access_log import access_log_redact_install  # noqa: E402
 
 gc_tune()
+gil_switch_interval_set()
 
 from classroom.server.daphne_limits import request_deadline_install  # noqa: E402
 
