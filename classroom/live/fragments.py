@@ -31,7 +31,7 @@ from classroom.selectors.sessions import (
 from games.registry import game_get
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 # WebSocket close codes a tablet should not retry (htmx reconnects only on 1006/1011-1013).
 CLOSE_NO_SEAT = 4401
@@ -207,11 +207,7 @@ def console_fragment_render(
     of the session: the socket draws them less often than the tables. With ``parts`` (the
     socket's), only the parts that changed since its last render are drawn again; with
     ``lobby_reads`` (the socket's), the lobby is read again only when it may have changed."""
-
-    def read() -> dict[str, Any]:
-        return console_lobby(session=_session_get(session_id))
-
-    lobby = lobby_reads.get(read) if lobby_reads is not None else read()
+    lobby = _lobby_read(session_id, console_lobby, lobby_reads)
     context = console_context(
         session=lobby["session"], views=views, dashboard=dashboard, lobby=lobby
     )
@@ -229,16 +225,24 @@ def projector_fragment_render(
     parts: PartCache | None = None,
     lobby_reads: LobbyReads | None = None,
 ) -> str:
-    def read() -> dict[str, Any]:
-        return projector_lobby(session=_session_get(session_id))
-
-    lobby = lobby_reads.get(read) if lobby_reads is not None else read()
+    lobby = _lobby_read(session_id, projector_lobby, lobby_reads)
     context = projector_context(session=lobby["session"], views=views, lobby=lobby)
     return _live_render("classroom/projector.html#live", context, parts)
 
 
-def _session_get(session_id: int) -> GameSession:
-    return GameSession.objects.select_related("school_class").get(pk=session_id)
+def _lobby_read(
+    session_id: int,
+    lobby_of: Callable[..., dict[str, Any]],
+    lobby_reads: LobbyReads | None,
+) -> dict[str, Any]:
+    """The page's lobby (``console_lobby`` or ``projector_lobby``), as the socket kept it
+    when it still holds, else read now."""
+
+    def read() -> dict[str, Any]:
+        session = GameSession.objects.select_related("school_class").get(pk=session_id)
+        return lobby_of(session=session)
+
+    return lobby_reads.get(read) if lobby_reads is not None else read()
 
 
 def _live_render(template: str, context: dict[str, Any], parts: PartCache | None) -> str:
