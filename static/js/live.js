@@ -95,6 +95,48 @@
     }
   });
 
+  // hx-disabled-elt="#id" holds a button disabled while a request is on its way (the
+  // console's Start while a seat's option is being saved). A live redraw meanwhile puts a
+  // fresh, enabled copy of that button in its place, which htmx does not know of: hold the
+  // copy too, and free it once the last such request is answered. (The answer's own swap
+  // comes first, so a button the server drew disabled stays so.)
+  var inFlight = {}; // "#id" -> requests on their way that hold it
+  var HELD = "data-held-by-request";
+
+  function heldSelector(event) {
+    var selector = event.detail.elt && event.detail.elt.getAttribute("hx-disabled-elt");
+    return selector && /^#[\w-]+$/.test(selector) ? selector : null;
+  }
+
+  function holdCopies() {
+    Object.keys(inFlight).forEach(function (selector) {
+      var button = document.querySelector(selector);
+      if (inFlight[selector] > 0 && button && !button.disabled) {
+        button.disabled = true;
+        button.setAttribute(HELD, "");
+      }
+    });
+  }
+
+  // Counted at beforeSend (nothing cancels a request after it) and given back at the
+  // request's loadend, which comes after htmx's swap and whether it was answered, failed,
+  // aborted or timed out, even if a redraw took its form out of the page meanwhile.
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var selector = heldSelector(event);
+    var xhr = event.detail.xhr;
+    if (!selector || !xhr) return;
+    inFlight[selector] = (inFlight[selector] || 0) + 1;
+    xhr.addEventListener("loadend", function () {
+      inFlight[selector] -= 1;
+      if (inFlight[selector] > 0) return;
+      document.querySelectorAll(selector + "[" + HELD + "]").forEach(function (button) {
+        button.disabled = false;
+        button.removeAttribute(HELD);
+      });
+    });
+  });
+  document.addEventListener("htmx:load", holdCopies);
+
   function reconnectNow() {
     sockets.forEach(function (wrapper) {
       // A sleeping tablet may hold a dead socket that never reported closing.

@@ -88,6 +88,36 @@ ANIMATED_CARDS = """() => document.getAnimations().map((a) => a.effect && a.effe
   .map((t) => t.className)"""
 
 
+def test_start_stays_disabled_through_a_live_redraw_while_an_option_is_on_its_way(
+    teacher_page: Page, new_tablet: Callable[[], Page]
+) -> None:
+    """A child joins while the teacher's change of a refill pile is on its way: the console is
+    drawn again from the socket, and its fresh Start button must stay disabled until the
+    server has the change (seen on a busy machine: the redraw gave an enabled Start)."""
+    teacher = teacher_page
+    _sign_up(teacher, "ms-commotion-redraw")
+    _create_class(teacher)
+    code = _create_commotion_session(teacher)
+    _join_by_roster(new_tablet(), code, "Ava")
+    expect(teacher.locator(".status-line")).to_contain_text("1 student")
+    held: list[Route] = []
+    teacher.route(re.compile(r"/seats/\d+/option/$"), lambda route: held.append(route))
+    teacher.get_by_label("Refill pile", exact=True).first.select_option("5")
+    start = teacher.get_by_role("button", name="Start")
+    expect(start).to_be_disabled()
+    _join_by_roster(new_tablet(), code, "Ben")
+    expect(teacher.locator(".status-line")).to_contain_text("2 students")  # drawn again
+    expect(start).to_be_disabled()
+    for _ in range(100):
+        if held:
+            break
+        teacher.wait_for_timeout(50)
+    held[0].continue_()
+    expect(start).to_be_enabled()
+    expect(teacher.get_by_label("Refill pile", exact=True).first).to_have_value("5")
+    teacher.unroute(re.compile(r"/seats/\d+/option/$"))
+
+
 def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
