@@ -55,10 +55,11 @@ cluster: setup
 # when they are missing: every Snapclass machine, CI included, runs both on 127.0.0.1.
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/snapclass_tests
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/14
-# Workers of the parallel run (pytest-xdist; tests/conftest.py keeps each file on one worker
-# and the real-process tests on one); the tests marked `alone` (they measure time or load)
-# run after it, one at a time.
-TEST_WORKERS ?= 2
+# Workers of the parallel run (pytest-xdist; tests/conftest.py keeps each file on one worker,
+# and gives the first worker the paced lane: the real-process tests one at a time, then the
+# longest game-paced browser file, while the other two take the busy rest); the tests marked
+# `alone` (they measure time or load) run after it, one at a time.
+TEST_WORKERS ?= 3
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -128,12 +128,17 @@ def guest_session(make_session: Callable[..., GameSession]) -> GameSession:
 _FOLDER_MARKS = {"e2e": "e2e", "cluster": "cluster", "faults": "slow", "soak": "slow"}
 
 
-# Under pytest-xdist (`make test` and `make check` run `-n 2`) a file's tests stay on one
-# worker, so module-scoped sites are built once. The tests that start real server processes
-# (cluster, faults, soak) share one work unit and run one after another: each already takes
-# both cores for its processes, and two at once would measure each other's load.
+# Under pytest-xdist (`make test` and `make check` run `-n`) a file's tests stay on one worker,
+# so module-scoped sites are built once. The tests that start real server processes (cluster,
+# faults, soak) share one work unit and run one after another: each already takes both cores
+# for its processes, and two at once would measure each other's load.
 _PROCESS_FOLDERS = frozenset({"cluster", "faults", "soak"})
 _PROCESS_UNIT = "real-processes"
+# Browser files whose tests play a whole game at the game's own pace (minutes of waiting on
+# its clock, little CPU). With the real-process unit they make the paced lane (see
+# ``_FileScheduling``), about a third of the run's length on three workers; the shorter
+# paced files stay in the busy lanes, which have the rest of the run to balance.
+_PACED_FILES = frozenset({"tests/e2e/test_riff_raff_ship.py"})
 
 
 def _work_unit(nodeid: str) -> str:
@@ -142,15 +147,32 @@ def _work_unit(nodeid: str) -> str:
     return _PROCESS_UNIT if len(parts) > 1 and parts[1] in _PROCESS_FOLDERS else path
 
 
+def _paced(unit: str) -> bool:
+    """Whether a work unit mostly waits (on lease timeouts, restarts, a game's clock)."""
+    return unit == _PROCESS_UNIT or unit in _PACED_FILES
+
+
 class _FileScheduling(LoadScopeScheduling):
     """xdist's scope scheduling with this suite's work units (see ``_work_unit``), in the
-    order of collection. Not ``--dist loadgroup``: it groups by a suffix its hook writes
-    into ``item._nodeid``, which pytest 9.2 no longer reads (``nodeid`` comes from
-    ``item._id``), so every test went its own way and each module's browser classroom was
-    built once per worker."""
+    order of collection, in two lanes: the first worker takes the paced units (they wait far
+    more than they compute) while the others take the rest, and each takes from the other
+    lane once its own is empty. So the paced units, a third of the run's length but little
+    of its CPU, run beside the busy ones rather than taking turns with them.
+
+    Not ``--dist loadgroup``: it groups by a suffix its hook writes into ``item._nodeid``,
+    which pytest 9.2 no longer reads (``nodeid`` comes from ``item._id``), so every test went
+    its own way and each module's browser classroom was built once per worker."""
 
     def _split_scope(self, nodeid: str) -> str:
         return _work_unit(nodeid)
+
+    def _assign_work_unit(self, node: Any) -> None:
+        paced_lane = node is self.nodes[0] and len(self.nodes) > 1
+        for scope in self.workqueue:
+            if _paced(scope) == paced_lane:
+                self.workqueue.move_to_end(scope, last=False)
+                break
+        super()._assign_work_unit(node)
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> _FileScheduling:
