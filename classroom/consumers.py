@@ -100,6 +100,26 @@ class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
         self.closed_here = True
         await super().close(code=code, reason=reason)
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' own, without the ``aclose_old_connections()`` it runs before every
+        handler since 4.2.
+
+        That call queues ``close_old_connections`` on the one thread every
+        ``database_sync_to_async`` call shares, so each message a socket handled (a slap, a
+        ping, a table's move) waited behind the teacher pages' renders there. The game
+        sockets had skipped it already; the lobby and teacher pages had not, and under a
+        school's load (``make bench-capacity``, about 700 students) a console's handshake
+        took over 5 s, and teacher pages fell more than a minute behind their channel, whose
+        expired messages made the in-memory layer drop them from every group: frozen, with
+        nothing said. Every database call of these sockets goes through
+        ``database_sync_to_async``, which closes old connections itself, in that thread,
+        before and after the call.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def frame_take(
         self, text_data: str | None, bytes_data: bytes | None
     ) -> ClientFrame | None:
@@ -512,15 +532,6 @@ class TableConsumer(_Socket):
     opened_as: int | None = None
     # The round trip to this tablet as the server times it (a seat's socket only).
     round_trip: RoundTrip | None = None
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels closes stale database connections (a thread hop) before every handler.
-        # Here only database_sync_to_async touches the database, and it does that cleanup
-        # itself; skipping the hop keeps slaps and pings off the shared sync thread.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]

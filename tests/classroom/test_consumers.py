@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -317,6 +320,39 @@ async def test_console_of_the_owner_gets_its_fragment_and_updates(
     html = await _receive_until(socket, lambda text: "Noor" in text)
     assert 'id="console-live"' in html
     assert "Nobody has joined yet" not in html
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("page", ["console", "projector", "seat"])
+async def test_a_ping_is_answered_while_the_database_thread_is_busy(
+    guest_session: GameSession, teacher_cookies: dict[str, str], seat: Seat, page: str
+) -> None:
+    """A socket's messages never wait for the one thread every database call shares (under
+    load it is busy with teacher pages' renders): Channels' own dispatch queued a
+    close_old_connections there before every handler, and such waits froze teacher pages."""
+    if page == "seat":
+        socket = _seat_socket(seat)
+    else:
+        path = f"/ws/sessions/{guest_session.pk}/{page}/"
+        socket = _socket(path, cookies=teacher_cookies)
+    connected, _subprotocol = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    await socket.receive_from(timeout=TIMEOUT)  # its page, drawn
+    started, release = threading.Event(), threading.Event()
+
+    def occupy() -> None:
+        started.set()
+        release.wait(10)
+
+    busy = asyncio.ensure_future(database_sync_to_async(occupy)())
+    try:
+        assert await sync_to_async(started.wait, thread_sensitive=False)(TIMEOUT)
+        await socket.send_to(text_data=json.dumps({"type": "ping", "seq": 7}))
+        pong = await _receive_until(socket, lambda text: text.startswith("{"))
+        assert json.loads(pong) == {"type": "pong", "seq": 7}
+    finally:
+        release.set()
+        await busy
     await socket.disconnect()
 
 

@@ -404,7 +404,9 @@ class ClientLoad:
         except asyncio.CancelledError:
             raise
         except Exception as error:
-            self.closes[f"{page}: {type(error).__name__}"] += 1
+            # With its cause: InvalidMessage (EOFError) is a handshake the server dropped.
+            cause = f" ({type(error.__cause__).__name__})" if error.__cause__ else ""
+            self.closes[f"{page}: {type(error).__name__}{cause}"] += 1
 
 
 def _connect(url: str, cookie: str, port: int, **options: Any) -> Any:
@@ -665,7 +667,7 @@ def _start_instrumented(site: Site) -> int:
     """Like ``Site.start``, with Daphne run by :func:`_serve` (same interpreter, same env)."""
     import subprocess
 
-    from classroom.server.daphne_limits import daphne_listen_args
+    from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS, daphne_listen_args
     from tests.cluster.processes import _wait_until_up, free_port
 
     port = free_port()
@@ -673,7 +675,8 @@ def _start_instrumented(site: Site) -> int:
     with log_path.open("ab") as log:
         site.processes[port] = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--serve",
-             *daphne_listen_args("127.0.0.1", port), "classroom.asgi:application"],
+             *daphne_listen_args("127.0.0.1", port), *DAPHNE_TIMEOUT_ARGS,
+             "classroom.asgi:application"],
             cwd=ROOT, env=site.env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     _wait_until_up(port, site.processes[port], log_path)
