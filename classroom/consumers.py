@@ -170,6 +170,14 @@ class _LobbyConsumer(_Socket):
     try_again_code = None
     render_gap_s = LOBBY_RENDER_GAP_S
 
+    # A channel layer can drop a socket from its groups: the in-memory one when a message
+    # waited in its channel past the layer's expiry (60 s), Redis after its group expiry. The
+    # page would then hear of no change again, with nothing said. Every page pings each
+    # second: on a ping this long after the last join, the socket joins again and draws its
+    # page again, so a page that was dropped catches up by itself.
+    rejoin_every_s = 15.0
+    _joined_at = float("-inf")  # loop time of the last join
+
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]
 
@@ -178,11 +186,23 @@ class _LobbyConsumer(_Socket):
         idle_watch_ensure()
         self.session_id = session_id
         self.language = language_from_scope(self.scope)
-        for group in self.group_names(session_id):
-            await self.channel_layer.group_add(group, self.channel_name)
+        await self._join_groups()
         await self.accept()
         self.watchdog = _heartbeat_for(self.scope, self._silent)
         await self.lobby_changed({})
+
+    async def _join_groups(self) -> None:
+        self._joined_at = asyncio.get_running_loop().time()
+        for group in self.group_names(self.session_id):
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def pinged(self, seq: int) -> None:
+        await super().pinged(seq)
+        if getattr(self, "session_id", None) is None or self.closed_here:
+            return
+        if asyncio.get_running_loop().time() - self._joined_at >= self.rejoin_every_s:
+            await self._join_groups()
+            await self.lobby_changed({})  # what a dropped page missed, drawn
 
     async def refuse(self, code: int) -> None:
         # Accept first: a refused handshake reaches the browser as 1006, which htmx retries

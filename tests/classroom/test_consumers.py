@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
+from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from classroom.asgi import application
+from classroom.consumers import _LobbyConsumer
 from classroom.live import fragments
 from classroom.live.fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
 from classroom.models import Seat, SeatConnection
@@ -353,6 +354,43 @@ async def test_a_ping_is_answered_while_the_database_thread_is_busy(
     finally:
         release.set()
         await busy
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("page", ["console", "seat"])
+async def test_a_page_dropped_from_its_groups_joins_again_on_a_ping_and_catches_up(
+    guest_session: GameSession,
+    teacher_cookies: dict[str, str],
+    seat: Seat,
+    page: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The in-memory layer drops a socket from every group when a message waited in its
+    channel past the expiry (seen under load: every console froze). Its next ping after
+    ``rejoin_every_s`` joins it again and draws the page, and later changes reach it."""
+    if page == "seat":
+        socket = _seat_socket(seat)
+    else:
+        socket = _console_socket(guest_session, cookies=teacher_cookies)
+    connected, _subprotocol = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    await socket.receive_from(timeout=TIMEOUT)
+    layer = get_channel_layer()
+    assert isinstance(layer, InMemoryChannelLayer)
+    for members in layer.groups.values():
+        members.clear()  # as when a message of each of its channels expired
+    noor = await _join(guest_session, "Noor")  # at Mika's table: on both pages
+    assert await socket.receive_nothing(timeout=0.5)  # dropped: told nothing
+    monkeypatch.setattr(_LobbyConsumer, "rejoin_every_s", 0.0)
+    await socket.send_to(text_data=json.dumps({"type": "ping", "seq": 1}))
+    await _receive_until(socket, lambda text: "Noor" in text)  # drawn again: caught up
+    # And told of the next change again.
+    if page == "seat":
+        await sync_to_async(seat_kick)(seat=noor)
+        await _receive_until(socket, lambda text: "lobby-live" in text and "Noor" not in text)
+    else:
+        await _join(guest_session, "Oren")
+        await _receive_until(socket, lambda text: "Oren" in text)
     await socket.disconnect()
 
 
