@@ -84,7 +84,9 @@ async def test_a_table_whose_game_is_over_is_marked_finished_once(
     await asyncio.wait_for(layer.receive(channel), timeout=2)
     hosting._announce_change(6, FinishedHost(41, "game_over"))  # type: ignore[arg-type]
     await asyncio.wait_for(layer.receive(channel), timeout=2)
-    for _ in range(50):  # the mark is written off the loop (a thread): wait for it
+    # The mark is written off the loop, on the shared database thread: wait for it, up to
+    # 10 s (a busy machine queues that thread; the loop ends as soon as it is there).
+    for _ in range(500):
         if marked:
             break
         await asyncio.sleep(0.02)
