@@ -88,6 +88,26 @@ ANIMATED_CARDS = """() => document.getAnimations().map((a) => a.effect && a.effe
   .map((t) => t.className)"""
 
 
+OPTION_URL = re.compile(r"/seats/\d+/option/$")
+
+
+def _hold_a_smaller_pile(teacher: Page) -> list[Route]:
+    """The teacher gives the first child a refill pile of 5; the change is held on its way
+    to the server (the route is released with ``_release``)."""
+    held: list[Route] = []
+    teacher.route(OPTION_URL, lambda route: held.append(route))
+    teacher.get_by_label("Refill pile", exact=True).first.select_option("5")
+    return held
+
+
+def _release(teacher: Page, held: list[Route]) -> None:
+    for _ in range(100):
+        if held:
+            break
+        teacher.wait_for_timeout(50)
+    held[0].continue_()
+
+
 def test_start_stays_disabled_through_a_live_redraw_while_an_option_is_on_its_way(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
@@ -100,22 +120,16 @@ def test_start_stays_disabled_through_a_live_redraw_while_an_option_is_on_its_wa
     code = _create_commotion_session(teacher)
     _join_by_roster(new_tablet(), code, "Ava")
     expect(teacher.locator(".status-line")).to_contain_text("1 student")
-    held: list[Route] = []
-    teacher.route(re.compile(r"/seats/\d+/option/$"), lambda route: held.append(route))
-    teacher.get_by_label("Refill pile", exact=True).first.select_option("5")
+    held = _hold_a_smaller_pile(teacher)
     start = teacher.get_by_role("button", name="Start")
     expect(start).to_be_disabled()
     _join_by_roster(new_tablet(), code, "Ben")
     expect(teacher.locator(".status-line")).to_contain_text("2 students")  # drawn again
     expect(start).to_be_disabled()
-    for _ in range(100):
-        if held:
-            break
-        teacher.wait_for_timeout(50)
-    held[0].continue_()
+    _release(teacher, held)
     expect(start).to_be_enabled()
     expect(teacher.get_by_label("Refill pile", exact=True).first).to_have_value("5")
-    teacher.unroute(re.compile(r"/seats/\d+/option/$"))
+    teacher.unroute(OPTION_URL)
 
 
 def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
@@ -131,19 +145,13 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
     # Ava is younger: the teacher gives her a refill pile of 5 from the console. The change is
     # held on its way to the server: meanwhile Start cannot be pressed, or the tables would be
     # dealt before the server heard of it (seen in CI: Ava dealt 6).
-    held: list[Route] = []
-    teacher.route(re.compile(r"/seats/\d+/option/$"), lambda route: held.append(route))
-    teacher.get_by_label("Refill pile", exact=True).first.select_option("5")
+    held = _hold_a_smaller_pile(teacher)
     start = teacher.get_by_role("button", name="Start")
     expect(start).to_be_disabled()
-    for _ in range(100):
-        if held:
-            break
-        teacher.wait_for_timeout(50)
-    held[0].continue_()
+    _release(teacher, held)
     expect(start).to_be_enabled()  # the console redrawn from the server's answer
     expect(teacher.get_by_label("Refill pile", exact=True).first).to_have_value("5")
-    teacher.unroute(re.compile(r"/seats/\d+/option/$"))
+    teacher.unroute(OPTION_URL)
     start.click()
     for tablet in tablets.values():
         expect(tablet.get_by_role("region", name="Centre piles")).to_be_visible(timeout=8000)
