@@ -1002,7 +1002,16 @@ async def _ramp(
             room = (args.max_students - load.students) // CLASS_SIZE
             count = min(count, room, len(classes) - load._next)
             if count:
-                await load.add(classes[load._next : load._next + count], spread_s=args.flip_every)
+                adding = classes[load._next : load._next + count]
+                try:
+                    await load.add(adding, spread_s=args.flip_every)
+                except (RuntimeError, TimeoutError) as error:
+                    # Classes the machine cannot connect (in 90 s) end the ramp as a failed
+                    # step; the steps before it are still reported.
+                    failed = f"{type(error).__name__}: {error}"
+                    steps.append({"students": load.students + CLASS_SIZE * count, "failed": failed})
+                    _log(f"  could not connect {count} more classes ({failed})")
+                    break
                 await asyncio.sleep(args.settle)
             profiling = bool(args.profile_at) and load.students >= args.profile_at
             if profiling:
@@ -1168,12 +1177,18 @@ async def _run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
                     try:
                         _log(f"layers: {layer}, {students} students on 2 processes")
                         figures = await _fixed(server, classes, args)
-                        layers.setdefault(f"{students}_students", {})[layer] = figures
                         _log(f"  {layer}: {figures['flip_to_last_tablet_ms']}")
+                    except (RuntimeError, TimeoutError) as error:
+                        # A load the machine cannot bring up (its tablets not all connected
+                        # in 90 s) is a figure too: recorded and failed, and the figures
+                        # measured before it are still printed.
+                        figures = {"failed": f"{type(error).__name__}: {error}"}
+                        _log(f"  {layer}: could not bring the load up ({figures['failed']})")
                     finally:
                         server.site.stop_all()
                         if server.site.postgres_db:
                             drop_database(POSTGRES_URL, server.site.postgres_db)
+                    layers.setdefault(f"{students}_students", {})[layer] = figures
             return layers
         try:
             _log(f"{mode}: ramping classes of {CLASS_SIZE} on {len(server.ports)} process(es)")
@@ -1224,6 +1239,9 @@ def _failures(result: dict[str, Any]) -> list[str]:
         elif isinstance(figures, dict):
             if "lost_flips" in figures:  # one measured step
                 failures.extend(_step_failures(where, figures))
+                return
+            if "failed" in figures:
+                failures.append(f"{where}: {figures['failed']}")
                 return
             for key, value in figures.items():
                 if key != "at_held":  # a step of "steps" again
