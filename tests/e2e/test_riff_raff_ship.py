@@ -7,6 +7,7 @@ from the piece than the old 40 px target reached."""
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -72,10 +73,6 @@ def _still(tablet: Page, piece: int) -> dict[str, Any] | None:
     return None
 
 
-def _distance(a: list[float], b: list[float]) -> float:
-    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
-
-
 def _toward_centre(drawn: dict[str, Any], distance: float) -> tuple[float, float]:
     """A point ``distance`` px from the drawn piece, toward the canvas centre (so inside it)."""
     (x, y), (left, top, right, bottom) = drawn["page"], drawn["box"]
@@ -100,7 +97,7 @@ def _catch_at_the_edge(tablet: Page, piece: int) -> bool:
         # that found it still): nothing was there to nearly miss. The game goes on with the
         # next piece that falls. A piece still where it was tapped is a real failure.
         now = tablet.evaluate(DRAWN, piece)
-        if now is None or _distance(now["page"], drawn["page"]) > drawn["radius"] / 2:
+        if now is None or math.dist(now["page"], drawn["page"]) > drawn["radius"] / 2:
             return False
         raise
     expect(tablet.locator("[data-feedback]")).to_be_visible()

@@ -1008,7 +1008,7 @@ async def _ramp(
                 except (RuntimeError, TimeoutError) as error:
                     # Classes the machine cannot connect (in 90 s) end the ramp as a failed
                     # step; the steps before it are still reported.
-                    failed = f"{type(error).__name__}: {error}"
+                    failed = _named(error)
                     steps.append({"students": load.students + CLASS_SIZE * count, "failed": failed})
                     _log(f"  could not connect {count} more classes ({failed})")
                     break
@@ -1182,7 +1182,7 @@ async def _run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
                         # A load the machine cannot bring up (its tablets not all connected
                         # in 90 s) is a figure too: recorded and failed, and the figures
                         # measured before it are still printed.
-                        figures = {"failed": f"{type(error).__name__}: {error}"}
+                        figures = {"failed": _named(error)}
                         _log(f"  {layer}: could not bring the load up ({figures['failed']})")
                     finally:
                         server.site.stop_all()
@@ -1225,6 +1225,10 @@ async def main(args: argparse.Namespace) -> None:
         for failure in failures:
             _log(f"FAILED: {failure}")
         sys.exit(1)
+
+
+def _named(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 def _failures(result: dict[str, Any]) -> list[str]:
