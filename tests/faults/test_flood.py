@@ -11,7 +11,8 @@ machine's monotonic clock) to the frame arriving, in windows of three kinds:
   1,000 frames/s; each time it is closed it comes back half a second later (the first step
   of table_socket.js's backoff, as a page that ignored the final 4008 would) and floods
   again, so the flood recurs through the whole window;
-- storm: the same, but reconnecting at once, a dozen sockets a second.
+- storm: the same, but reconnecting at once (refused at once too: a few hundred handshakes a
+  second).
 
 At 1,000 frames/s a socket is closed about 70 ms after it opens (30 frames of bucket, then
 40 refusals), so without coming back the flood would be over before the first flip.
@@ -66,11 +67,14 @@ FLOOD_STRIKES = 41
 P99_RATIO = 1.5
 P99_FLOOR_MS = 5.0
 ATTEMPTS = 2
-# The storm is beyond what the issue promises: each new socket costs the server ~15 ms of CPU
-# (seat lookup, presence writes), so a dozen a second does show (p99 ~2-4x the quiet one
-# here). Play must still go on: no tablet dropped, no flip lost, and no stall (a sanity
-# bound, loose because this machine is shared).
-STORM_P99_MS = 250.0
+# The storm is beyond what the issue promises: the refused reconnects come back at once, a few
+# hundred handshakes a second, and that does show (p99 2-3x the quiet one here). Play must
+# still go on: no tablet dropped, no flip lost, and no stall, judged against the quiet p99
+# measured just before the storm, with the same second chance as the flood. An absolute bound
+# (250 ms until stop 30) failed in CI on a spike: 379 ms, while one quiet window of the
+# same run had 264 ms.
+STORM_P99_RATIO = 4.0
+STORM_P99_FLOOR_MS = 20.0
 
 
 @dataclass
@@ -159,8 +163,21 @@ async def _run(ports: list[int], prepared: dict[str, Any]) -> dict[str, Any]:
         attempts.append(attempt)
         if _within(attempt):
             break
-    storm_window, storm = await _flood(port, code, flooder["token"], seconds=STORM_S, pause=0)
-    windows.append(storm_window)
+    # The storm against the quiet windows just before it: the flood's at first, then its own.
+    storms: list[dict[str, Any]] = []
+    stormers: list[dict[str, Any]] = []
+    before = quiet
+    for _attempt in range(ATTEMPTS):
+        if storms:
+            before = [await _quiet(STORM_S)]
+            windows += before
+        storm_window, stormer = await _flood(port, code, flooder["token"], seconds=STORM_S, pause=0)
+        windows.append(storm_window)
+        stormers.append(stormer)
+        storm = {"quiet": _summary(latencies(before)), "storm": _summary(latencies([storm_window]))}
+        storms.append(storm)
+        if _storm_within(storm):
+            break
     dropped = [
         (n, others[n]["table"], tablet.close_code)
         for n, tablet in enumerate(tablets)
@@ -170,9 +187,9 @@ async def _run(ports: list[int], prepared: dict[str, Any]) -> dict[str, Any]:
         await tablet.close()
     return {
         "attempts": attempts,
-        "storm": _summary(latencies([storm_window])),
+        "storms": storms,
         "floods": floods,
-        "stormer": storm,
+        "stormers": stormers,
         # The fewest flips any tablet saw in any window.
         "fewest_flips": min(len(_flip_latencies(t, w)) for t in tablets for w in windows),
         "dropped": dropped,
@@ -181,6 +198,11 @@ async def _run(ports: list[int], prepared: dict[str, Any]) -> dict[str, Any]:
 
 def _within(attempt: dict[str, Any]) -> bool:
     return bool(attempt["flood"]["p99"] <= P99_RATIO * attempt["quiet"]["p99"] + P99_FLOOR_MS)
+
+
+def _storm_within(storm: dict[str, Any]) -> bool:
+    bound = STORM_P99_RATIO * storm["quiet"]["p99"] + STORM_P99_FLOOR_MS
+    return bool(storm["storm"]["p99"] <= bound)
 
 
 def _summary(latencies: list[float]) -> dict[str, float]:
@@ -211,7 +233,7 @@ def test_a_flooding_tablet_is_closed_and_the_others_play_on_unhurt(
     """The flooder gets slow_down errors, then every one of its sockets is closed with 4008;
     the other 39 tablets stay connected and get every flip; with the flood their
     flip-to-tablet p99 stays within 1.5 times (+5 ms) of the quiet p99; a storm of instant
-    reconnects drops nobody and loses no flip either."""
+    reconnects drops nobody, loses no flip and keeps that p99 within 4 times (+20 ms)."""
     site = layout_site(layout, tmp_path)
     prepared = palm_strike(site, players=STUDENTS, table_size=TABLE_SIZE, settings=SETTINGS)
     assert len({seat["table"] for seat in prepared["seats"]}) == STUDENTS // TABLE_SIZE
@@ -232,13 +254,13 @@ def test_a_flooding_tablet_is_closed_and_the_others_play_on_unhurt(
 
     report = {
         "attempts": result["attempts"],
-        "storm": result["storm"],
+        "storms": result["storms"],
         "flood_sockets": sum(len(flood["codes"]) for flood in result["floods"]),
-        "storm_sockets": len(result["stormer"]["codes"]),
-        "storm_frames": result["stormer"]["sent"],
+        "storm_sockets": [len(stormer["codes"]) for stormer in result["stormers"]],
+        "storm_frames": [stormer["sent"] for stormer in result["stormers"]],
     }
     print(report)
-    for flood in [*result["floods"], result["stormer"]]:
+    for flood in [*result["floods"], *result["stormers"]]:
         _check_flooder(flood)
     assert not result["dropped"], (result["dropped"], flooder_table, report)
     # Every flip reached every other tablet (a window may cut one off at each edge).
@@ -247,7 +269,7 @@ def test_a_flooding_tablet_is_closed_and_the_others_play_on_unhurt(
     assert last["quiet"]["n"] >= 150, report
     assert last["flood"]["n"] >= 150, report
     assert _within(last), report
-    assert result["storm"]["p99"] < STORM_P99_MS, report
+    assert _storm_within(result["storms"][-1]), report
 
 
 async def _deaf_flooder(port: int, prepared: dict[str, Any]) -> dict[str, Any]:
