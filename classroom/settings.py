@@ -152,7 +152,11 @@ if REDIS_URL:
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, sweeping expired messages once a second instead of on every
+    # call (which walked every socket's channel: classroom/server/process_channel_layer.py).
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "classroom.server.process_channel_layer.ProcessChannelLayer"}
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # GET /_diagnostics/ (loopback only) reports memory, file descriptors, tasks and live tables
