@@ -112,7 +112,7 @@ def test_a_renamed_student_draws_only_their_table_again(
     Seat.objects.filter(pk=seat.pk).update(name="Renamed")
     html = _console(session, views, parts)
 
-    assert parts.rendered == drawn + 1  # the table with the renamed seat
+    assert parts.rendered == drawn + 1  # the seats of the renamed student's table
     assert "Renamed" in html
     assert html == _console(session, views, None)
 
@@ -129,7 +129,8 @@ def test_a_change_of_session_control_draws_every_part_it_shows_in(
     type(session).objects.filter(pk=session.pk).update(status="paused")
     html = _console(session, views, parts)
 
-    assert parts.rendered == drawn + 1 + len(tables)  # the toolbar and every table
+    # The toolbar, and each table's two parts (its game and its seats).
+    assert parts.rendered == drawn + 1 + 2 * len(tables)
     assert html == _console(session, views, None)
 
 
