@@ -52,3 +52,33 @@ def test_outage_warnings_are_rate_limited(caplog: pytest.LogCaptureFixture) -> N
     said = [outages.outage_warning("thing", error, now=at) for at in (0.0, 1.0, 2.0, 11.0)]
     assert said == [True, False, False, True]
     assert "(2 more since the last warning)" in caplog.records[-1].message
+
+
+async def test_clearing_a_messages_backup_is_tried_again_then_given_up_calmly(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """channels_redis clears a received message's backup in a task nobody awaits: an outage
+    there must not end as "Task exception was never retrieved" with a traceback."""
+    outages._last_logged.clear()
+    calls: list[str] = []
+    failures = [RedisConnectionError("reset"), RedisConnectionError("reset")]
+
+    async def clean(self: RedisChannelLayer, index: int, channel: str) -> None:
+        calls.append(channel)
+        if failures:
+            raise failures.pop(0)
+
+    monkeypatch.setattr(RedisChannelLayer, "_clean_receive_backup", clean)
+    monkeypatch.setattr(channel_layer, "RETRY_FIRST_S", 0.001)
+    layer = SteadyRedisChannelLayer(hosts=["redis://127.0.0.1:1"])
+    await layer._clean_receive_backup(0, "specific.x!y")
+    assert calls == ["specific.x!y"] * 3  # two resets, then cleared
+    assert not [record for record in caplog.records if "could not clear" in record.message]
+
+    failures.extend(RedisConnectionError("down") for _ in range(channel_layer.BACKUP_CLEAR_TRIES))
+    calls.clear()
+    await layer._clean_receive_backup(0, "specific.x!y")  # gives up without raising
+    assert len(calls) == channel_layer.BACKUP_CLEAR_TRIES
+    lines = [record for record in caplog.records if "could not clear" in record.message]
+    assert len(lines) == 1
+    assert lines[0].exc_info is None
