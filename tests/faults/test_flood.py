@@ -196,13 +196,18 @@ async def _run(ports: list[int], prepared: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _p99_within(
+    measured: dict[str, float], quiet: dict[str, float], ratio: float, floor_ms: float
+) -> bool:
+    return measured["p99"] <= ratio * quiet["p99"] + floor_ms
+
+
 def _within(attempt: dict[str, Any]) -> bool:
-    return bool(attempt["flood"]["p99"] <= P99_RATIO * attempt["quiet"]["p99"] + P99_FLOOR_MS)
+    return _p99_within(attempt["flood"], attempt["quiet"], P99_RATIO, P99_FLOOR_MS)
 
 
 def _storm_within(storm: dict[str, Any]) -> bool:
-    bound = STORM_P99_RATIO * storm["quiet"]["p99"] + STORM_P99_FLOOR_MS
-    return bool(storm["storm"]["p99"] <= bound)
+    return _p99_within(storm["storm"], storm["quiet"], STORM_P99_RATIO, STORM_P99_FLOOR_MS)
 
 
 def _summary(latencies: list[float]) -> dict[str, float]:
