@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 
-from django.core.asgi import get_asgi_application
+from classroom.server.http_handler import http_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "classroom.settings")
 # Django must be set up before the routing imports models.
-django_asgi_app = get_asgi_application()
+django_asgi_app = http_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
