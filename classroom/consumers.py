@@ -37,6 +37,7 @@ from classroom.live.notify import (
 from classroom.live.parts import PartCache
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
+from classroom.selectors.live_skills import LiveSkills
 from classroom.selectors.sessions import session_table_ids
 from classroom.selectors.sockets import (
     seat_find_by_token,
@@ -363,12 +364,16 @@ class _TeacherConsumer(_LobbyConsumer):
 
 class ConsoleConsumer(_TeacherConsumer):
     """The teacher's console: the tables as they change, the live skills at most every
-    DASHBOARD_GAP_S (they read every trial of the session), and once more after the last
-    change of a burst."""
+    DASHBOARD_GAP_S, and once more after the last change of a burst."""
 
     _dashboard_at = float("-inf")  # loop time of the last render with the live skills
     with_dashboard = True  # the render in progress draws them
     _dashboard_task: asyncio.Task[None] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Kept between draws: each reads only the trials since the one before.
+        self.skills = LiveSkills()
 
     def gather(self) -> None:
         super().gather()
@@ -396,6 +401,7 @@ class ConsoleConsumer(_TeacherConsumer):
             dashboard=self.with_dashboard,
             parts=self.parts,
             lobby_reads=self.lobby_reads,
+            skills=self.skills,
         )
         return html, None
 

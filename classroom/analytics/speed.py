@@ -90,7 +90,11 @@ def rt_summary(
 
 
 def rolling_medians(
-    rts: Sequence[float], *, window: int, floor_ms: float = ANTICIPATION_FLOOR_MS
+    rts: Sequence[float],
+    *,
+    window: int,
+    floor_ms: float = ANTICIPATION_FLOOR_MS,
+    since: int = 0,
 ) -> list[float]:
     """The median of the last ``window`` RTs at each response, as :func:`rt_summary` gives it
     for that slice (anticipations below ``floor_ms`` dropped; a slice with none kept has no
@@ -98,15 +102,19 @@ def rolling_medians(
 
     The live console asks this of every student's responses every couple of seconds: built on
     ``rt_summary`` it paid for an SD (exact fractions) per response, ~100 ms a render at 200
-    trials a student, so it takes the median alone. Raises ``ValueError`` for a window < 1 or
-    a non-finite RT.
+    trials a student, so it takes the median alone. With ``since``, only the medians at the
+    responses after the first ``since`` (what a console that kept the earlier ones adds:
+    ``rolling_medians(rts[:k]) + rolling_medians(rts, since=k) == rolling_medians(rts)``).
+    Raises ``ValueError`` for a window < 1, a negative ``since`` or a non-finite RT.
     """
     if window < 1:
         raise ValueError(f"window must be 1 or more, got {window}")
+    if since < 0:
+        raise ValueError(f"since must be zero or more, got {since}")
     if not all(math.isfinite(rt) for rt in rts):
         raise ValueError("reaction times must be finite numbers")
     medians = []
-    for end in range(1, len(rts) + 1):
+    for end in range(since + 1, len(rts) + 1):
         kept = [float(rt) for rt in rts[max(0, end - window) : end] if rt >= floor_ms]
         if kept:
             medians.append(float(statistics.median(kept)))

@@ -33,6 +33,8 @@ from games.registry import game_get
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    from classroom.selectors.live_skills import LiveSkills
+
 # WebSocket close codes a tablet should not retry (htmx reconnects only on 1006/1011-1013).
 CLOSE_NO_SEAT = 4401
 CLOSE_REMOVED = 4403
@@ -59,11 +61,12 @@ def _tiles(
     return tiles
 
 
-def dashboard_context(*, session: GameSession) -> dict[str, Any]:
-    """The console's live skills: a tile per student and the class's RT distribution."""
+def dashboard_context(*, session: GameSession, skills: LiveSkills | None = None) -> dict[str, Any]:
+    """The console's live skills: a tile per student and the class's RT distribution; with
+    ``skills`` (the socket's), read from the trials since its last draw."""
     if session.status == GameSession.Status.LOBBY:
         return {"dashboard": None, "rt_chart": None}
-    dashboard = session_dashboard(session=session)
+    dashboard = skills.dashboard(session=session) if skills else session_dashboard(session=session)
     bins = charts.rt_bins(dashboard.class_rts)
     chart = (
         charts.histogram(
@@ -115,14 +118,16 @@ def console_context(
     views: Mapping[int, dict[str, Any]] | None = None,
     dashboard: bool = True,
     lobby: Mapping[str, Any] | None = None,
+    skills: LiveSkills | None = None,
 ) -> dict[str, Any]:
     """What the console shows; without ``dashboard``, all but the live skills. ``lobby``: the
-    session's ``console_lobby`` as read before (else it is read now)."""
+    session's ``console_lobby`` as read before (else it is read now); ``skills``: the live
+    skills as the socket kept them."""
     lobby = lobby if lobby is not None else console_lobby(session=session)
     return {
         **lobby,
         "tiles": _tiles(session, views, lobby[LOBBY_TABLES]),
-        **(dashboard_context(session=session) if dashboard else {}),
+        **(dashboard_context(session=session, skills=skills) if dashboard else {}),
     }
 
 
@@ -202,14 +207,16 @@ def console_fragment_render(
     dashboard: bool = True,
     parts: PartCache | None = None,
     lobby_reads: LobbyReads | None = None,
+    skills: LiveSkills | None = None,
 ) -> str:
-    """The console's live part and (``dashboard``) its live skills, which read every trial
-    of the session: the socket draws them less often than the tables. With ``parts`` (the
-    socket's), only the parts that changed since its last render are drawn again; with
-    ``lobby_reads`` (the socket's), the lobby is read again only when it may have changed."""
+    """The console's live part and (``dashboard``) its live skills: the socket draws them
+    less often than the tables. With ``parts`` (the socket's), only the parts that changed
+    since its last render are drawn again; with ``lobby_reads`` (the socket's), the lobby is
+    read again only when it may have changed; with ``skills`` (the socket's), only the trials
+    since the last draw are read."""
     lobby = _lobby_read(session_id, console_lobby, lobby_reads)
     context = console_context(
-        session=lobby["session"], views=views, dashboard=dashboard, lobby=lobby
+        session=lobby["session"], views=views, dashboard=dashboard, lobby=lobby, skills=skills
     )
     html = _live_render("classroom/session_console.html#live", context, parts)
     if dashboard:

@@ -669,22 +669,37 @@ def _struggles(
 
 
 def session_dashboard(*, session: GameSession) -> Dashboard:
-    """Per seat: measures so far, rolling median of the last correct RTs and its trend."""
+    """Per seat: measures so far, rolling median of the last correct RTs and its trend, read
+    from every trial of the session (a console keeps them between draws: ``LiveSkills``)."""
     trials = human_trials().filter(session=session)
     measures = {key[0]: m for key, m in measures_by(trials=trials, by=["seat"]).items()}
     in_order: dict[int, list[int]] = defaultdict(list)
     for seat_id, rt in scored_responses(trials).order_by("pk").values_list("seat", "rt_ms"):
         if seat_id is not None and rt is not None:  # both guaranteed by the filters
             in_order[seat_id].append(rt)
+    rolling = {
+        seat_id: rolling_medians(rts, window=ROLLING_RESPONSES) for seat_id, rts in in_order.items()
+    }
+    return dashboard_build(session=session, measures=measures, in_order=in_order, rolling=rolling)
+
+
+def dashboard_build(
+    *,
+    session: GameSession,
+    measures: Mapping[int, Measures],
+    in_order: Mapping[int, Sequence[int]],
+    rolling: Mapping[int, Sequence[float]],
+) -> Dashboard:
+    """The dashboard from each seat's measures, its scored RTs in the order they came and
+    their rolling medians (``rolling_medians`` of those RTs, ``ROLLING_RESPONSES`` wide)."""
     site = game_site(session.game)
     rates = {seat_id: site.headline_measure.value(m) for seat_id, m in measures.items()}
     accuracies = sorted(float(rate) for rate in rates.values() if rate is not None)
 
     class_median = statistics.median(accuracies) if accuracies else None
     tiles = []
-    for seat in Seat.objects.filter(pk__in=measures).order_by("name", "pk"):
-        rts = in_order.get(seat.pk, [])
-        rolling = rolling_medians(rts, window=ROLLING_RESPONSES)
+    for seat in Seat.objects.filter(pk__in=list(measures)).order_by("name", "pk"):
+        seat_rolling = rolling.get(seat.pk, [])
         rate = rates[seat.pk]
         low, noisy = _struggles(
             measures[seat.pk],
@@ -697,8 +712,8 @@ def session_dashboard(*, session: GameSession) -> Dashboard:
                 seat=seat,
                 measures=measures[seat.pk],
                 headline=None if rate is None else float(rate),
-                rolling_median_ms=rolling[-1] if rolling else None,
-                rt_trend=trend(rolling, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
+                rolling_median_ms=seat_rolling[-1] if seat_rolling else None,
+                rt_trend=trend(seat_rolling, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
                 low_accuracy=low,
                 many_false_alarms=noisy,
             )

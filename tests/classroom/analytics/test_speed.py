@@ -86,6 +86,8 @@ def test_rolling_medians_refuses_bad_input() -> None:
         rolling_medians([500], window=0)
     with pytest.raises(ValueError, match="finite"):
         rolling_medians([500, math.nan], window=3)
+    with pytest.raises(ValueError, match="since"):
+        rolling_medians([500], window=3, since=-1)
 
 
 @given(rts, st.integers(min_value=1, max_value=15))
@@ -100,6 +102,17 @@ def test_rolling_medians_are_rt_summarys_median_of_each_slice(
         if (summary := rt_summary(values[max(0, end - window) : end])).median is not None
     ]
     assert rolling_medians(values, window=window) == expected
+
+
+@given(rts, st.integers(min_value=1, max_value=15), st.integers(min_value=0, max_value=40))
+@PROPERTIES
+def test_rolling_medians_since_k_are_what_the_responses_after_k_add(
+    values: list[float], window: int, k: int
+) -> None:
+    # A console keeps the medians it drew and adds those of the responses since.
+    before = rolling_medians(values[:k], window=window)
+    after = rolling_medians(values, window=window, since=k)
+    assert before + after == rolling_medians(values, window=window)
 
 
 def test_inverse_efficiency_worked_examples() -> None:
