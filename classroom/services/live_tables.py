@@ -190,14 +190,22 @@ def table_clock_save(*, table_id: int, epoch: int, origin_ms: int, frozen_ms: in
 
 def _epochs_check(items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]) -> None:
     # Inside the write's transaction: the fence and the entries commit (or fail) together.
+    # One locking read for every table of the batch (a claim waits for this commit); a table
+    # is written only in the rare batch that carries a newer epoch than the one stored.
     epochs = {record.table_id: record.epoch for record, _entry, _trials in items}
+    stored = dict(
+        Table.objects.select_for_update().filter(pk__in=epochs).values_list("pk", "epoch")
+    )
     stale = [
         table_id
         for table_id, epoch in epochs.items()
-        if not Table.objects.filter(pk=table_id, epoch__lte=epoch).update(epoch=epoch)
+        if table_id not in stored or stored[table_id] > epoch
     ]
     if stale:
         raise StaleOwner(stale)
+    for table_id, epoch in epochs.items():
+        if stored[table_id] < epoch:
+            Table.objects.filter(pk=table_id).update(epoch=epoch)
 
 
 _LOG_COLUMNS = (

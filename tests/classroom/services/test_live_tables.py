@@ -6,7 +6,8 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 import pytest
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from classroom.models import ActionLogEntry, Table, Trial
@@ -147,6 +148,28 @@ def test_the_current_owner_writes_with_its_epoch_and_client_id(
     assert (row.epoch, row.client_id) == (3, "p:1")
     table.refresh_from_db()
     assert table.epoch == 3
+
+
+def test_a_batch_of_several_tables_checks_their_owners_in_one_read(
+    make_session: Callable[..., GameSession],
+) -> None:
+    tables = [_table(make_session) for _ in range(3)]
+    records = [table_record(table=table, epoch=2) for table in tables]
+    for table in tables:
+        table_epoch_claim(table_id=table.pk, epoch=2)
+    # One table's host writes with an epoch newer than the stored one: it is stored.
+    records[2] = dataclasses.replace(records[2], epoch=4)
+    batch = [
+        (record, LogEntry(1, "act", 0, {"kind": "flip"}, 100, f"p:{number}"), [])
+        for number, record in enumerate(records)
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        action_log_append_many(items=batch)
+    table_queries = [q["sql"] for q in queries.captured_queries if '"classroom_table"' in q["sql"]]
+    assert len(table_queries) == 2  # the locking read, and the one newer epoch stored
+    assert table_queries[0].startswith("SELECT")
+    assert [Table.objects.get(pk=table.pk).epoch for table in tables] == [2, 2, 4]
+    assert ActionLogEntry.objects.count() == 3
 
 
 def test_claiming_a_table_fences_every_older_epoch_and_refuses_a_stale_claim(
