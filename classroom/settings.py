@@ -112,6 +112,10 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers proceed during a write; IMMEDIATE takes the write lock at BEGIN so two
     # writers queue instead of failing with "database is locked" on lock upgrade.
+    # Kept open: every request runs on a kept thread (classroom.server.request_threads), and
+    # the sockets' database calls share one; opening a SQLite connection cost more than most
+    # queries on it.
+    DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,

@@ -28,6 +28,7 @@ from classroom.selectors.sessions import (
     session_roster,
     table_mates,
 )
+from classroom.selectors.unique_rows import unique_row
 from games.registry import game_get
 
 if TYPE_CHECKING:
@@ -274,9 +275,11 @@ def _seat_notice(message: str, close_code: int) -> SeatFragment:
 def seat_fragment_render(*, session_id: int, token: str) -> SeatFragment:
     """The lobby for the seat this token holds, or a calm notice and a close code."""
     seat = (
-        Seat.objects.select_related("session", "table")
-        .filter(session_id=session_id, token=token)
-        .first()
+        unique_row(
+            Seat.objects.select_related("session", "table").filter(
+                session_id=session_id, token=token
+            )
+        )
         if token
         else None
     )

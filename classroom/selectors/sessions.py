@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, SeatDevice, Table
 from classroom.selectors.classes import ClassRight, classes_visible
+from classroom.selectors.unique_rows import unique_row
 from classroom.server.process import processes_alive
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ def session_lines_by_class(*, teacher: User, limit: int = 40) -> list[ClassSessi
 
 
 def session_get_by_code(*, code: str) -> GameSession | None:
-    return GameSession.objects.select_related("school_class").filter(code=code).first()
+    return unique_row(GameSession.objects.select_related("school_class").filter(code=code))
 
 
 def session_is_expired(*, session: GameSession) -> bool:
@@ -197,7 +198,7 @@ def seat_is_connected(*, seat: Seat) -> bool:
 def seat_get_by_token(*, session: GameSession, token: str) -> Seat | None:
     if not token:
         return None
-    return session.seats.select_related("table").filter(token=token).first()
+    return unique_row(session.seats.select_related("table").filter(token=token))
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from classroom.live.standings import TabletStandings, standings_for_tablets
 from classroom.models import Seat, Table
 from classroom.selectors.practice_access import practice_seat_problem
 from classroom.selectors.sessions import sessions_visible
+from classroom.selectors.unique_rows import unique_row
 
 
 class PlayingSeat(NamedTuple):
@@ -46,15 +47,18 @@ def seat_find_by_token(*, code: str, token: str) -> Seat | None:
     """The seat a token holds in the session with this join code, kicked or not, or None."""
     if not token:
         return None
-    return Seat.objects.select_related("session").filter(session__code=code, token=token).first()
+    seats = Seat.objects.select_related("session")
+    return unique_row(seats.filter(session__code=code, token=token))
 
 
 def seat_playing_find(*, code: str, token: str) -> PlayingSeat | None:
     """The seat of a token at a playing table, or None."""
     seat = (
-        Seat.objects.select_related("session", "table")
-        .filter(session__code=code, token=token, kicked_at__isnull=True)
-        .first()
+        unique_row(
+            Seat.objects.select_related("session", "table").filter(
+                session__code=code, token=token, kicked_at__isnull=True
+            )
+        )
         if token
         else None
     )

@@ -1,0 +1,126 @@
+"""HTTP requests run on kept threads whose database connections outlive them (SQLite's
+CONN_MAX_AGE is None), and a burst past the kept threads is still served at once."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from channels.testing import HttpCommunicator
+from django.db import connection, connections
+from django.db.backends.signals import connection_created
+from django.http import HttpRequest, HttpResponse
+from django.urls import path
+
+from classroom.server.http_handler import OneHopASGIHandler
+from classroom.server.request_threads import RequestThreads
+from classroom.urls import urlpatterns as site_urls
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+seen: list[tuple[int, int]] = []  # (thread, connection) of each request
+release = threading.Event()
+
+
+def _where(request: HttpRequest) -> HttpResponse:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    seen.append((threading.get_ident(), id(connection.connection)))
+    if request.GET.get("hold"):
+        release.wait(10)
+    return HttpResponse("here")
+
+
+urlpatterns = [path("where/", _where), *site_urls]
+
+
+async def _get(handler: OneHopASGIHandler, query: str = "") -> dict[str, Any]:
+    communicator = HttpCommunicator(
+        handler, "GET", f"/where/{query}", headers=[(b"host", b"testserver")]
+    )
+    response: dict[str, Any] = await communicator.get_response(timeout=10)
+    await communicator.wait(timeout=10)  # the request is over: its thread is given back
+    return response
+
+
+@pytest.fixture
+def where(settings: Any) -> Iterator[list[tuple[int, int]]]:
+    settings.ROOT_URLCONF = __name__
+    seen.clear()
+    release.clear()
+    kept = connection.settings_dict["CONN_MAX_AGE"]
+    connection.settings_dict["CONN_MAX_AGE"] = None  # the site's setting on SQLite
+    yield seen
+    connection.settings_dict["CONN_MAX_AGE"] = kept
+
+
+def _close(handler: OneHopASGIHandler) -> None:
+    """End the kept threads' connections (the test database is dropped after the run)."""
+    threads = handler.request_threads
+    for executor in [threads.take() for _ in range(threads.made)]:
+        executor.submit(connections.close_all).result()
+        executor.shutdown()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_requests_one_after_another_share_a_thread_and_its_connection(where: Any) -> None:
+    handler = OneHopASGIHandler()
+    for _ in range(3):
+        assert (await _get(handler))["status"] == 200
+    _close(handler)
+    assert len(set(where)) == 1, where
+    assert handler.request_threads.made == 1
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_past_the_kept_threads_a_request_gets_a_thread_of_its_own(where: Any) -> None:
+    handler = OneHopASGIHandler()
+    handler.request_threads = RequestThreads(keep=1)
+    held = asyncio.ensure_future(_get(handler, "?hold=1"))
+    while not where:  # the kept thread is lent to the held request
+        await asyncio.sleep(0.01)
+    assert (await _get(handler))["status"] == 200  # not waiting for the held one
+    release.set()
+    assert (await held)["status"] == 200
+    _close(handler)
+    (kept_thread, _), (extra_thread, _) = where
+    assert kept_thread != extra_thread
+    assert handler.request_threads.made == 1
+
+
+@pytest.fixture
+def opened() -> Iterator[list[int]]:
+    """The thread of each database connection opened meanwhile."""
+    threads: list[int] = []
+
+    def count(**kwargs: Any) -> None:
+        threads.append(threading.get_ident())
+
+    connection_created.connect(count)
+    yield threads
+    connection_created.disconnect(count)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_with_conn_max_age_zero_each_request_still_closes_its_connection(
+    where: Any, opened: list[int]
+) -> None:
+    connection.settings_dict["CONN_MAX_AGE"] = 0  # as on PostgreSQL
+    handler = OneHopASGIHandler()
+    for _ in range(2):
+        assert (await _get(handler))["status"] == 200
+    (thread_1, _), (thread_2, _) = where
+    assert thread_1 == thread_2
+    assert opened == [thread_1, thread_1]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_kept_connections_are_opened_once(where: Any, opened: list[int]) -> None:
+    handler = OneHopASGIHandler()
+    for _ in range(3):
+        assert (await _get(handler))["status"] == 200
+    _close(handler)
+    assert len(opened) == 1, opened
