@@ -112,10 +112,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers proceed during a write; IMMEDIATE takes the write lock at BEGIN so two
     # writers queue instead of failing with "database is locked" on lock upgrade.
-    # Kept open: every request runs on a kept thread (classroom.server.request_threads), and
-    # the sockets' database calls share one; opening a SQLite connection cost more than most
-    # queries on it.
-    DATABASES["default"]["CONN_MAX_AGE"] = None
+    # CONN_MAX_AGE stays 0. Kept connections (None) made each join cheaper, but flips slower:
+    # on `bench_capacity.py` at 510-630 students, flip p99 95-254 ms against 59-66 ms, the log
+    # writer's commits p50 3.6 against 2.0 ms (2026-12-04, in turns); cause not found.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,

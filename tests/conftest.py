@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import connection
 from django.utils import translation
 from xdist.scheduler import LoadScopeScheduling
 
@@ -27,11 +26,6 @@ if TYPE_CHECKING:
 def django_db_setup(django_db_setup: None) -> Iterator[None]:
     # pytest-django's, plus: the live log writer keeps a connection of its own in its own
     # thread, and PostgreSQL will not drop the test database while it is open.
-    # And every connection closes after each use, as with CONN_MAX_AGE=0: pytest-django allows
-    # database access test by test, and a connection the site keeps open (SQLite's) on the
-    # sockets' shared database thread would be checked there, and refused, in a later test
-    # that has none. tests/classroom/server/test_request_threads.py keeps them on purpose.
-    connection.settings_dict["CONN_MAX_AGE"] = 0
     yield
     log_writer.close_connection()
 

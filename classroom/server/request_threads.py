@@ -1,13 +1,11 @@
-"""Kept threads for HTTP requests, each with its database connection kept open.
+"""Kept threads for HTTP requests.
 
 Django's ASGI handler gives every request a thread of its own (a new ``ThreadSensitiveContext``
-and its one-worker executor), so each request also opened a new database connection and
-closed it at the end: on SQLite that is a file open, two PRAGMAs and some thirty Python
-functions registered, about 7 % of the server's Python time while a class joins (py-spy on
-``tests/load/bench_joins.py``). Here a request borrows a kept one-worker executor instead, as a
-WSGI server's worker thread serves request after request, and Django's own
-``close_old_connections`` (``request_started``/``request_finished``, run on that thread) keeps
-or closes the connection by ``CONN_MAX_AGE``.
+and its one-worker executor), started and ended per request. Here a request borrows a kept
+one-worker executor instead, as a WSGI server's worker thread serves request after request,
+and Django's own ``close_old_connections`` (``request_started``/``request_finished``, run on
+that thread) keeps or closes its database connection by ``CONN_MAX_AGE``: 0 here, since kept
+SQLite connections slowed live flips (``classroom/settings.py``).
 
 Nothing ever waits for a thread: past ``keep`` requests at once, a request gets a thread of its
 own as before, closed with its connections after it.

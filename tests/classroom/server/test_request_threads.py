@@ -1,5 +1,5 @@
-"""HTTP requests run on kept threads whose database connections outlive them (SQLite's
-CONN_MAX_AGE is None), and a burst past the kept threads is still served at once."""
+"""HTTP requests run on kept threads whose database connections outlive them where
+CONN_MAX_AGE is None, and a burst past the kept threads is still served at once."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def where(settings: Any) -> Iterator[list[tuple[int, int]]]:
     seen.clear()
     release.clear()
     kept = connection.settings_dict["CONN_MAX_AGE"]
-    connection.settings_dict["CONN_MAX_AGE"] = None  # the site's setting on SQLite
+    connection.settings_dict["CONN_MAX_AGE"] = None  # a site that keeps its connections
     yield seen
     connection.settings_dict["CONN_MAX_AGE"] = kept
 
