@@ -9,8 +9,8 @@ all of that work ends on a thread anyway. Built in sync mode and entered once th
 the one that hops, back to the event loop. ``tests/load/bench_http_handler.py`` prints the
 difference per request.
 
-Each request also runs on a kept thread (``request_threads``) rather than a new one, so its
-database connection outlives it where ``CONN_MAX_AGE`` says so.
+Each request also runs on a kept thread (``request_threads``) rather than a new one, and its
+SQLite connection outlives it.
 """
 
 from __future__ import annotations

@@ -1,26 +1,43 @@
-"""Kept threads for HTTP requests.
+"""Kept threads for HTTP requests, each keeping its SQLite connection.
 
 Django's ASGI handler gives every request a thread of its own (a new ``ThreadSensitiveContext``
-and its one-worker executor), started and ended per request. Here a request borrows a kept
-one-worker executor instead, as a WSGI server's worker thread serves request after request,
-and Django's own ``close_old_connections`` (``request_started``/``request_finished``, run on
-that thread) keeps or closes its database connection by ``CONN_MAX_AGE``: 0 here, since kept
-SQLite connections slowed live flips (``classroom/settings.py``).
+and its one-worker executor), so each request also opened a new database connection and
+closed it at the end. On SQLite a new connection parses the whole schema at its first query,
+which costs more than most queries on it, and a tablet joining makes three requests. Here a
+request borrows a kept one-worker executor instead, as a WSGI server's worker thread serves
+request after request, and an SQLite connection opened on such a thread stays open between
+its requests (``request_connection_keep``).
 
-Nothing ever waits for a thread: past ``keep`` requests at once, a request gets a thread of its
-own as before, closed with its connections after it.
+Only these threads keep theirs: ``CONN_MAX_AGE`` stays 0, because with every connection kept
+(the sockets' shared database thread included) live flips were slower
+(``classroom/settings.py``). Other databases follow ``CONN_MAX_AGE`` here too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from django.db import connections
 
 # Enough for a class joining at once (the joins wait for each other in ``join_queue``) and a
 # few downloads, few enough that the kept SQLite connections stay a handful of files.
 KEPT_THREADS = 32
+
+_this_thread = threading.local()
+
+
+def _kept_thread_start() -> None:
+    _this_thread.keeps_connections = True
+
+
+def request_connection_keep(*, connection: Any, **_kwargs: Any) -> None:
+    """``connection_created`` receiver: an SQLite connection opened on a kept request thread
+    is never closed for its age (it still closes when found unusable)."""
+    if connection.vendor == "sqlite" and getattr(_this_thread, "keeps_connections", False):
+        connection.close_at = None
 
 
 class RequestThreads:
@@ -41,7 +58,9 @@ class RequestThreads:
             return self._free.pop()  # the most recently used: its thread and connection are warm
         if self._made < self._keep:
             self._made += 1
-            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="http-request")
+            return ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="http-request", initializer=_kept_thread_start
+            )
         return _OneOff(max_workers=1, thread_name_prefix="http-request-extra")
 
     async def give_back(self, executor: ThreadPoolExecutor) -> None:

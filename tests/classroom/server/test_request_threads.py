@@ -1,13 +1,16 @@
-"""HTTP requests run on kept threads whose database connections outlive them where
-CONN_MAX_AGE is None, and a burst past the kept threads is still served at once."""
+"""HTTP requests run on kept threads whose SQLite connections outlive them (CONN_MAX_AGE is
+0: every other connection still closes after its use), and a burst past the kept threads is
+still served at once."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
 from django.db import connection, connections
 from django.db.backends.signals import connection_created
@@ -15,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
 from classroom.server.http_handler import OneHopASGIHandler
-from classroom.server.request_threads import RequestThreads
+from classroom.server.request_threads import RequestThreads, request_connection_keep
 from classroom.urls import urlpatterns as site_urls
 
 if TYPE_CHECKING:
@@ -47,14 +50,12 @@ async def _get(handler: OneHopASGIHandler, query: str = "") -> dict[str, Any]:
 
 
 @pytest.fixture
-def where(settings: Any) -> Iterator[list[tuple[int, int]]]:
+def where(settings: Any) -> list[tuple[int, int]]:
     settings.ROOT_URLCONF = __name__
     seen.clear()
     release.clear()
-    kept = connection.settings_dict["CONN_MAX_AGE"]
-    connection.settings_dict["CONN_MAX_AGE"] = None  # a site that keeps its connections
-    yield seen
-    connection.settings_dict["CONN_MAX_AGE"] = kept
+    assert connection.settings_dict["CONN_MAX_AGE"] == 0  # the site's setting
+    return seen
 
 
 def _close(handler: OneHopASGIHandler) -> None:
@@ -105,16 +106,41 @@ def opened() -> Iterator[list[int]]:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_with_conn_max_age_zero_each_request_still_closes_its_connection(
-    where: Any, opened: list[int]
-) -> None:
-    connection.settings_dict["CONN_MAX_AGE"] = 0  # as on PostgreSQL
+async def test_a_one_off_thread_closes_its_connection(where: Any, opened: list[int]) -> None:
     handler = OneHopASGIHandler()
+    handler.request_threads = RequestThreads(keep=0)
     for _ in range(2):
         assert (await _get(handler))["status"] == 200
     (thread_1, _), (thread_2, _) = where
-    assert thread_1 == thread_2
-    assert opened == [thread_1, thread_1]
+    assert opened == [thread_1, thread_2]  # a new connection each time
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_sockets_database_thread_still_closes_its_connection(
+    opened: list[int],
+) -> None:
+    def query() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+
+    for _ in range(2):
+        await database_sync_to_async(query)()
+    assert len(opened) == 2, opened
+
+
+def test_only_sqlite_connections_are_kept() -> None:
+    def created_on_a_kept_thread(vendor: str) -> Any:
+        wrapper = SimpleNamespace(vendor=vendor, close_at=123.0)
+        thread = RequestThreads(keep=1).take()
+        thread.submit(request_connection_keep, connection=wrapper).result()
+        thread.shutdown()
+        return wrapper.close_at
+
+    assert created_on_a_kept_thread("sqlite") is None
+    assert created_on_a_kept_thread("postgresql") == 123.0
+    wrapper = SimpleNamespace(vendor="sqlite", close_at=123.0)
+    request_connection_keep(connection=wrapper)  # this thread is no request thread
+    assert wrapper.close_at == 123.0
 
 
 @pytest.mark.django_db(transaction=True)
