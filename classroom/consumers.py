@@ -374,6 +374,7 @@ class ConsoleConsumer(_TeacherConsumer):
         super().__init__(*args, **kwargs)
         # Kept between draws: each reads only the trials since the one before.
         self.skills = LiveSkills()
+        self.dashboard_parts = PartCache()
 
     def gather(self) -> None:
         super().gather()
@@ -402,6 +403,7 @@ class ConsoleConsumer(_TeacherConsumer):
             parts=self.parts,
             lobby_reads=self.lobby_reads,
             skills=self.skills,
+            dashboard_parts=self.dashboard_parts,
         )
         return html, None
 

@@ -69,12 +69,17 @@ def dashboard_context(*, session: GameSession, skills: LiveSkills | None = None)
         return {"dashboard": None, "rt_chart": None}
     dashboard = skills.dashboard(session=session) if skills else session_dashboard(session=session)
     bins = charts.rt_bins(dashboard.class_rts)
+    # Drawn only where the page draws it: a socket's redraw takes it from its part cache
+    # while the bins stay the same (pygal took 6 ms a chart, most of a redraw's time).
     chart = (
-        charts.histogram(
-            # The game's own name for a response's time (reaction time, time to play…).
-            title=_("%(time)s of the class's right responses (ms)")
-            % {"time": dashboard.response_time_label},
-            bins=bins,
+        SimpleLazyObject(
+            partial(
+                charts.histogram,
+                # The game's own name for a response's time (reaction time, time to play…).
+                title=_("%(time)s of the class's right responses (ms)")
+                % {"time": dashboard.response_time_label},
+                bins=bins,
+            )
         )
         if bins
         else None
@@ -209,12 +214,14 @@ def console_fragment_render(
     parts: PartCache | None = None,
     lobby_reads: LobbyReads | None = None,
     skills: LiveSkills | None = None,
+    dashboard_parts: PartCache | None = None,
 ) -> str:
     """The console's live part and (``dashboard``) its live skills: the socket draws them
-    less often than the tables. With ``parts`` (the socket's), only the parts that changed
-    since its last render are drawn again; with ``lobby_reads`` (the socket's), the lobby is
-    read again only when it may have changed; with ``skills`` (the socket's), only the trials
-    since the last draw are read."""
+    less often than the tables. With ``parts`` and ``dashboard_parts`` (the socket's, one for
+    each, as they are drawn apart), only the parts that changed since their last render are
+    drawn again; with ``lobby_reads`` (the socket's), the lobby is read again only when it may
+    have changed; with ``skills`` (the socket's), only the trials since the last draw are
+    read."""
     lobby = _lobby_read(session_id, console_lobby, lobby_reads)
     context = console_context(
         session=lobby["session"], views=views, dashboard=dashboard, lobby=lobby, skills=skills
@@ -222,7 +229,7 @@ def console_fragment_render(
     html = _live_render("classroom/session_console.html#live", context, parts)
     if dashboard:
         # Two swaps in one message: htmx's ws extension places each element by its id.
-        html += render_to_string("classroom/session_console.html#dashboard", context)
+        html += _live_render("classroom/session_console.html#dashboard", context, dashboard_parts)
     return html
 
 

@@ -4,6 +4,7 @@ only the parts that changed."""
 from __future__ import annotations
 
 import copy
+import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -16,6 +17,7 @@ from classroom.models import Seat, Table
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
 from games.registry import game_get
+from tests.classroom.trial_rows import trial_add
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.django_db
 
 LANGUAGES = ("en", "zh-hant")
+CHART_ID = re.compile(r"chart-[0-9a-f-]{36}")
 
 
 def _playing(make_session: Callable[..., GameSession]) -> tuple[GameSession, list[Table]]:
@@ -148,3 +151,41 @@ def test_a_cache_shared_by_mistake_still_draws_each_teachers_own_page(
     assert theirs_html == _console(theirs, _views(theirs, their_tables), None)
     assert ours.code not in theirs_html
     assert ours_html != theirs_html
+
+
+def test_the_class_chart_is_drawn_again_only_when_its_bins_change(
+    make_session: Callable[..., GameSession], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session, tables = _playing(make_session)
+    views = _views(session, tables)
+    seat = Seat.objects.filter(session=session).order_by("pk").first()
+    assert seat is not None
+    charts_drawn: list[object] = []
+    histogram = fragments.charts.histogram
+
+    def counted(**kwargs: Any) -> Any:
+        charts_drawn.append(kwargs["bins"])
+        return histogram(**kwargs)
+
+    monkeypatch.setattr(fragments.charts, "histogram", counted)
+
+    def render(parts: PartCache | None) -> str:
+        return fragments.console_fragment_render(
+            session_id=session.pk, views=views, dashboard=True, dashboard_parts=parts
+        )
+
+    parts = PartCache()
+    trial_add(seat=seat, target=True, responded=True, rt_ms=420)
+    first = render(parts)
+    assert "pygal-chart" in first
+    assert len(charts_drawn) == 1
+
+    assert render(parts) == first  # the same bins: the chart is the one drawn before
+    assert len(charts_drawn) == 1
+
+    trial_add(seat=seat, target=True, responded=True, rt_ms=910, flip=2)
+    again = render(parts)
+    assert len(charts_drawn) == 2
+    # The page a full render draws, chart and numbers (pygal names each chart it draws anew).
+    assert CHART_ID.sub("", again) == CHART_ID.sub("", render(None))
+    assert CHART_ID.sub("", again) != CHART_ID.sub("", first)
