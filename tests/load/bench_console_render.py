@@ -55,18 +55,23 @@ LANGUAGES = ("en", "zh-hant")
 
 
 class _Tablet:
-    """A seat's listener on its table's host: slaps some flips, picks a card when it won."""
+    """A seat's listener on its table's host: slaps some flips, picks a card when it won.
+
+    A slap goes out once its reaction time has passed since the tablet saw the flip, as a
+    child's would: a slap claiming more time than had passed is implausible, left out of
+    every measure, and the console then had no class chart to draw."""
 
     def __init__(self, seat: int, draw: random.Random) -> None:
         self.seat = seat
         self.draw = draw
         self.seen_flip = 0
         self.sent = 0
+        self.slap_due: tuple[int, float, int] | None = None  # flip, loop time, RT ms
 
     async def deliver(self, frame: str) -> None:
         return None
 
-    def play(self, host: Any) -> None:
+    def play(self, host: Any, now: float) -> None:
         view = host.engine.view(host.state, self.seat)
         if view["phase"] == "choosing":
             self.sent += 1
@@ -75,8 +80,13 @@ class _Tablet:
         if view.get("window_closes_ms") and flip > self.seen_flip:
             self.seen_flip = flip
             if self.draw.random() < SLAP_SHARE:
-                self.sent += 1
                 rt_ms = self.draw.randint(350, 900)
+                self.slap_due = (flip, now + rt_ms / 1000, rt_ms)
+        if self.slap_due is not None and now >= self.slap_due[1]:
+            due_flip, _, rt_ms = self.slap_due
+            self.slap_due = None
+            if due_flip == flip and view.get("window_closes_ms"):
+                self.sent += 1
                 action = {"kind": "slap", "flip": flip, "rt_ms": rt_ms, "rtt_ms": 5}
                 host.submit(self, self.sent, action)
 
@@ -128,7 +138,7 @@ async def _mid_game(
     until = loop.time() + warm_s
     while loop.time() < until:
         for host, tablet in tablets:
-            tablet.play(host)
+            tablet.play(host, loop.time())
         await asyncio.sleep(0.1)
     before = copy.deepcopy(registry.teacher_views(tables))
     moved = tables[0]
