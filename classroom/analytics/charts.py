@@ -72,7 +72,7 @@ def _config(**overrides: object) -> dict[str, object]:
 
 
 # pygal's default stylesheets (besides its base.css, which it always adds).
-PYGAL_CSS = ("file://style.css", "file://graph.css")
+_PYGAL_CSS = ("file://style.css", "file://graph.css")
 
 # The Content-Security-Policy runs no inline <style>, <script> or style="…", so the SVG goes out
 # without pygal's: its config script only serves pygal's tooltip script (not loaded), and its
@@ -106,12 +106,12 @@ def chart_stylesheet() -> str:
     """What pygal would put in every chart's <style>, once, for static/css/charts.css (a test
     checks that file is this); a chart of four lines, a bar chart and a histogram between them
     use every rule."""
-    line = pygal.Line(**_config(css=PYGAL_CSS))
+    line = pygal.Line(**_config(css=_PYGAL_CSS))
     for number in range(len(STYLE.colors)):
         line.add(str(number), [1, 2])
-    bar = pygal.Bar(**_config(css=PYGAL_CSS))
+    bar = pygal.Bar(**_config(css=_PYGAL_CSS))
     bar.add("bar", [1, 2])
-    histogram = pygal.Histogram(**_config(css=PYGAL_CSS))
+    histogram = pygal.Histogram(**_config(css=_PYGAL_CSS))
     histogram.add("histogram", [(1, 0, 100)])
     rules: list[str] = []
     for sample in (line, bar, histogram):

@@ -70,7 +70,8 @@ def dashboard_context(*, session: GameSession, skills: LiveSkills | None = None)
     dashboard = skills.dashboard(session=session) if skills else session_dashboard(session=session)
     bins = charts.rt_bins(dashboard.class_rts)
     # Drawn only where the page draws it: a socket's redraw takes it from its part cache
-    # while the bins stay the same (pygal took 6 ms a chart, most of a redraw's time).
+    # while the bins stay the same (pygal takes about 6 ms a chart: a third of a console's
+    # redraw with its live skills, bench_console_render.py).
     chart = (
         SimpleLazyObject(
             partial(
