@@ -46,7 +46,7 @@ class OneHopASGIHandler(ASGIHandler):
         # Django's own ThreadSensitiveContext inside finds this one and keeps it: every
         # thread-sensitive call of the request (its signals, the chain, a streamed body) runs
         # on the lent thread.
-        executor = self.request_threads.take()
+        executor = await self.request_threads.take()
         try:
             async with ThreadSensitiveContext(executor=executor):
                 await super().__call__(scope, receive, send)

@@ -11,12 +11,19 @@ its requests (``request_connection_keep``).
 Only these threads keep theirs: ``CONN_MAX_AGE`` stays 0, because with every connection kept
 (the sockets' shared database thread included) live flips were slower
 (``classroom/settings.py``). Other databases follow ``CONN_MAX_AGE`` here too.
+
+When every kept thread is lent, a request waits a moment for one to come back before it gets
+a thread of its own: a class tapping "Join" at once is hundreds of requests, and a new thread
+with a new connection for each, all racing for the GIL, cost more than the queue
+(``tests/load/bench_joins.py``: about a fifth of the server's CPU at 300 tablets). The wait is
+short, so a few long downloads holding kept threads never stall the pages.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -25,6 +32,9 @@ from django.db import connections
 # Enough for a class joining at once (the joins wait for each other in ``join_queue``) and a
 # few downloads, few enough that the kept SQLite connections stay a handful of files.
 KEPT_THREADS = 32
+# How long a request waits for a kept thread before it gets one of its own: longer than a
+# burst of joins keeps them all lent, far shorter than a download holds one.
+KEPT_THREAD_WAIT_S = 3.0
 
 _this_thread = threading.local()
 
@@ -43,17 +53,24 @@ def request_connection_keep(*, connection: Any, **_kwargs: Any) -> None:
 class RequestThreads:
     """One-worker executors lent to one request at a time. Used on the event loop only."""
 
-    def __init__(self, *, keep: int = KEPT_THREADS) -> None:
+    def __init__(self, *, keep: int = KEPT_THREADS, wait_s: float = KEPT_THREAD_WAIT_S) -> None:
         self._keep = keep
+        self._wait_s = wait_s
         self._free: list[ThreadPoolExecutor] = []
         self._made = 0
+        self._waiting: deque[asyncio.Future[ThreadPoolExecutor]] = deque()
 
     @property
     def made(self) -> int:
         """How many kept threads exist (lent or free)."""
         return self._made
 
-    def take(self) -> ThreadPoolExecutor:
+    @property
+    def waiting(self) -> int:
+        """How many requests wait for a kept thread now."""
+        return len(self._waiting)
+
+    async def take(self) -> ThreadPoolExecutor:
         if self._free:
             return self._free.pop()  # the most recently used: its thread and connection are warm
         if self._made < self._keep:
@@ -61,15 +78,38 @@ class RequestThreads:
             return ThreadPoolExecutor(
                 max_workers=1, thread_name_prefix="http-request", initializer=_kept_thread_start
             )
-        return _OneOff(max_workers=1, thread_name_prefix="http-request-extra")
+        given: asyncio.Future[ThreadPoolExecutor] = asyncio.get_running_loop().create_future()
+        self._waiting.append(given)
+        try:
+            async with asyncio.timeout(self._wait_s):
+                return await asyncio.shield(given)
+        except TimeoutError:
+            if given.done():  # given back just as the wait ran out: it is this request's
+                return given.result()
+            self._waiting.remove(given)
+            return _OneOff(max_workers=1, thread_name_prefix="http-request-extra")
+        except BaseException:
+            # The request went away while it waited: a thread given to it meanwhile goes on.
+            if given.done():
+                self._hand_on(given.result())
+            else:
+                self._waiting.remove(given)
+            raise
 
     async def give_back(self, executor: ThreadPoolExecutor) -> None:
         if not isinstance(executor, _OneOff):
-            self._free.append(executor)
+            self._hand_on(executor)
             return
         # Its thread ends now: its connections are closed there, not left to the collector.
         await asyncio.get_running_loop().run_in_executor(executor, connections.close_all)
         executor.shutdown(wait=False)
+
+    def _hand_on(self, executor: ThreadPoolExecutor) -> None:
+        """A kept thread to the request that has waited longest, or to the free ones."""
+        if self._waiting:
+            self._waiting.popleft().set_result(executor)
+        else:
+            self._free.append(executor)
 
 
 class _OneOff(ThreadPoolExecutor):

@@ -1,6 +1,6 @@
 """HTTP requests run on kept threads whose SQLite connections outlive them (CONN_MAX_AGE is
-0: every other connection still closes after its use), and a burst past the kept threads is
-still served at once."""
+0: every other connection still closes after its use); a burst past the kept threads waits a
+moment for one to come back, then gets threads of its own."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import threading
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+import channels.db
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
@@ -50,18 +51,21 @@ async def _get(handler: OneHopASGIHandler, query: str = "") -> dict[str, Any]:
 
 
 @pytest.fixture
-def where(settings: Any) -> list[tuple[int, int]]:
+def where(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     settings.ROOT_URLCONF = __name__
     seen.clear()
     release.clear()
     assert connection.settings_dict["CONN_MAX_AGE"] == 0  # the site's setting
+    # Channels' communicators patch this around every await; two of them overlapping, as
+    # here, can leave the patch behind for the tests after: put it back afterwards.
+    monkeypatch.setattr(channels.db, "close_old_connections", channels.db.close_old_connections)
     return seen
 
 
-def _close(handler: OneHopASGIHandler) -> None:
+async def _close(handler: OneHopASGIHandler) -> None:
     """End the kept threads' connections (the test database is dropped after the run)."""
     threads = handler.request_threads
-    for executor in [threads.take() for _ in range(threads.made)]:
+    for executor in [await threads.take() for _ in range(threads.made)]:
         executor.submit(connections.close_all).result()
         executor.shutdown()
 
@@ -71,25 +75,80 @@ async def test_requests_one_after_another_share_a_thread_and_its_connection(wher
     handler = OneHopASGIHandler()
     for _ in range(3):
         assert (await _get(handler))["status"] == 200
-    _close(handler)
+    await _close(handler)
     assert len(set(where)) == 1, where
     assert handler.request_threads.made == 1
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_past_the_kept_threads_a_request_gets_a_thread_of_its_own(where: Any) -> None:
+async def test_past_the_kept_threads_a_request_waits_for_one_to_come_back(
+    where: Any, opened: list[int]
+) -> None:
     handler = OneHopASGIHandler()
-    handler.request_threads = RequestThreads(keep=1)
+    handler.request_threads = RequestThreads(keep=1, wait_s=10)
     held = asyncio.ensure_future(_get(handler, "?hold=1"))
     while not where:  # the kept thread is lent to the held request
         await asyncio.sleep(0.01)
-    assert (await _get(handler))["status"] == 200  # not waiting for the held one
+    waiting = asyncio.ensure_future(_get(handler))
+    while not handler.request_threads.waiting:
+        await asyncio.sleep(0.01)
+    assert len(where) == 1  # it made no thread of its own
     release.set()
     assert (await held)["status"] == 200
-    _close(handler)
+    assert (await waiting)["status"] == 200
+    await _close(handler)
+    (held_thread, held_connection), (next_thread, next_connection) = where
+    assert (next_thread, next_connection) == (held_thread, held_connection)
+    assert handler.request_threads.made == 1
+    assert len(opened) == 1, opened
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_that_waited_long_enough_gets_a_thread_of_its_own(where: Any) -> None:
+    handler = OneHopASGIHandler()
+    handler.request_threads = RequestThreads(keep=1, wait_s=0.05)
+    held = asyncio.ensure_future(_get(handler, "?hold=1"))
+    while not where:
+        await asyncio.sleep(0.01)
+    assert (await _get(handler))["status"] == 200  # not waiting for the held one to end
+    release.set()
+    assert (await held)["status"] == 200
+    await _close(handler)
     (kept_thread, _), (extra_thread, _) = where
     assert kept_thread != extra_thread
     assert handler.request_threads.made == 1
+
+
+async def test_a_thread_given_back_goes_to_the_longest_waiting_request_still_there() -> None:
+    threads = RequestThreads(keep=1, wait_s=10)
+    lent = await threads.take()
+    first = asyncio.ensure_future(threads.take())
+    second = asyncio.ensure_future(threads.take())
+    third = asyncio.ensure_future(threads.take())
+    await asyncio.sleep(0)
+    first.cancel()  # its request went away while it waited
+    await asyncio.sleep(0)
+    await threads.give_back(lent)
+    assert await second is lent
+    assert not third.done()
+    third.cancel()
+    await threads.give_back(lent)
+    assert await threads.take() is lent  # nobody waits now: it was free again
+    assert threads.made == 1
+    lent.shutdown()
+
+
+async def test_a_thread_given_to_a_request_that_went_away_goes_on_to_the_next() -> None:
+    threads = RequestThreads(keep=1, wait_s=10)
+    lent = await threads.take()
+    gone = asyncio.ensure_future(threads.take())
+    after = asyncio.ensure_future(threads.take())
+    await asyncio.sleep(0)
+    await threads.give_back(lent)  # to ``gone``, which is cancelled before it runs
+    gone.cancel()
+    assert await after is lent
+    assert threads.made == 1
+    lent.shutdown()
 
 
 @pytest.fixture
@@ -108,7 +167,7 @@ def opened() -> Iterator[list[int]]:
 @pytest.mark.django_db(transaction=True)
 async def test_a_one_off_thread_closes_its_connection(where: Any, opened: list[int]) -> None:
     handler = OneHopASGIHandler()
-    handler.request_threads = RequestThreads(keep=0)
+    handler.request_threads = RequestThreads(keep=0, wait_s=0)
     for _ in range(2):
         assert (await _get(handler))["status"] == 200
     (thread_1, _), (thread_2, _) = where
@@ -131,7 +190,7 @@ async def test_the_sockets_database_thread_still_closes_its_connection(
 def test_only_sqlite_connections_are_kept() -> None:
     def created_on_a_kept_thread(vendor: str) -> Any:
         wrapper = SimpleNamespace(vendor=vendor, close_at=123.0)
-        thread = RequestThreads(keep=1).take()
+        thread = asyncio.run(RequestThreads(keep=1).take())
         thread.submit(request_connection_keep, connection=wrapper).result()
         thread.shutdown()
         return wrapper.close_at
@@ -148,5 +207,5 @@ async def test_kept_connections_are_opened_once(where: Any, opened: list[int]) -
     handler = OneHopASGIHandler()
     for _ in range(3):
         assert (await _get(handler))["status"] == 200
-    _close(handler)
+    await _close(handler)
     assert len(opened) == 1, opened
