@@ -27,6 +27,7 @@ from classroom.services import seats as seat_services
 from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.services.join_queue import seat_join_queued
 from classroom.views.practice import badge_practice
+from classroom.views.seat_pages import joined_page
 from classroom.web.rate_limits import (
     join_code_guesses_exhausted,
     join_code_miss_count,
@@ -42,6 +43,14 @@ TOO_MANY_GUESSES = 429
 
 def _to_lobby(seat: Seat) -> HttpResponse:
     response = redirect("play_lobby", code=seat.session.code)
+    seat_cookie_set(response, seat=seat)
+    return response
+
+
+def _joined(request: HttpRequest, session: GameSession, seat: Seat) -> HttpResponse:
+    # Read again as the lobby page would read it: at the table the batch's balance left it.
+    shown = seat_get_by_token(session=session, token=seat.token) or seat
+    response = joined_page(request, seat=shown)
     seat_cookie_set(response, seat=seat)
     return response
 
@@ -138,7 +147,7 @@ def join_session(request: HttpRequest, code: str) -> HttpResponse:
         except ValidationError as error:
             problem = " ".join(error.messages)
         else:
-            return _to_lobby(seat)
+            return _joined(request, session, seat)
     if nickname_form is not None and problem:
         # A form error is already on the form; a refusal from the service is not yet.
         if nickname_form.is_valid():

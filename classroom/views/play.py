@@ -8,17 +8,13 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from classroom.gamesite import game_site
-from classroom.live import fragments
-from classroom.live.standings import standings_for_tablets, standings_rules
-from classroom.models import GameSession, Seat
-from classroom.people.colour_vision import seat_palette
 from classroom.people.device_cookies import device_cookie, device_id
 from classroom.people.seat_cookies import seat_cookie_get, seat_cookie_name
 from classroom.selectors.sessions import session_get_by_code
 from classroom.services.join_codes import join_code_normalize
 from classroom.services.seats import seat_resume
 from classroom.views.join import code_not_found_page
+from classroom.views.seat_pages import seat_page
 from classroom.web.rate_limits import join_code_guesses_exhausted, join_code_miss_count
 
 if TYPE_CHECKING:
@@ -48,27 +44,7 @@ def play_lobby(request: HttpRequest, code: str) -> HttpResponse:
             {"session": session, "message": " ".join(error.messages)},
             status=403,
         )
-    if _plays_at_its_table(seat):
-        context = {
-            "session": session,
-            "seat": seat,
-            "labels": game_site(session.game).tablet_labels(seat=seat, settings=session.settings),
-            # The settings now, and the rule to apply them to the table's views.
-            "standings": {
-                **standings_for_tablets(session=session),
-                "rules": standings_rules(game=session.game),
-            },
-            "palette": seat_palette(seat=seat),
-        }
-        return render(request, f"play/{session.game}.html", context)
-    return render(request, "play/lobby.html", fragments.lobby_context(seat=seat))
-
-
-def _plays_at_its_table(seat: Seat) -> bool:
-    """Play has started and this seat is one of its table's players."""
-    if seat.session.status == GameSession.Status.LOBBY or seat.table is None:
-        return False
-    return any(entry.get("seat_id") == seat.pk for entry in seat.table.roster)
+    return seat_page(request, seat=seat)
 
 
 @require_POST

@@ -161,5 +161,15 @@
     }
   }
 
+  // A tap on Join is answered with the lobby itself, at the join form's address: show the
+  // lobby's, so that a reload asks for the lobby instead of posting the form again.
+  function showPageUrl() {
+    var page = document.querySelector("[data-page-url]");
+    if (page && window.location.pathname !== page.dataset.pageUrl) {
+      window.history.replaceState(window.history.state, "", page.dataset.pageUrl);
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", forgetOldSeatCopies);
+  document.addEventListener("DOMContentLoaded", showPageUrl);
 })();

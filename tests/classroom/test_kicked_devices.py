@@ -41,6 +41,12 @@ def _join_guest(tablet: Client, session: GameSession, nickname: str) -> TestResp
     return tablet.post(reverse("join_session", args=[session.code]), {"nickname": nickname})
 
 
+def _in_lobby(response: TestResponse, session: GameSession) -> bool:
+    """A join answered with the tablet's lobby page."""
+    lobby_url = reverse("play_lobby", args=[session.code])
+    return response.status_code == 200 and f'data-page-url="{lobby_url}"' in _text(response)
+
+
 def _seat_of(session: GameSession, name: str) -> Seat:
     return Seat.objects.get(session=session, name=name)
 
@@ -167,7 +173,7 @@ def test_a_kicked_guest_is_refused_kindly_and_let_back_in(
     client: Client, teacher: User, guest_session: GameSession
 ) -> None:
     tablet = Client()
-    assert _join_guest(tablet, guest_session, "Mia").status_code == 302
+    assert _in_lobby(_join_guest(tablet, guest_session, "Mia"), guest_session)
     client.force_login(teacher)
     seat = _seat_of(guest_session, "Mia")
     client.post(reverse("seat_action", args=[guest_session.pk, seat.pk, "kick"]))
@@ -192,7 +198,7 @@ def test_a_kicked_guest_is_refused_kindly_and_let_back_in(
     assert "Let back in" in console
 
     client.post(reverse("seat_action", args=[guest_session.pk, seat.pk, "readmit"]))
-    assert _join_guest(tablet, guest_session, "Zed").status_code == 302
+    assert _in_lobby(_join_guest(tablet, guest_session, "Zed"), guest_session)
     assert Seat.objects.filter(session=guest_session, name="Zed").exists()
 
 
@@ -200,7 +206,7 @@ def test_the_refusal_is_in_traditional_chinese_too(
     teacher: User, guest_session: GameSession
 ) -> None:
     tablet = Client(HTTP_ACCEPT_LANGUAGE="zh-Hant")
-    assert _join_guest(tablet, guest_session, "Mia").status_code == 302
+    assert _in_lobby(_join_guest(tablet, guest_session, "Mia"), guest_session)
     seat_kick(seat=_seat_of(guest_session, "Mia"))
     page = tablet.get(reverse("join_session", args=[guest_session.code]))
     assert KEPT_OUT_ZH in _text(page)
@@ -213,7 +219,7 @@ def test_a_kicked_pupils_tablet_cannot_tap_an_unconnected_classmate(
     ava = school_class.students.get(display_name="Ava")
     ben = school_class.students.get(display_name="Ben")
     url = reverse("join_session", args=[class_session.code])
-    assert tablet.post(url, {"student": str(ava.pk)}).status_code == 302
+    assert _in_lobby(tablet.post(url, {"student": str(ava.pk)}), class_session)
     seat_kick(seat=_seat_of(class_session, "Ava"))
 
     page = tablet.get(url)
@@ -228,4 +234,4 @@ def test_a_kicked_pupils_tablet_cannot_tap_an_unconnected_classmate(
     )  # unchanged: no new seat was handed out
 
     # Ben's own tablet is not affected.
-    assert Client().post(url, {"student": str(ben.pk)}).status_code == 302
+    assert _in_lobby(Client().post(url, {"student": str(ben.pk)}), class_session)

@@ -55,6 +55,9 @@ def _join_by_roster(tablet: Page, code: str, name: str) -> None:
     tablet.get_by_role("button", name="Join").click()
     tablet.get_by_role("button", name=name).click()
     expect(tablet.get_by_text(f"Hi, {name}!")).to_be_visible()
+    # The tap is answered with the lobby itself; the page then shows the lobby's address, so
+    # a reload asks for the lobby rather than posting the tap again.
+    expect(tablet).to_have_url(re.compile(rf"/play/{code}/$"))
 
 
 def test_three_tablets_join_live_and_a_reload_keeps_the_seat(
