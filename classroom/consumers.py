@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise as StrOrPromise
 
 from classroom.live import fragments, hosting
+from classroom.live.code_sessions import code_session_hint, code_session_remember
 from classroom.live.idle import idle_watch_ensure
 from classroom.live.lobby_reads import LobbyReads
 from classroom.live.notify import (
@@ -183,14 +185,22 @@ class _LobbyConsumer(_Socket):
         return [session_group(session_id)]
 
     async def join_session(self, session_id: int) -> None:
+        await self._enter(session_id)
+        await self.accept()
+        self.watchdog = _heartbeat_for(self.scope, self._silent)
+        await self.lobby_changed({})
+
+    async def _enter(self, session_id: int) -> None:
+        """Be told of the session's changes from now on (before its page is first read)."""
         heartbeat_ensure()
         idle_watch_ensure()
         self.session_id = session_id
         self.language = language_from_scope(self.scope)
         await self._join_groups()
-        await self.accept()
-        self.watchdog = _heartbeat_for(self.scope, self._silent)
-        await self.lobby_changed({})
+
+    async def _leave_groups(self) -> None:
+        for group in self.group_names(self.session_id):
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def _join_groups(self) -> None:
         self._joined_at = asyncio.get_running_loop().time()
@@ -213,8 +223,7 @@ class _LobbyConsumer(_Socket):
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "session_id", None) is not None:
-            for group in self.group_names(self.session_id):
-                await self.channel_layer.group_discard(group, self.channel_name)
+            await self._leave_groups()
         if self._push_task is not None:
             self._push_task.cancel()
         if self.watchdog is not None:
@@ -419,6 +428,16 @@ class ProjectorConsumer(_TeacherConsumer):
         return html, None
 
 
+@dataclass(frozen=True)
+class _Opened:
+    """What a tablet's socket found on opening: its session and seat (None: refused), and
+    its first lobby when the session was known beforehand."""
+
+    session_id: int | None = None
+    seat_id: int | None = None
+    lobby: str | None = None
+
+
 class SeatConsumer(_LobbyConsumer):
     """A student's tablet, authenticated by the seat token in its cookie."""
 
@@ -430,8 +449,18 @@ class SeatConsumer(_LobbyConsumer):
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self.scope.get("cookies", {}).get(seat_cookie_name(code), "")
-        session_id, self.seat_id = await database_sync_to_async(self._open)(code)
-        if session_id is None:
+        hint = code_session_hint(code)
+        if hint is not None:
+            # Told of the session's changes before the seat is read and its lobby drawn in
+            # the same call: nothing that changes meanwhile is missed.
+            await self._enter(hint)
+        began = asyncio.get_running_loop().time()
+        opened = await database_sync_to_async(self._open)(code, hint)
+        if opened.session_id is not None:
+            code_session_remember(code, opened.session_id)
+        if hint is not None and opened.session_id != hint:
+            await self._leave_groups()
+        if opened.session_id is None:
             # Unknown code, unknown token, or too many of those: all told alike, so the socket
             # says nothing about which codes exist.
             with translation.override(language_from_scope(self.scope)):
@@ -440,21 +469,34 @@ class SeatConsumer(_LobbyConsumer):
             await self.send(text_data=notice.html)
             await self.close(code=fragments.CLOSE_NO_SEAT)
             return
-        await self.join_session(session_id)
+        self.seat_id = opened.seat_id
+        if opened.lobby is None:
+            await self.join_session(opened.session_id)
+            return
+        await self.accept()
+        self.watchdog = _heartbeat_for(self.scope, self._silent)
+        self._rendered_at = began
+        self._sent_html = opened.lobby
+        await self.send(text_data=opened.lobby)
 
-    def _open(self, code: str) -> tuple[int | None, int | None]:
+    def _open(self, code: str, hint: int | None) -> _Opened:
         # A code and token with no seat behind them are a miss, limited as on /join.
         if join_code_guesses_exhausted_for_scope(self.scope):
-            return None, None
+            return _Opened()
         seat = seat_find_by_token(code=code, token=self.token)
         if seat is None:
             join_code_miss_count_for_scope(self.scope)
-            return None, None
+            return _Opened()
         if seat.is_kicked:
             # Still accepted, to be told why and closed.
-            return seat.session_id, None
+            return _Opened(session_id=seat.session_id)
         seat_connection_open(seat=seat, channel_name=self.channel_name)
-        return seat.session_id, seat.pk
+        if seat.session_id != hint:
+            return _Opened(session_id=seat.session_id, seat_id=seat.pk)
+        with translation.override(self.language):
+            fragment = fragments.seat_fragment_of(seat=seat)
+        self.shown_table_id = fragment.table_id
+        return _Opened(session_id=seat.session_id, seat_id=seat.pk, lobby=fragment.html)
 
     async def disconnect(self, code: int) -> None:
         if self.seat_id is not None:

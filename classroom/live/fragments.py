@@ -296,6 +296,11 @@ def seat_fragment_render(*, session_id: int, token: str) -> SeatFragment:
         return _seat_notice(
             _("This tablet is not in the session any more. Please join again."), CLOSE_NO_SEAT
         )
+    return seat_fragment_of(seat=seat)
+
+
+def seat_fragment_of(*, seat: Seat) -> SeatFragment:
+    """The lobby of a seat already read (with its session and table), or why it has none."""
     if seat.is_kicked:
         return _seat_notice(_("Your teacher removed you from this session."), CLOSE_REMOVED)
     html = render_to_string("play/lobby.html#live", lobby_context(seat=seat))

@@ -44,10 +44,11 @@ def table_visible_to(*, session_id: int, table_id: int, user: object) -> bool:
 
 
 def seat_find_by_token(*, code: str, token: str) -> Seat | None:
-    """The seat a token holds in the session with this join code, kicked or not, or None."""
+    """The seat a token holds in the session with this join code, kicked or not, or None;
+    with its session and table, as its lobby shows them."""
     if not token:
         return None
-    seats = Seat.objects.select_related("session")
+    seats = Seat.objects.select_related("session", "table")
     return unique_row(seats.filter(session__code=code, token=token))
 
 

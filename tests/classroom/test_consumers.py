@@ -18,8 +18,9 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from classroom.asgi import application
-from classroom.consumers import _LobbyConsumer
+from classroom.consumers import SeatConsumer, _LobbyConsumer
 from classroom.live import fragments
+from classroom.live.code_sessions import code_session_hint, code_session_remember
 from classroom.live.fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
 from classroom.models import Seat, SeatConnection
 from classroom.people.languages import language_from_scope
@@ -187,6 +188,58 @@ async def test_seat_lobby_shows_table_mates_as_they_join(seat: Seat) -> None:
     html = await _receive_until(socket, lambda text: "Noor" in text)
     assert 'id="lobby-live"' in html
     assert "Mika" in html
+    await socket.disconnect()
+
+
+async def test_a_tablet_of_a_session_already_seen_gets_its_lobby_from_its_opening_call(
+    seat: Seat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code_session_remember(seat.session.code, seat.session_id)
+    renders: list[str] = []
+    monkeypatch.setattr(SeatConsumer, "render", lambda self: renders.append("render"))
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert "Mika" in html
+    assert 'id="lobby-live"' in html
+    assert renders == []  # drawn where the seat was found: one call to the database thread
+    assert await _connection_count(seat) == 1
+    await socket.disconnect()
+
+
+async def test_a_tablet_told_of_a_change_right_after_it_opened(
+    seat: Seat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its session's changes reach it from before its lobby was drawn."""
+    code_session_remember(seat.session.code, seat.session_id)
+    opened = SeatConsumer._open
+
+    def open_then_someone_joins(self: SeatConsumer, code: str, hint: int | None) -> Any:
+        result = opened(self, code, hint)
+        seat_join_guest(session=seat.session, nickname="Noor")  # after the lobby was drawn
+        return result
+
+    monkeypatch.setattr(SeatConsumer, "_open", open_then_someone_joins)
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert "Noor" not in await socket.receive_from(timeout=TIMEOUT)
+    assert "Noor" in await _receive_until(socket, lambda text: "Noor" in text)
+    await socket.disconnect()
+
+
+async def test_a_wrong_session_remembered_for_a_code_changes_nothing(
+    seat: Seat, make_session: Callable[..., GameSession]
+) -> None:
+    other = await sync_to_async(make_session)()
+    code_session_remember(seat.session.code, other.pk)  # as if the code had been given again
+    socket = _seat_socket(seat)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert "Mika" in await socket.receive_from(timeout=TIMEOUT)
+    assert code_session_hint(seat.session.code) == seat.session_id
+    await _join(other, "Zed")  # the other session's change is not this tablet's
+    assert await socket.receive_nothing(timeout=0.3)
+    await _join(seat.session, "Noor")
+    assert "Noor" in await _receive_until(socket, lambda text: "Noor" in text)
     await socket.disconnect()
 
 
