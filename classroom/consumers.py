@@ -186,9 +186,19 @@ class _LobbyConsumer(_Socket):
 
     async def join_session(self, session_id: int) -> None:
         await self._enter(session_id)
+        await self._go_live()
+
+    async def _go_live(self, *, drawn: str | None = None, drawn_at: float = 0.0) -> None:
+        """Accept, and show the page: ``drawn`` (begun at loop time ``drawn_at``, after the
+        groups were joined), or a render now."""
         await self.accept()
         self.watchdog = _heartbeat_for(self.scope, self._silent)
-        await self.lobby_changed({})
+        if drawn is None:
+            await self.lobby_changed({})
+            return
+        self._rendered_at = drawn_at
+        self._sent_html = drawn
+        await self.send(text_data=drawn)
 
     async def _enter(self, session_id: int) -> None:
         """Be told of the session's changes from now on (before its page is first read)."""
@@ -472,12 +482,8 @@ class SeatConsumer(_LobbyConsumer):
         self.seat_id = opened.seat_id
         if opened.lobby is None:
             await self.join_session(opened.session_id)
-            return
-        await self.accept()
-        self.watchdog = _heartbeat_for(self.scope, self._silent)
-        self._rendered_at = began
-        self._sent_html = opened.lobby
-        await self.send(text_data=opened.lobby)
+        else:
+            await self._go_live(drawn=opened.lobby, drawn_at=began)
 
     def _open(self, code: str, hint: int | None) -> _Opened:
         # A code and token with no seat behind them are a miss, limited as on /join.

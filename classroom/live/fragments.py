@@ -191,13 +191,16 @@ def projector_context(
     }
 
 
+def seat_plays_at_its_table(*, seat: Seat) -> bool:
+    """Play has started and this seat is one of its table's players."""
+    if seat.session.status == GameSession.Status.LOBBY or seat.table is None:
+        return False
+    return any(entry.get("seat_id") == seat.pk for entry in seat.table.roster)
+
+
 def lobby_context(*, seat: Seat) -> dict[str, Any]:
     session = seat.session
-    plays = (
-        session.status != GameSession.Status.LOBBY
-        and seat.table is not None
-        and any(entry.get("seat_id") == seat.pk for entry in seat.table.roster)
-    )
+    plays = seat_plays_at_its_table(seat=seat)
     return {
         "session": session,
         "seat": seat,

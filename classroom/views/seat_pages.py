@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 from classroom.gamesite import game_site
 from classroom.live import fragments
 from classroom.live.standings import standings_for_tablets, standings_rules
-from classroom.models import GameSession
 from classroom.people.colour_vision import seat_palette
 
 if TYPE_CHECKING:
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
 def seat_page(request: HttpRequest, *, seat: Seat) -> HttpResponse:
     """The page at the seat's ``play_lobby`` address."""
     session = seat.session
-    if plays_at_its_table(seat):
+    if fragments.seat_plays_at_its_table(seat=seat):
         context = {
             "session": session,
             "seat": seat,
@@ -42,13 +41,6 @@ def joined_page(request: HttpRequest, *, seat: Seat) -> HttpResponse:
     which saves a class joining at once a request each (the page moves its address to the
     lobby's: ``data-page-url``, live.js), so a reload asks for the lobby, not the form again.
     A game page is reached by its address, as its scripts expect a page of their own."""
-    if plays_at_its_table(seat):
+    if fragments.seat_plays_at_its_table(seat=seat):
         return redirect("play_lobby", code=seat.session.code)
     return seat_page(request, seat=seat)
-
-
-def plays_at_its_table(seat: Seat) -> bool:
-    """Play has started and this seat is one of its table's players."""
-    if seat.session.status == GameSession.Status.LOBBY or seat.table is None:
-        return False
-    return any(entry.get("seat_id") == seat.pk for entry in seat.table.roster)
