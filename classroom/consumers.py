@@ -43,7 +43,6 @@ from classroom.selectors.live_skills import LiveSkills
 from classroom.selectors.sessions import session_table_ids
 from classroom.selectors.sockets import (
     seat_find_by_token,
-    seat_get,
     seat_playing_find,
     seat_token_valid,
     session_visible_to,
@@ -496,7 +495,9 @@ class SeatConsumer(_LobbyConsumer):
         if seat.is_kicked:
             # Still accepted, to be told why and closed.
             return _Opened(session_id=seat.session_id)
-        seat_connection_open(seat=seat, channel_name=self.channel_name)
+        seat_connection_open(
+            seat_id=seat.pk, session_id=seat.session_id, channel_name=self.channel_name
+        )
         if seat.session_id != hint:
             return _Opened(session_id=seat.session_id, seat_id=seat.pk)
         with translation.override(self.language):
@@ -644,8 +645,8 @@ class TableConsumer(_Socket):
             self.standings_group = standings_group(found.session_id)
             await self.channel_layer.group_add(self.standings_group, self.channel_name)
             await self.send(text_data=server_frame_encode(StandingsFrame(**found.standings)))
-        self.opened_as = await database_sync_to_async(_seat_connected)(
-            self.seat_id, self.channel_name
+        self.opened_as = await database_sync_to_async(seat_connection_open)(
+            seat_id=found.seat_id, session_id=found.session_id, channel_name=self.channel_name
         )
         # One seat, one live socket: older sockets of this seat, on any process, close (each
         # is in the seat's group already, since it joined before it took its number).
@@ -847,10 +848,6 @@ async def _presence_gone(seat_id: int | None, channel_name: str) -> None:
     # that follows finds nothing left to close.
     if seat_id is not None:
         await database_sync_to_async(seat_connection_close)(channel_name=channel_name)
-
-
-def _seat_connected(seat_id: int, channel_name: str) -> int:
-    return seat_connection_open(seat=seat_get(seat_id=seat_id), channel_name=channel_name)
 
 
 def _seat_still_valid(seat_id: int, scope: dict[str, Any]) -> bool:

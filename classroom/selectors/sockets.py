@@ -74,10 +74,6 @@ def seat_playing_find(*, code: str, token: str) -> PlayingSeat | None:
     return None
 
 
-def seat_get(*, seat_id: int) -> Seat:
-    return Seat.objects.get(pk=seat_id)
-
-
 def seat_token_valid(*, seat_id: int, token: str) -> bool:
     """Whether the seat is still this token's: not kicked, the token not replaced."""
     return Seat.objects.filter(pk=seat_id, token=token, kicked_at__isnull=True).exists()

@@ -65,7 +65,9 @@ async def test_a_tablet_connecting_tells_the_teachers_pages_only(make_session: M
     teachers = await _listen(teachers_group(session.pk))
     pages = await _listen(session_group(session.pk))
 
-    await sync_to_async(seat_connection_open)(seat=seat, channel_name="tablet-1")
+    await sync_to_async(seat_connection_open)(
+        seat_id=seat.pk, session_id=session.pk, channel_name="tablet-1"
+    )
     assert await _next(teachers) == {"type": "lobby.changed"}
     layer = get_channel_layer()
     assert layer is not None
