@@ -91,10 +91,22 @@ def tables_balance(*, session: GameSession) -> set[int]:
         pool.extend(current[keep:])
     pool.sort(key=lambda seat: (seat.joined_at, seat.pk))
 
-    changed: set[int] = {table.pk for table in dropped}
+    changed = _seats_deal(pool, tables=kept, counts=counts, target=target)
+    changed.update(table.pk for table in dropped)
+    for table in dropped:
+        table.delete()
+    return changed
+
+
+def _seats_deal(
+    pool: list[Seat], *, tables: list[Table], counts: dict[int, int], target: dict[int, int]
+) -> set[int]:
+    """Seat ``pool`` (earliest joiner first) each at the table furthest below its target;
+    returns the tables whose players changed."""
+    changed: set[int] = set()
     for seat in pool:
         destination = min(
-            kept,
+            tables,
             key=lambda table: (counts[table.pk] - target[table.pk], counts[table.pk], table.number),
         )
         counts[destination.pk] += 1
@@ -103,9 +115,6 @@ def tables_balance(*, session: GameSession) -> set[int]:
         changed.add(destination.pk)
         seat.table = destination
     Seat.objects.bulk_update(pool, ["table"])  # one statement, however many move
-
-    for table in dropped:
-        table.delete()
     return changed
 
 
@@ -114,10 +123,11 @@ def tables_seat_newcomers(*, session: GameSession, seats: Sequence[Seat]) -> set
     tables whose players changed.
 
     When the lobby is balanced and the table count still fits everyone, each newcomer takes
-    the least-full table, moving nobody: a few queries however big the lobby. Otherwise (a new
-    table is needed, or the teacher pinned someone) one full ``tables_balance`` seats them
-    all, so a batch costs one balance, not one per join. Either way the lobby ends as
-    ``tables_balance`` keeps it: the fewest tables that fit everyone, sizes within one.
+    the least-full table, moving nobody: a few queries however big the lobby. When a new table
+    is needed, the seats that must move to it are read and moved (``_tables_grow``); when the
+    teacher pinned someone, or the lobby is not as joins leave it, one full ``tables_balance``
+    seats them all. A batch costs one of these, not one per join, and the lobby always ends
+    as ``tables_balance`` keeps it: the fewest tables that fit everyone, sizes within one.
     Call inside a transaction, with the seats saved and at no table yet.
     """
     if not seats:
@@ -139,12 +149,16 @@ def tables_seat_newcomers(*, session: GameSession, seats: Sequence[Seat]) -> set
     balanced = bool(tables) and max(sizes) - min(sizes) <= 1
     seated_before = count - len(seats)
     if (
-        len(tables) != needed
-        or not balanced
-        or sum(sizes) != seated_before
+        sum(sizes) != seated_before
         or any(table.pinned_members for table in tables)
+        or len(tables) > needed
     ):
         return tables_balance(session=session)
+    if len(tables) < needed or not balanced:
+        seated = {table.pk: table.members for table in tables}
+        return _tables_grow(
+            session=session, tables=tables, members=seated, seats=seats, needed=needed
+        )
     # The least-full table first (the lowest number among equals), one newcomer at a time.
     heap = [(table.members, table.number, index) for index, table in enumerate(tables)]
     heapq.heapify(heap)
@@ -157,6 +171,46 @@ def tables_seat_newcomers(*, session: GameSession, seats: Sequence[Seat]) -> set
     for index, seat_ids in joining.items():
         Seat.objects.filter(pk__in=seat_ids).update(table=tables[index])
     return {tables[index].pk for index in joining}
+
+
+def _tables_grow(
+    *,
+    session: GameSession,
+    tables: Sequence[Table],
+    members: dict[int, int],
+    seats: Sequence[Seat],
+    needed: int,
+) -> set[int]:
+    """Seat newcomers as ``tables_balance`` would when the lobby needs more tables (or is
+    uneven), reading only the seats that move: those of tables fuller than their new share.
+
+    For the lobby as ``tables_seat_newcomers`` found it: every other seat at one of
+    ``tables`` (``members``: how many at each), none pinned, no table too many. A class
+    joining at once needs a new table every few joins; reading every seat each time made each
+    join cost more the more had joined.
+    """
+    members = dict(members)
+    kept = sorted(tables, key=lambda table: (-members[table.pk], table.number))
+    while len(kept) < needed:
+        table = table_add(session=session)
+        members[table.pk] = 0
+        kept.append(table)
+    base, extra = divmod(sum(members.values()) + len(seats), len(kept))
+    target = {table.pk: base + (1 if rank < extra else 0) for rank, table in enumerate(kept)}
+    excess = {pk: members[pk] - target[pk] for pk in members if members[pk] > target[pk]}
+
+    pool: list[Seat] = list(seats)
+    if excess:
+        at_fuller: dict[int, list[Seat]] = defaultdict(list)
+        for seat in Seat.objects.filter(table_id__in=excess, kicked_at__isnull=True).order_by(
+            "joined_at", "pk"
+        ):
+            at_fuller[seat.table_id].append(seat)  # type: ignore[index]
+        for pk, count in excess.items():
+            pool.extend(at_fuller[pk][-count:])  # the latest joiners move
+    pool.sort(key=lambda seat: (seat.joined_at, seat.pk))
+    counts = {pk: min(members[pk], target[pk]) for pk in members}
+    return _seats_deal(pool, tables=kept, counts=counts, target=target)
 
 
 def table_for_late_joiner(*, session: GameSession) -> Table:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from classroom.models import GameSession, Seat, Table
+from classroom.services import tables
 from classroom.services.seats import (
     GuestJoin,
     seat_join_guest,
@@ -178,6 +179,57 @@ def test_batched_joins_keep_the_lobby_exactly_balanced(
             if len(seats) == 1:
                 continue  # nobody left to seat: an empty lobby has no tables to balance
         _assert_balanced(session, players_per_table, numbered_from_one=not removed)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    players_per_table=st.sampled_from([2, 3, 4, 5]),
+    steps=st.lists(
+        st.one_of(
+            st.integers(min_value=1, max_value=9).map(lambda size: ("join", size)),
+            st.integers(min_value=0, max_value=40).map(lambda index: ("kick", index)),
+            st.integers(min_value=0, max_value=40).map(lambda index: ("pin", index)),
+        ),
+        min_size=1,
+        max_size=7,
+    ),
+)
+@example(players_per_table=4, steps=[("join", 8), ("join", 1)])  # two of the first move
+@example(players_per_table=3, steps=[("join", 4), ("kick", 0), ("join", 2)])  # uneven
+def test_growing_the_lobby_seats_everyone_as_a_full_balance_would(
+    make_session: MakeSession, players_per_table: int, steps: list[tuple[str, int]]
+) -> None:
+    """A batch that needs a new table reads only the seats that move; the same steps with a
+    full ``tables_balance`` in its place end with every student at the same table."""
+    grown = make_session(players_per_table=players_per_table)
+    balanced = make_session(players_per_table=players_per_table)
+
+    def balance_all(*, session: GameSession, **_ignored: Any) -> set[int]:
+        return tables.tables_balance(session=session)
+
+    joined = 0
+    for action, number in steps:
+        for session, grow in ((grown, tables._tables_grow), (balanced, balance_all)):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(tables, "_tables_grow", grow)
+                seats = list(
+                    Seat.objects.filter(session=session, kicked_at__isnull=True).order_by("pk")
+                )
+                if action == "join":
+                    batch = [GuestJoin(nickname=f"Kid {joined + n}") for n in range(number)]
+                    seats_join(session=session, requests=batch)
+                elif seats and action == "kick":
+                    seat_kick(seat=seats[number % len(seats)])
+                elif seats:
+                    first = Table.objects.filter(session=session).order_by("number").first()
+                    assert first is not None
+                    seat_move(seat=seats[number % len(seats)], table_number=first.number)
+        joined += number if action == "join" else 0
+        assert _layout(grown) == _layout(balanced), (action, number)
 
 
 def test_a_batch_moves_nobody_when_no_table_is_needed(make_session: MakeSession) -> None:
