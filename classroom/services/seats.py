@@ -23,6 +23,7 @@ from classroom.selectors.sessions import (
     session_is_expired,
     session_open_for_class,
 )
+from classroom.selectors.unique_rows import unique_row
 from classroom.services.live_tables import table_roster_fix
 from classroom.services.tables import (
     table_add,
@@ -174,14 +175,25 @@ def _student_take(batch: _Batch, request: StudentJoin) -> tuple[Seat, bool]:
 
 
 def _guest_take(batch: _Batch, request: GuestJoin) -> tuple[Seat, bool]:
+    """The guest's seat: a new one, or the one this tablet already took under this name."""
     session = batch.session
     _device_check(session=session, device_id=request.device_id)
     if session.school_class_id is not None:
         raise ValidationError(_("Tap your name in the class list."))
-    session_join_check(session=session, new_seat=True)
     if batch.blocked_words is None:
         batch.blocked_words = frozenset(teacher_blocked_words(teacher_id=session.teacher_id))
-    name = _guest_name(session, request.nickname, blocked_words=batch.blocked_words)
+    name = _guest_name_allowed(session, request.nickname, blocked_words=batch.blocked_words)
+    holder = unique_row(session.seats.filter(name_key=name_key(name)))
+    if holder is not None and _held_by_tablet(holder, device_id=request.device_id):
+        # This tablet was seated under this name already, and is asking again: a second tap
+        # on Join while a busy server answered the first, or an answer lost on the Wi-Fi.
+        # The child gets that seat (its token too), not "someone is already called…" with
+        # their own seat left empty at a table.
+        session_join_check(session=session, new_seat=False)
+        return holder, False
+    session_join_check(session=session, new_seat=True)
+    if holder is not None:
+        raise _name_taken(name)
     try:
         # Within the request's own savepoint (``seats_join``), rolled back with the refusal.
         seat = Seat.objects.create(
@@ -250,23 +262,29 @@ def _name_taken(name: str) -> ValidationError:
     )
 
 
-def _guest_name(
-    session: GameSession,
-    nickname: str,
-    *,
-    seat: Seat | None = None,
-    blocked_words: frozenset[str] | None = None,
+def _guest_name_allowed(
+    session: GameSession, nickname: str, *, blocked_words: frozenset[str] | None = None
 ) -> str:
-    """A guest's nickname as it will be stored, or why this session cannot use it."""
+    """A guest's nickname as it will be stored, or why no session of this teacher takes it."""
     name = display_name_clean(nickname, max_length=NICKNAME_MAX)
     if blocked_words is None:
         blocked_words = frozenset(teacher_blocked_words(teacher_id=session.teacher_id))
     if nickname_is_blocked(name, extra_words=blocked_words):
         raise ValidationError(_("Please choose a different name."), code="blocked")
-    others = session.seats.filter(name_key=name_key(name))
-    if seat is not None:
-        others = others.exclude(pk=seat.pk)
-    if others.exists():
+    return name
+
+
+def _held_by_tablet(seat: Seat, *, device_id: str) -> bool:
+    """Whether the tablet ``device_id`` took ``seat`` (and was not removed from it)."""
+    if not device_id or seat.is_kicked:
+        return False
+    return seat.devices.filter(device_id=device_id, kicked_at__isnull=True).exists()
+
+
+def _guest_name(session: GameSession, nickname: str, *, seat: Seat) -> str:
+    """A new nickname for the guest ``seat``, or why this session cannot use it."""
+    name = _guest_name_allowed(session, nickname)
+    if session.seats.filter(name_key=name_key(name)).exclude(pk=seat.pk).exists():
         raise _name_taken(name)
     return name
 

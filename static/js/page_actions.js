@@ -1,9 +1,9 @@
 // What inline handlers and style attributes did before the Content-Security-Policy forbade
 // them: print buttons (data-print), selects that submit their form (data-autosubmit), a
 // <details> that closes once its htmx form is answered (data-close-details), one that stays
-// open through live redraws (data-keep-open), and per-element
-// CSS custom properties (data-style="--left: 12%; --top: 3%"), set through the CSSOM, which
-// the policy allows, also on content htmx swaps in later.
+// open through live redraws (data-keep-open), forms sent once (data-submit-once), and
+// per-element CSS custom properties (data-style="--left: 12%; --top: 3%"), set through the
+// CSSOM, which the policy allows, also on content htmx swaps in later.
 (function () {
   "use strict";
 
@@ -29,6 +29,53 @@
   document.addEventListener("change", function (event) {
     var field = event.target.closest && event.target.closest("[data-autosubmit]");
     if (field && field.form) field.form.submit();
+  });
+
+  // A form that seats a child (Join, a name on the class list) is sent once. While a whole
+  // class joins, its answer can take seconds: the tap is answered at once (the button spins,
+  // and says data-busy-label if it has one) and a second tap sends nothing, where it used to
+  // post again and find the child's name already taken by their own first tap.
+  function markBusy(form, button) {
+    form.setAttribute("aria-busy", "true");
+    if (!button) return;
+    button.setAttribute("aria-busy", "true");
+    var spinner = document.createElement("span");
+    spinner.className = "spinner";
+    spinner.setAttribute("aria-hidden", "true");
+    if (button.dataset.busyLabel) {
+      button.dataset.idleLabel = button.textContent;
+      button.textContent = button.dataset.busyLabel;
+    }
+    button.insertBefore(spinner, button.firstChild);
+  }
+
+  function markIdle(form) {
+    form.removeAttribute("aria-busy");
+    form.querySelectorAll("[aria-busy]").forEach(function (button) {
+      button.removeAttribute("aria-busy");
+      if (button.dataset.idleLabel !== undefined) {
+        button.textContent = button.dataset.idleLabel;
+        delete button.dataset.idleLabel;
+      }
+      var spinner = button.querySelector(".spinner");
+      if (spinner) spinner.remove();
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-submit-once]") || event.defaultPrevented) return;
+    if (form.getAttribute("aria-busy") === "true") {
+      event.preventDefault();
+      return;
+    }
+    markBusy(form, event.submitter || form.querySelector("[type=submit]"));
+  });
+
+  // Back to a page the browser kept (the back button): its forms can be sent again.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-submit-once][aria-busy]").forEach(markIdle);
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
 
@@ -268,6 +275,29 @@ def screenshot(page: Page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+def teacher_sign_up(page: Page, username: str) -> None:
+    """A new teacher signs up from the home page and lands on their own (empty) home."""
+    page.goto("/")
+    page.get_by_role("main").get_by_role("link", name="Sign up").click()
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill("tablets-and-tigers-42")
+    page.get_by_label("Password confirmation").fill("tablets-and-tigers-42")
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.get_by_role("link", name="New class")).to_be_visible()
+
+
+def guest_session_create(teacher: Page, *, username: str) -> str:
+    """Sign a new teacher up and open a guest Palm Strike session (tables of two); its code."""
+    teacher_sign_up(teacher, username)
+    teacher.get_by_role("link", name="New session").click()
+    teacher.get_by_label("Game").select_option(label="Palm Strike")
+    teacher.get_by_label("Players per table").fill("2")
+    teacher.get_by_role("button", name="Create session").click()
+    code = teacher.get_by_label("Session code").inner_text().strip()
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code), code
+    return code
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up
+from tests.e2e.test_lobby import _create_class, _join_by_roster
 from tests.e2e.test_palm_strike import slap_matches
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def test_the_dashboard_changes_during_play_and_the_reports_open_after(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-analytics")
+    teacher_sign_up(teacher, "ms-analytics")
     _create_class(teacher)
     class_url = teacher.url
     code = _create_auto_class_session(teacher)

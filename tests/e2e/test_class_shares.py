@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import LAPTOP, screenshot
-from tests.e2e.test_lobby import _join_by_roster, _sign_up
+from tests.e2e.conftest import LAPTOP, screenshot, teacher_sign_up
+from tests.e2e.test_lobby import _join_by_roster
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -33,8 +33,8 @@ def test_a_shared_class_is_run_by_the_colleague_until_the_owner_revokes_it(
     teacher_page: Page, colleague_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     owner, colleague = teacher_page, colleague_page
-    _sign_up(colleague, "mr-share-wu")
-    _sign_up(owner, "ms-share-lin")
+    teacher_sign_up(colleague, "mr-share-wu")
+    teacher_sign_up(owner, "ms-share-lin")
     owner.get_by_role("link", name="New class").click()
     owner.get_by_label("Class name").fill("Year 5 Herons")
     owner.get_by_label("Student names").fill("Ava\nBen")

@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.classroom.people.test_colour_vision import _standard_colours
-from tests.e2e.conftest import PROJECTOR, screenshot
-from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+from tests.e2e.conftest import PROJECTOR, screenshot, teacher_sign_up
+from tests.e2e.test_lobby import _create_class, _join_by_roster
 from tests.e2e.test_riff_raff import _turn
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def test_a_colour_safe_student_plays_palm_strike_on_the_okabe_ito_colours(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-colours")
+    teacher_sign_up(teacher, "ms-colours")
     _create_class(teacher)
     # The teacher turns Ava's safe colours on from the class page (an htmx row swap).
     toggle = teacher.get_by_role("button", name="Ava: Safe colours")
@@ -143,7 +143,7 @@ def test_a_chinese_session_shows_chinese_colour_words_on_an_english_tablet(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-chinese-words")
+    teacher_sign_up(teacher, "ms-chinese-words")
     code = _create_session(
         teacher, "Palm Strike", with_class=False, language="繁體中文", settings=AUTO_FLIPS
     )
@@ -177,7 +177,7 @@ def test_commotion_cards_carry_a_shape_for_their_colour_on_the_safe_palette(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-commotion-shapes")
+    teacher_sign_up(teacher, "ms-commotion-shapes")
     _create_class(teacher)
     code = _create_session(
         teacher,
@@ -218,7 +218,7 @@ def test_riff_raff_cargo_carries_its_players_shape_on_the_safe_palette(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-riff-raff-shapes")
+    teacher_sign_up(teacher, "ms-riff-raff-shapes")
     _create_class(teacher)
     code = _create_session(
         teacher,

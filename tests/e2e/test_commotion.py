@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up
+from tests.e2e.test_lobby import _create_class, _join_by_roster
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -115,7 +115,7 @@ def test_start_stays_disabled_through_a_live_redraw_while_an_option_is_on_its_wa
     drawn again from the socket, and its fresh Start button must stay disabled until the
     server has the change (seen on a busy machine: the redraw gave an enabled Start)."""
     teacher = teacher_page
-    _sign_up(teacher, "ms-commotion-redraw")
+    teacher_sign_up(teacher, "ms-commotion-redraw")
     _create_class(teacher)
     code = _create_commotion_session(teacher)
     _join_by_roster(new_tablet(), code, "Ava")
@@ -136,7 +136,7 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-commotion")
+    teacher_sign_up(teacher, "ms-commotion")
     _create_class(teacher)
     code = _create_commotion_session(teacher)
     tablets = {name: new_tablet() for name in ("Ava", "Ben")}

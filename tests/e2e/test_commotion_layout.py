@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up
+from tests.e2e.test_lobby import _create_class, _join_by_roster
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -135,7 +135,7 @@ def test_six_seats_keep_every_centre_pile_whole_and_tappable_both_ways(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-commotion-layout")
+    teacher_sign_up(teacher, "ms-commotion-layout")
     _create_class(teacher)
     code = _create_full_table(teacher)
     ava = new_tablet()

@@ -16,8 +16,7 @@ import openpyxl
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ROOT, screenshot
-from tests.e2e.test_lobby import _sign_up
+from tests.e2e.conftest import ROOT, screenshot, teacher_sign_up
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -62,7 +61,7 @@ def test_prepare_download_shows_progress_and_keeps_the_file(
     teacher_page: Page, server_env: dict[str, str]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, TEACHER)
+    teacher_sign_up(teacher, TEACHER)
     seeded = subprocess.run(
         [sys.executable, "-c", SEED % TEACHER],
         cwd=ROOT, env=server_env, check=True, capture_output=True, text=True,

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import guest_session_create, screenshot
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -16,22 +15,6 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.e2e
 
 PAUSED = "Your teacher has paused your place in this game. Ask your teacher."
-
-
-def _guest_session(teacher: Page) -> str:
-    teacher.goto("/")
-    teacher.get_by_role("main").get_by_role("link", name="Sign up").click()
-    teacher.get_by_label("Username").fill("ms-kicks")
-    teacher.get_by_label("Password", exact=True).fill("tablets-and-tigers-42")
-    teacher.get_by_label("Password confirmation").fill("tablets-and-tigers-42")
-    teacher.get_by_role("button", name="Sign up").click()
-    teacher.get_by_role("link", name="New session").click()
-    teacher.get_by_label("Game").select_option(label="Palm Strike")
-    teacher.get_by_label("Players per table").fill("2")
-    teacher.get_by_role("button", name="Create session").click()
-    code = teacher.get_by_label("Session code").inner_text().strip()
-    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code), code
-    return code
 
 
 def _join_as(tablet: Page, code: str, nickname: str) -> None:
@@ -46,7 +29,7 @@ def test_a_kick_sticks_until_let_back_in_and_a_seat_has_one_live_tab(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    code = _guest_session(teacher)
+    code = guest_session_create(teacher, username="ms-kicks")
     tablet = new_tablet()
     _join_as(tablet, code, "Mia")
     expect(tablet.get_by_text("Hi, Mia!")).to_be_visible()

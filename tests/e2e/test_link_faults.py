@@ -20,9 +20,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.cluster.processes import embedded_site, free_port
-from tests.e2e.conftest import LAPTOP, TABLET, screenshot
+from tests.e2e.conftest import LAPTOP, TABLET, screenshot, teacher_sign_up
 from tests.e2e.relay import Relay
-from tests.e2e.test_lobby import _sign_up
 from tests.faults.live import kill_all, palm_strike
 
 if TYPE_CHECKING:
@@ -46,7 +45,7 @@ def relay(live_url: str) -> Iterator[Relay]:
 
 
 def _class_and_session(teacher: Page, username: str) -> str:
-    _sign_up(teacher, username)
+    teacher_sign_up(teacher, username)
     teacher.get_by_role("link", name="New class").click()
     teacher.get_by_label("Class name").fill("Year 2 Owls")
     teacher.get_by_label("Student names").fill("\n".join(STUDENTS))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import PROJECTOR, screenshot
+from tests.e2e.conftest import PROJECTOR, screenshot, teacher_sign_up
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -16,16 +16,6 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.e2e
 
 STUDENTS = ["Ava", "Ben", "Chen", "Dara"]
-
-
-def _sign_up(page: Page, username: str) -> None:
-    page.goto("/")
-    page.get_by_role("main").get_by_role("link", name="Sign up").click()
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password", exact=True).fill("tablets-and-tigers-42")
-    page.get_by_label("Password confirmation").fill("tablets-and-tigers-42")
-    page.get_by_role("button", name="Sign up").click()
-    expect(page.get_by_role("link", name="New class")).to_be_visible()
 
 
 def _create_class(page: Page) -> None:
@@ -64,7 +54,7 @@ def test_three_tablets_join_live_and_a_reload_keeps_the_seat(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-lin")
+    teacher_sign_up(teacher, "ms-lin")
     _create_class(teacher)
     code = _create_session(teacher)
     console_url = teacher.url
@@ -135,7 +125,7 @@ def test_three_tablets_join_live_and_a_reload_keeps_the_seat(
 
 def test_settings_show_only_what_matters(teacher_page: Page) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "mr-chen")
+    teacher_sign_up(teacher, "mr-chen")
     teacher.goto("/sessions/new/")
     auto_flip = teacher.get_by_label("Auto-flip every (seconds)")
     team_end = teacher.get_by_label("Team mode ends")

@@ -14,8 +14,7 @@ from playwright.sync_api import FloatRect, Page, expect
 
 from games.palm_strike.cards import PlayerCard, PublicCard
 from games.palm_strike.rules import matches
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -130,7 +129,7 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
     teacher_page: Page, new_tablet: Callable[[], Page], server_env: dict[str, str], level: str
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, f"ms-rt-{level}")
+    teacher_sign_up(teacher, f"ms-rt-{level}")
     code = _create_auto_session(teacher, level)
     players = [Player("Ava", 420, new_tablet()), Player("Ben", 650, new_tablet()),
                Player("Cy", 880, new_tablet())]  # fmt: skip
@@ -254,7 +253,7 @@ def test_three_tablets_play_team_mode_to_five_claims(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-team")
+    teacher_sign_up(teacher, "ms-team")
     code = _create_auto_session(teacher, "beginner", team=True)
     players = [Player("Ava", 450, new_tablet()), Player("Ben", 700, new_tablet()),
                Player("Cy", 950, new_tablet())]  # fmt: skip

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up
 from tests.e2e.test_palm_strike import Player, _card, _has_match, _page_offset, _sleep_until
 
 if TYPE_CHECKING:
@@ -355,7 +354,7 @@ def test_team_mode_on_a_portrait_tablet_is_claimed_by_tap(
     teacher_page: Page, open_tablet: Callable[..., Page], cards: int
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, f"ms-claims-{cards}")
+    teacher_sign_up(teacher, f"ms-claims-{cards}")
     code = _session(teacher, team=cards, auto=3.5, window=2.5)
     ava = Player("Ava", 450, open_tablet(PORTRAIT))
     ben = Player("Ben", 1450, open_tablet(LANDSCAPE))
@@ -462,7 +461,7 @@ def test_reaction_times_start_when_the_card_is_whole_with_and_without_motion(
     teacher_page: Page, open_tablet: Callable[..., Page], server_env: dict[str, str]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-robot")
+    teacher_sign_up(teacher, "ms-robot")
     code = _session(teacher, players=2, auto=3.0, window=2.0)
     moving = Player("Mo", 0, open_tablet())
     still = Player("Stilla", 0, open_tablet(motion="reduce"))

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _create_class, _create_session, _join_by_roster, _sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up
+from tests.e2e.test_lobby import _create_class, _create_session, _join_by_roster
 from tests.e2e.test_palm_strike import slap_matches
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def test_badge_practice_progress_and_the_teacher_sees_it_done(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-practice")
+    teacher_sign_up(teacher, "ms-practice")
     _create_class(teacher)
     class_url = teacher.url
     practice_code = _set_practice(teacher)
@@ -119,7 +119,7 @@ def test_class_code_sign_in_and_palm_strike_alone(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "mr-solo")
+    teacher_sign_up(teacher, "mr-solo")
     _create_class(teacher)
     teacher.get_by_role("link", name="Practice").click()
     code = _open_practice_by_code(teacher)
@@ -148,7 +148,7 @@ def test_commotion_and_riff_raff_practice_at_an_adapted_level(
     teacher_page: Page, new_tablet: Callable[[], Page], game: str, rungs: int
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, f"practice-{game.lower().replace(' ', '-')}")
+    teacher_sign_up(teacher, f"practice-{game.lower().replace(' ', '-')}")
     _create_class(teacher)
     teacher.get_by_role("link", name="Practice").click()
     code = _open_practice_by_code(teacher)
@@ -173,7 +173,7 @@ def test_a_code_sign_in_is_not_the_badge(
     name while Ava plays, and is kindly refused her seat; Ben's new badge signs out the
     tablet practising with the old one; turning the code off signs out code tablets."""
     teacher = teacher_page
-    _sign_up(teacher, "ms-badge")
+    teacher_sign_up(teacher, "ms-badge")
     _create_class(teacher)
     class_url = teacher.url
     teacher.get_by_role("link", name="Practice").click()

@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.conftest import PROJECTOR, screenshot
-from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+from tests.e2e.conftest import PROJECTOR, screenshot, teacher_sign_up
+from tests.e2e.test_lobby import _create_class, _join_by_roster
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -93,7 +93,7 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
     teacher_page: Page, new_tablet: Callable[[], Page], server_env: dict[str, str]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-riff-raff")
+    teacher_sign_up(teacher, "ms-riff-raff")
     _create_class(teacher)
     class_url = teacher.url
     code = _create_riff_raff_session(teacher)
@@ -178,7 +178,7 @@ def test_a_calm_ship_is_not_painted_every_frame_and_stands_still_with_reduced_mo
     the display's 60 (a tablet's battery and a console of many ships pay for every paint);
     with reduced motion the sea stands still and a calm ship is not painted again at all."""
     teacher = teacher_page
-    _sign_up(teacher, "ms-riff-raff-calm")
+    teacher_sign_up(teacher, "ms-riff-raff-calm")
     _create_class(teacher)
     code = _create_riff_raff_session(teacher)
     ava, ben = open_tablet(motion="reduce"), open_tablet()

@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up
+from tests.e2e.test_lobby import _create_class, _join_by_roster
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -146,7 +146,7 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-riff-raff-ship")
+    teacher_sign_up(teacher, "ms-riff-raff-ship")
     _create_class(teacher)
     code = _create_stormy_session(teacher)
     ava = new_tablet()

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -22,7 +21,7 @@ def test_a_teacher_uploads_a_class_list_drops_the_bad_line_and_confirms(
     teacher_page: Page, tmp_path: Path
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-roster")
+    teacher_sign_up(teacher, "ms-roster")
     teacher.get_by_role("link", name="New class").click()
     teacher.get_by_label("Class name").fill("Year 4 Owls")
     teacher.get_by_label("Student names").fill("Ava")

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.e2e.conftest import PROJECTOR, screenshot
-from tests.e2e.test_lobby import _sign_up
+from tests.e2e.conftest import PROJECTOR, screenshot, teacher_sign_up
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -110,7 +109,7 @@ def test_scoring_off_shows_no_points_on_the_tablet_and_the_teacher_can_turn_it_o
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-scoring")
+    teacher_sign_up(teacher, "ms-scoring")
     code = _new_session(teacher, game="Commotion", scoring="off")
     expect(
         teacher.get_by_role("group", name="Scoring").get_by_role("button", name="Accuracy only")
@@ -135,7 +134,7 @@ def test_scoring_off_gives_accuracy_feedback_instead_of_first(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "mr-accuracy")
+    teacher_sign_up(teacher, "mr-accuracy")
     code = _new_session(teacher, scoring="off", auto_flip=True)
     ava, ben = new_tablet(), new_tablet()
     _join(ava, code, "Ava")
@@ -159,7 +158,7 @@ def test_leaderboard_never_keeps_counts_and_winners_off_the_projector(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-never")
+    teacher_sign_up(teacher, "ms-never")
     code = _new_session(teacher, leaderboard="never", auto_flip=True)
     ava, ben = new_tablet(), new_tablet()
     _join(ava, code, "Ava")
@@ -188,7 +187,7 @@ def test_late_join_off_turns_a_latecomer_away_kindly_but_lets_a_player_back(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "mr-late")
+    teacher_sign_up(teacher, "mr-late")
     code = _new_session(teacher, late_join="off")
     ava, ben = new_tablet(), new_tablet()
     _join(ava, code, "Ava")
@@ -221,7 +220,7 @@ def test_pick_a_name_fills_the_field_and_a_blocked_name_is_refused(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-names")
+    teacher_sign_up(teacher, "ms-names")
     teacher.get_by_role("link", name="Settings").click()
     teacher.get_by_label("Words not allowed in nicknames").fill("Banana\nKevin")
     teacher.get_by_role("button", name="Save").click()
@@ -266,7 +265,7 @@ def test_pick_a_name_speaks_chinese_on_a_chinese_tablet(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "mr-zh")
+    teacher_sign_up(teacher, "mr-zh")
     code = _new_session(teacher)
     tablet = new_tablet()
     tablet.context.add_cookies(
@@ -282,7 +281,7 @@ def test_the_projector_celebrates_when_the_session_ends(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-party")
+    teacher_sign_up(teacher, "ms-party")
     code = _new_session(teacher, auto_flip=True)
     ava, ben = new_tablet(), new_tablet()
     _join(ava, code, "Ava")

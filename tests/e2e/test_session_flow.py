@@ -21,8 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.palm_strike.cards import PlayerCard, PublicCard
 from games.palm_strike.rules import matches
-from tests.e2e.conftest import PROJECTOR
-from tests.e2e.test_lobby import _sign_up
+from tests.e2e.conftest import PROJECTOR, teacher_sign_up
 from tests.e2e.test_palm_strike import Player
 from tests.e2e.test_palm_strike_play import (
     PORTRAIT,
@@ -117,7 +116,7 @@ def test_two_games_in_one_session_with_play_again_and_every_tap_answered(
     open_tablet: Callable[..., Page],
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "flow-teacher")
+    teacher_sign_up(teacher, "flow-teacher")
     code = _session(teacher)  # tap pacing: "not your turn" has a meaning
     console_url = teacher.url
 
@@ -245,7 +244,7 @@ def test_play_again_settings_stay_open_and_filled_while_the_console_redraws(
     teacher_page: Page, open_tablet: Callable[..., Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "flow-keep-open")
+    teacher_sign_up(teacher, "flow-keep-open")
     code = _session(teacher)
     players = [Player("Ava", 400, open_tablet()), Player("Ben", 1400, open_tablet())]
     for player in players:

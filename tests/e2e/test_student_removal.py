@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
-from tests.e2e.test_lobby import _join_by_roster, _sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up
+from tests.e2e.test_lobby import _join_by_roster
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -29,7 +29,7 @@ def test_a_child_removed_mid_game_leaves_the_table_playing_and_no_name_behind(
     teacher_page: Page, new_tablet: Callable[[], Page]
 ) -> None:
     teacher = teacher_page
-    _sign_up(teacher, "ms-removal")
+    teacher_sign_up(teacher, "ms-removal")
     teacher.get_by_role("link", name="New class").click()
     teacher.get_by_label("Class name").fill("Year 5 Herons")
     teacher.get_by_label("Student names").fill(f"{NAME}\nBen")

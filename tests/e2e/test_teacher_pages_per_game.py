@@ -19,9 +19,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from classroom.consumers import DASHBOARD_GAP_S
 from classroom.gamesite import game_site
-from tests.e2e.conftest import ARTIFACTS, PROJECTOR
+from tests.e2e.conftest import ARTIFACTS, PROJECTOR, teacher_sign_up
 from tests.e2e.test_commotion import _move
-from tests.e2e.test_lobby import _create_class, _join_by_roster, _sign_up
+from tests.e2e.test_lobby import _create_class, _join_by_roster
 from tests.e2e.test_palm_strike import _has_match
 from tests.e2e.test_riff_raff import _turn
 
@@ -212,7 +212,7 @@ def test_every_teacher_page_speaks_the_games_own_measures(
     headline, speed = site.headline, site.speed
     make_session, play = GAMES[slug]
     teacher = teacher_page
-    _sign_up(teacher, f"ms-pages-{slug.replace('_', '-')}")
+    teacher_sign_up(teacher, f"ms-pages-{slug.replace('_', '-')}")
     _create_class(teacher)
     class_url = teacher.url
     make_session(teacher)

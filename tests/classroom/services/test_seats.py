@@ -92,6 +92,43 @@ def test_duplicate_nickname_is_refused_case_insensitively(
     assert guest_session.seats.count() == 1
 
 
+def test_the_same_tablet_asking_again_for_its_name_gets_its_seat_back(
+    guest_session: GameSession,
+) -> None:
+    # A second tap on Join while a busy server answered the first (or an answer lost on the
+    # Wi-Fi): the child is seated once, and both answers open the same seat.
+    first = seat_join_guest(session=guest_session, nickname="Mia", device_id="tablet-mia-0001")
+    again = seat_join_guest(session=guest_session, nickname=" MIA ", device_id="tablet-mia-0001")
+    assert again.pk == first.pk
+    assert again.token == first.token
+    assert guest_session.seats.count() == 1
+
+
+def test_the_same_tablet_gets_its_seat_back_after_the_game_started(
+    guest_session: GameSession,
+) -> None:
+    first = seat_join_guest(session=guest_session, nickname="Mia", device_id="tablet-mia-0001")
+    seat_join_guest(session=guest_session, nickname="Noah", device_id="tablet-noah-001")
+    GameSession.objects.filter(pk=guest_session.pk).update(late_join=False)  # latecomers wait
+    session_start(session=GameSession.objects.get(pk=guest_session.pk))
+    again = seat_join_guest(session=guest_session, nickname="Mia", device_id="tablet-mia-0001")
+    assert again.pk == first.pk
+    with pytest.raises(ValidationError) as caught:
+        seat_join_guest(session=guest_session, nickname="Ava", device_id="tablet-ava-0001")
+    assert "already started" in _message(caught)
+
+
+@pytest.mark.parametrize("device_id", ["", "another-tablet-01"])
+def test_another_tablet_cannot_take_a_name_by_typing_it(
+    guest_session: GameSession, device_id: str
+) -> None:
+    seat_join_guest(session=guest_session, nickname="Mia", device_id="tablet-mia-0001")
+    with pytest.raises(ValidationError) as caught:
+        seat_join_guest(session=guest_session, nickname="Mia", device_id=device_id)
+    assert "already called" in _message(caught)
+    assert guest_session.seats.count() == 1
+
+
 def test_same_nickname_in_another_session_is_fine(make_session: MakeSession) -> None:
     first, second = make_session(), make_session()
     seat_join_guest(session=first, nickname="Mia")

@@ -520,6 +520,26 @@ def test_guest_nickname_errors_re_render_with_the_message(
     assert seat_cookie_name(guest_session.code) not in response.cookies
 
 
+def test_a_tablet_that_taps_join_again_before_the_answer_gets_its_seat(
+    tablet: Client, guest_session: GameSession
+) -> None:
+    # While a whole class joins, an answer takes seconds and a child taps Join again; the
+    # first answer (with the seat's cookie) never reaches the page the child is looking at.
+    url = reverse("join_session", args=[guest_session.code])
+    tablet.get(url)
+    first = tablet.post(url, {"nickname": "Mia"})
+    cookie = seat_cookie_name(guest_session.code)
+    token = first.cookies[cookie].value
+    del tablet.cookies[cookie]
+
+    again = tablet.post(url, {"nickname": "Mia"})
+
+    assert again.status_code == 200
+    assert "Hi, Mia!" in _text(again)
+    assert again.cookies[cookie].value == token
+    assert guest_session.seats.count() == 1
+
+
 def test_an_already_seated_tablet_goes_back_to_its_lobby(
     tablet: Client, guest_session: GameSession
 ) -> None:
