@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
@@ -37,6 +38,7 @@ from classroom.live.notify import (
     teachers_group,
 )
 from classroom.live.parts import PartCache
+from classroom.live.render_budget import teacher_render_budget
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.selectors.live_skills import LiveSkills
@@ -266,13 +268,14 @@ class _LobbyConsumer(_Socket):
             # would render every socket of the session once per change, all on the one
             # thread that also answers the joins. Changes that come meanwhile are shown
             # together; the first change after a quiet spell is drawn at once.
-            wait = self._rendered_at + self.render_gap_s - loop.time()
+            wait = self._rendered_at + self.render_gap(loop.time()) - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
             self._dirty = False
             self._rendered_at = loop.time()
             self.gather()
-            html, close_code = await database_sync_to_async(self._render_in_language)()
+            html, close_code, cpu_s = await database_sync_to_async(self._render_timed)()
+            self.render_spent(cpu_s, loop.time())
             if html != self._sent_html:
                 await self.send(text_data=html)
                 self._sent_html = html
@@ -280,6 +283,13 @@ class _LobbyConsumer(_Socket):
                 await self.close(code=close_code)
                 return
             self.after_render()
+
+    def render_gap(self, now: float) -> float:
+        """The least time between two renders now."""
+        return self.render_gap_s
+
+    def render_spent(self, cpu_s: float, now: float) -> None:
+        """A render took ``cpu_s`` of its thread's CPU."""
 
     def concerns(self, event: dict[str, Any]) -> bool:
         """Does this change show on this socket's page?"""
@@ -291,6 +301,11 @@ class _LobbyConsumer(_Socket):
     def gather(self) -> None:
         """Read what the render needs from this event loop (it then runs in a thread)."""
 
+    def _render_timed(self) -> tuple[str, int | None, float]:
+        began = time.thread_time()
+        html, close_code = self._render_in_language()
+        return html, close_code, time.thread_time() - began
+
     def _render_in_language(self) -> tuple[str, int | None]:
         with translation.override(self.language):
             return self.render()
@@ -301,8 +316,15 @@ class _LobbyConsumer(_Socket):
 
 class _TeacherConsumer(_LobbyConsumer):
     # While tables play they change every few hundred ms, and a console render costs ~25 ms
-    # of the one thread every page shares (the projector's ~7): at most once a second.
+    # of the one thread every page shares (the projector's ~7): at most once a second, and
+    # less often while the process's teacher pages use more than their budget.
     render_gap_s = TEACHER_RENDER_GAP_S
+
+    def render_gap(self, now: float) -> float:
+        return self.render_gap_s * teacher_render_budget.stretch(now=now)
+
+    def render_spent(self, cpu_s: float, now: float) -> None:
+        teacher_render_budget.spend(cpu_s=cpu_s, now=now)
 
     def group_names(self, session_id: int) -> list[str]:
         # The teacher's own group too: told when a class share of theirs is revoked. (Only
@@ -397,11 +419,12 @@ class ConsoleConsumer(_TeacherConsumer):
     def gather(self) -> None:
         super().gather()
         now = asyncio.get_running_loop().time()
-        self.with_dashboard = now - self._dashboard_at >= DASHBOARD_GAP_S
+        gap = DASHBOARD_GAP_S * teacher_render_budget.stretch(now=now)
+        self.with_dashboard = now - self._dashboard_at >= gap
         if self.with_dashboard:
             self._dashboard_at = now
         elif self._dashboard_task is None or self._dashboard_task.done():
-            wait = self._dashboard_at + DASHBOARD_GAP_S - now
+            wait = self._dashboard_at + gap - now
             self._dashboard_task = asyncio.create_task(self._dashboard_later(wait))
 
     async def _dashboard_later(self, wait: float) -> None:

@@ -60,6 +60,15 @@ def _fresh_cache() -> None:
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_render_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The teacher pages' budget is per process: one test's renders never slow the next's.
+    from classroom import consumers
+    from classroom.live.render_budget import RenderBudget
+
+    monkeypatch.setattr(consumers, "teacher_render_budget", RenderBudget())
+
+
 @pytest.fixture
 def make_teacher(db: None) -> Callable[..., User]:
     def make(username: str = "teacher") -> User:

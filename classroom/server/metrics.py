@@ -54,6 +54,12 @@ BACKGROUND_TASKS = Gauge(
     "(running). The queue is in the database, so every process reports the same one.",
     ["state"],
 )
+TEACHER_PAGE_STRETCH = Gauge(
+    "snapclass_teacher_page_stretch",
+    "How many times their usual gap teacher pages (consoles, projectors) now wait between "
+    "two draws, because together they used more than their share of this process "
+    "(classroom/live/render_budget.py); 1 is their usual pace.",
+)
 # Both kinds are exported from the start (as 0), so a dashboard's query finds them.
 for _kind_name in ("tablet", "console"):
     SOCKETS.labels(kind=_kind_name)
@@ -104,3 +110,8 @@ def background_tasks_set(counts: Mapping[str, int]) -> None:
 def live_tables_from(count: Callable[[], int]) -> None:
     """Read the number of running hosts from ``count`` at each scrape."""
     LIVE_TABLES.set_function(count)
+
+
+def teacher_page_stretch_from(stretch: Callable[[], float]) -> None:
+    """Read the teacher pages' stretch from ``stretch`` at each scrape."""
+    TEACHER_PAGE_STRETCH.set_function(stretch)

@@ -469,6 +469,60 @@ async def test_console_draws_its_live_skills_at_most_every_few_seconds_and_after
     await socket.disconnect()
 
 
+class _StretchedBudget:
+    """A process whose teacher pages spend four times their share (the arithmetic is in
+    ``tests/classroom/live/test_render_budget.py``)."""
+
+    def __init__(self) -> None:
+        self.draws: list[float] = []
+
+    def spend(self, *, cpu_s: float, now: float) -> None:
+        self.draws.append(cpu_s)
+
+    def stretch(self, *, now: float) -> float:
+        return 4.0
+
+
+async def test_teacher_pages_over_their_budget_are_drawn_less_often(
+    make_session: Callable[..., GameSession],
+    teacher_cookies: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every console draw is timed into the process's budget, and while the pages spend
+    more than their share each waits longer between two draws (a tablet's lobby does not)."""
+    from classroom import consumers
+
+    budget = _StretchedBudget()
+    monkeypatch.setattr(consumers, "teacher_render_budget", budget)
+    monkeypatch.setattr(consumers.ConsoleConsumer, "render_gap_s", 0.2)
+    monkeypatch.setattr(consumers.SeatConsumer, "render_gap_s", 0.2)
+    guest_session = await sync_to_async(make_session)(players_per_table=4)
+    seat = await _join(guest_session, "Mika")
+    console = _console_socket(guest_session, cookies=teacher_cookies)
+    assert (await console.connect(timeout=TIMEOUT))[0]
+    await console.receive_from(timeout=TIMEOUT)
+    assert len(budget.draws) == 1
+    assert budget.draws[0] > 0
+    tablet = _seat_socket(seat)
+    assert (await tablet.connect(timeout=TIMEOUT))[0]
+    await tablet.receive_from(timeout=TIMEOUT)
+    await _receive_until(console, lambda text: "1 connected" in text)
+    drawn = len(budget.draws)
+
+    await asyncio.sleep(0.8)  # a quiet spell: the next change is drawn at once
+    await _join(guest_session, "Noor")  # at Mika's table, as Oren next
+    await _receive_until(console, lambda text: "Noor" in text)
+    await _receive_until(tablet, lambda text: "Noor" in text)
+    await _join(guest_session, "Oren")
+    # The tablet's lobby within its own gap; the console only after 0.2 s x 4.
+    await _receive_until(tablet, lambda text: "Oren" in text)
+    assert await console.receive_nothing(timeout=0.4)
+    await _receive_until(console, lambda text: "Oren" in text)
+    assert len(budget.draws) == drawn + 2  # the tablet's draws are not the teacher pages'
+    await tablet.disconnect()
+    await console.disconnect()
+
+
 async def test_console_shows_tablets_connecting_and_leaving(
     seat: Seat, teacher_cookies: dict[str, str]
 ) -> None:

@@ -10,7 +10,7 @@ from django.test import AsyncClient, Client, override_settings
 from django_tasks_db.models import DBTaskResult
 from prometheus_client import REGISTRY
 
-from classroom.live import hosting
+from classroom.live import hosting, render_budget
 from classroom.server import metrics
 from classroom.server.socket_limits import SocketCap
 from classroom.services.exports import export_prepare
@@ -53,6 +53,7 @@ def test_metrics_need_the_bearer_token(client: Client) -> None:
         "snapclass_asyncio_tasks",
         'snapclass_background_tasks{state="queued"}',
         'snapclass_background_tasks{state="running"}',
+        "snapclass_teacher_page_stretch",
     ):
         assert name in text
 
@@ -133,3 +134,14 @@ async def test_live_tables_are_read_at_each_scrape() -> None:
     assert "snapclass_live_tables 3.0" in response.content.decode()
     response = await AsyncClient().get("/metrics", headers={"Authorization": "Bearer t"})
     assert "snapclass_live_tables 0.0" in response.content.decode()  # none runs here
+
+
+@override_settings(METRICS_TOKEN="t")
+@pytest.mark.django_db
+def test_the_teacher_pages_stretch_is_read_at_each_scrape(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    headers = {"Authorization": "Bearer t"}
+    assert "snapclass_teacher_page_stretch 1.0" in client.get("/metrics", headers=headers).text
+    monkeypatch.setattr(render_budget.teacher_render_budget, "_stretch", 2.5)
+    assert "snapclass_teacher_page_stretch 2.5" in client.get("/metrics", headers=headers).text

@@ -1,0 +1,73 @@
+"""How much of the process the teachers' pages may take to be drawn.
+
+Every console and projector is drawn on the one thread Channels gives all sockets' database
+work. With a whole school playing, those draws took about three quarters of that thread and
+a third of the process's GIL (py-spy on ``tests/load/bench_capacity.py`` at 510-630
+students), time the flips of every table wait for. A teacher reads a tile every few seconds;
+a child waits for the next card at once.
+
+So the pages share a budget: their draws may use ``share`` of one CPU. Every window the
+draws' CPU time is summed; what they would have spent at their usual pace (the sum times the
+stretch in force) is the demand, and the next window's stretch is demand / share, between 1
+and ``most``. Every teacher page multiplies its gaps between draws by it: one class's
+console is drawn as often as ever, a school's consoles less often, and the tablets keep their
+pace. The clock is passed in (the event loop's), so the rule is plain arithmetic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from classroom.server import metrics
+
+# A fifth of one CPU for every teacher page together: at 660 students they took about a
+# third of the process (the figures above).
+RENDER_SHARE = 0.2
+# Long enough to hold several draws of every page (a console is drawn about once a second).
+WINDOW_S = 2.0
+# A console drawn at least every 4 s, its live skills every 8 s: the capacity bench calls a
+# teacher page that got no frame for 10 s frozen.
+MOST_STRETCH = 4.0
+
+
+@dataclass
+class RenderBudget:
+    share: float = RENDER_SHARE
+    window_s: float = WINDOW_S
+    most: float = MOST_STRETCH
+    _stretch: float = 1.0
+    _window_began: float | None = None
+    _spent_s: float = 0.0
+
+    def spend(self, *, cpu_s: float, now: float) -> None:
+        """A teacher page's draw took ``cpu_s`` of CPU, ending at loop time ``now``."""
+        self._roll(now)
+        self._spent_s += max(cpu_s, 0.0)
+
+    def stretch(self, *, now: float) -> float:
+        """What every teacher page multiplies its gaps between draws by now (≥ 1)."""
+        self._roll(now)
+        return self._stretch
+
+    @property
+    def current(self) -> float:
+        """The stretch as last worked out (for the metrics, which have no loop clock)."""
+        return self._stretch
+
+    def _roll(self, now: float) -> None:
+        if self._window_began is None:
+            self._window_began = now
+            return
+        elapsed = now - self._window_began
+        if elapsed < self.window_s:
+            return
+        # At stretch s the pages were drawn 1/s as often as their usual pace asks.
+        demand = self._spent_s / elapsed * self._stretch
+        self._stretch = min(self.most, max(1.0, demand / self.share))
+        self._window_began = now
+        self._spent_s = 0.0
+
+
+# One per process: the pages of every session here share the one thread.
+teacher_render_budget = RenderBudget()
+metrics.teacher_page_stretch_from(lambda: teacher_render_budget.current)
