@@ -48,8 +48,12 @@ def _to_lobby(seat: Seat) -> HttpResponse:
 
 
 def _joined(request: HttpRequest, session: GameSession, seat: Seat) -> HttpResponse:
-    # Read again as the lobby page would read it: at the table the batch's balance left it.
-    shown = seat_get_by_token(session=session, token=seat.token) or seat
+    # A newcomer comes back at the table its batch dealt it. A seat at no table here was
+    # placed by a balance of the whole lobby (a pin, a removal), which reads the seats
+    # afresh: it is read again, as the lobby page would read it.
+    shown = seat
+    if seat.table_id is None:
+        shown = seat_get_by_token(session=session, token=seat.token) or seat
     response = joined_page(request, seat=shown)
     seat_cookie_set(response, seat=seat)
     return response

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Stu
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.server.process import PROCESS_ID
 from classroom.services.classes import class_create
-from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
+from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick, seat_move
 from classroom.services.sessions import session_create, session_end, session_start
 from games.palm_strike.config import Config
 
@@ -482,11 +483,43 @@ def test_a_nickname_join_takes_a_bounded_number_of_queries(
         seat_join_guest(session=session, nickname=f"Kid {number}")
     url = reverse("join_session", args=[session.code])
     tablet.get(url)
-    with django_assert_max_num_queries(17):
+    with django_assert_max_num_queries(16):
         response = tablet.post(url, {"nickname": "Kid 42"}, HTTP_X_DEVICE="tablet-42")
     assert response.status_code == 200
     assert "Hi, Kid 42!" in _text(response)
     assert Seat.objects.get(session=session, name="Kid 42").table is not None
+
+
+def _mates(page: str) -> list[str]:
+    found = re.search(r'<ul class="lobby-mates">(.*?)</ul>', page, re.S)
+    return re.findall(r'<li class="name-chip">([^<]+)</li>', found.group(1)) if found else []
+
+
+@pytest.mark.parametrize("lobby", ["even", "a new table needed", "a pinned seat"])
+def test_the_join_answer_shows_the_table_the_child_was_dealt(
+    tablet: Client, make_session: MakeSession, lobby: str
+) -> None:
+    """The answer shows the newcomer's table as it stands after the join, whichever way the
+    lobby was dealt: the least-full table, a new table taking the latest joiners, or a
+    balance of the whole lobby."""
+    session = make_session(players_per_table=3)
+    seats = [
+        seat_join_guest(session=session, nickname=name)
+        for name in ["Ada", "Ben", "Cal", "Dee", "Eve"]
+    ]
+    if lobby == "a new table needed":
+        seat_join_guest(session=session, nickname="Fay")  # two full tables of three
+    if lobby == "a pinned seat":
+        seat_move(seat=seats[0], table_number=2)  # pinned: the next join balances it all
+    url = reverse("join_session", args=[session.code])
+    tablet.get(url)
+    answer = _text(tablet.post(url, {"nickname": "Gus"}))
+    lobby_page = _text(tablet.get(reverse("play_lobby", args=[session.code])))
+    gus = Seat.objects.get(session=session, name="Gus")
+    mates = sorted(seat.name for seat in gus.table.seats.exclude(pk=gus.pk))
+    assert mates
+    assert sorted(_mates(answer)) == mates
+    assert sorted(_mates(lobby_page)) == mates
 
 
 @pytest.mark.parametrize(
