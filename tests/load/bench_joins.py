@@ -44,11 +44,11 @@ from classroom.services.sessions import session_create
 from games.registry import game_registry
 teacher = User.objects.create_user(username="joins-teacher", password="joins-password-123")
 game = next(iter(game_registry()))
-codes = {}
-for size in SIZES:
+codes = []  # one session per burst, in the order of --sizes (a size may come twice)
+for _size in SIZES:
     session = session_create(teacher=teacher, game=game, school_class=None,
         players_per_table=4, settings={})
-    codes[str(size)] = session.code
+    codes.append(session.code)
 print(json.dumps(codes))
 """
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -161,8 +161,7 @@ async def main(sizes: list[int]) -> None:
     prepare = PREPARE.replace("SIZES", json.dumps(sizes))
     async with bench_server(prepare) as server:
         results = []
-        for size in sizes:
-            code = server.prepared[str(size)]
+        for size, code in zip(sizes, server.prepared, strict=True):
             results.append(
                 await asyncio.to_thread(_join_all, server.origin, code, size, server.process.pid)
             )
