@@ -18,6 +18,7 @@ from django.conf import settings
 from django.http import Http404, JsonResponse
 
 from classroom.live import hosting
+from classroom.live.render_budget import teacher_render_budget
 from classroom.web.client_address import client_address_from_request
 
 if TYPE_CHECKING:
@@ -98,5 +99,7 @@ async def diagnostics(request: HttpRequest) -> JsonResponse:
             "table_listeners": sum(host.listener_count for host in hosts),
             "layer_buffers": buffered_channels,
             "layer_buffered_messages": buffered_messages,
+            # How many times their usual gap the teacher pages wait now (1: their pace).
+            "teacher_page_stretch": teacher_render_budget.current,
         }
     )

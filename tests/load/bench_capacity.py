@@ -1025,6 +1025,12 @@ async def _ramp(
             step = window.summary(load.tables, args.flip_every)
             # The sockets HAProxy has open to each process (tablets; teachers' pages too).
             step["students_per_process"] = server.sockets_per_process() or [load.students]
+            # How many times less often each process drew its teacher pages than one class
+            # gets them (classroom/live/render_budget.py): what the flips' pace cost them.
+            step["teacher_page_stretch"] = [
+                (await asyncio.to_thread(_diagnostics, port)).get("teacher_page_stretch")
+                for port in server.ports
+            ]
             if instrumented:
                 for pid in server.pids():
                     os.kill(pid, signal.SIGUSR2)
@@ -1046,6 +1052,8 @@ async def _ramp(
                 f", lost {step['lost_flips']}, silent tablets {step['silent_tablets']}"
                 f" (game over {step['tablets_game_over']})"
                 f", per process {step['students_per_process']}"
+                f", teacher pages {step['teacher_frames_per_s']} frames/s"
+                f" (stretch {step['teacher_page_stretch']})"
             )
             if profiling:
                 break  # the profile was the point; the sampler's own cost would skew the rest

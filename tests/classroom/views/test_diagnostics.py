@@ -42,6 +42,7 @@ def test_diagnostics_report_this_process(client: Client) -> None:
     assert figures["table_listeners"] == 0
     # The in-memory layer (the embedded default) keeps no per-channel buffers of this kind.
     assert (figures["layer_buffers"], figures["layer_buffered_messages"]) == (0, 0)
+    assert figures["teacher_page_stretch"] == 1.0  # no teacher page drawn here
 
 
 @override_settings(SNAPCLASS_DIAGNOSTICS=True)
