@@ -268,7 +268,8 @@ class _LobbyConsumer(_Socket):
             # would render every socket of the session once per change, all on the one
             # thread that also answers the joins. Changes that come meanwhile are shown
             # together; the first change after a quiet spell is drawn at once.
-            wait = self._rendered_at + self.render_gap(loop.time()) - loop.time()
+            now = loop.time()
+            wait = self._rendered_at + self.render_gap(now) - now
             if wait > 0:
                 await asyncio.sleep(wait)
             self._dirty = False
