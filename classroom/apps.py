@@ -11,8 +11,8 @@ class ClassroomConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from classroom.server.request_threads import request_connection_keep
+        from classroom.server.kept_connections import connection_keep_on_kept_thread
         from classroom.server.sqlite_anchor import sqlite_anchor_hold
 
         connection_created.connect(sqlite_anchor_hold, dispatch_uid="sqlite-anchor")
-        connection_created.connect(request_connection_keep, dispatch_uid="request-connections")
+        connection_created.connect(connection_keep_on_kept_thread, dispatch_uid="kept-connections")

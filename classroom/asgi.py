@@ -10,11 +10,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "classroom.settings")
 # Django must be set up before the routing imports models.
 django_asgi_app = http_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from classroom.routing import websocket_urlpatterns  # noqa: E402
+from classroom.server.socket_auth import auth_middleware_stack  # noqa: E402
 from classroom.server.socket_limits import SocketCap  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -22,7 +22,7 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Counted first, so a socket over its address's cap costs no session lookup.
         "websocket": SocketCap(
-            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            AllowedHostsOriginValidator(auth_middleware_stack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 import msgspec
@@ -51,6 +51,7 @@ from classroom.selectors.sockets import (
     table_visible_to,
 )
 from classroom.server import metrics
+from classroom.server.lobby_thread import lobby_database_call
 from classroom.server.outages import OutageCalmSocket
 from classroom.server.process import heartbeat_ensure
 from classroom.services.presence import seat_connection_close, seat_connection_open
@@ -77,6 +78,9 @@ from games.live.protocol import (
 from games.live.round_trip import RoundTrip
 
 logger = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 CLOSE_FORBIDDEN = 4403
 # The least time between two renders of one lobby, console or projector socket while
@@ -275,7 +279,7 @@ class _LobbyConsumer(_Socket):
             self._dirty = False
             self._rendered_at = loop.time()
             self.gather()
-            html, close_code, cpu_s = await database_sync_to_async(self._render_timed)()
+            html, close_code, cpu_s = await self.database_call(self._render_timed)
             self.render_spent(cpu_s, loop.time())
             if html != self._sent_html:
                 await self.send(text_data=html)
@@ -284,6 +288,11 @@ class _LobbyConsumer(_Socket):
                 await self.close(code=close_code)
                 return
             self.after_render()
+
+    async def database_call(self, call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run a sync database call off the event loop, on the thread the page's calls use."""
+        result: R = await database_sync_to_async(call)(*args, **kwargs)
+        return result
 
     def render_gap(self, now: float) -> float:
         """The least time between two renders now."""
@@ -488,7 +497,7 @@ class SeatConsumer(_LobbyConsumer):
             # the same call: nothing that changes meanwhile is missed.
             await self._enter(hint)
         began = asyncio.get_running_loop().time()
-        opened = await database_sync_to_async(self._open)(code, hint)
+        opened = await self.database_call(self._open, code, hint)
         if opened.session_id is not None:
             code_session_remember(code, opened.session_id)
         if hint is not None and opened.session_id != hint:
@@ -529,9 +538,13 @@ class SeatConsumer(_LobbyConsumer):
         self.shown_table_id = fragment.table_id
         return _Opened(session_id=seat.session_id, seat_id=seat.pk, lobby=fragment.html)
 
+    async def database_call(self, call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        # A class opens its lobbies at once: they queue on a thread of their own.
+        return await lobby_database_call(call, *args, **kwargs)
+
     async def disconnect(self, code: int) -> None:
         if self.seat_id is not None:
-            await database_sync_to_async(seat_connection_close)(channel_name=self.channel_name)
+            await self.database_call(seat_connection_close, channel_name=self.channel_name)
         await super().disconnect(code)
 
     async def _silent(self) -> None:

@@ -114,7 +114,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # writers queue instead of failing with "database is locked" on lock upgrade.
     # CONN_MAX_AGE stays 0. Kept connections (None) made each join cheaper, but flips slower:
     # on `bench_capacity.py` at 510-630 students, flip p99 95-254 ms against 59-66 ms, the log
-    # writer's commits p50 3.6 against 2.0 ms (2026-12-04, in turns); cause not found.
+    # writer's commits p50 3.6 against 2.0 ms (2026-12-04, in turns); cause not found. Only
+    # the threads in classroom.server.kept_connections keep theirs.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,

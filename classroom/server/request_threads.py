@@ -6,11 +6,7 @@ closed it at the end. On SQLite a new connection parses the whole schema at its 
 which costs more than most queries on it, and a tablet joining makes three requests. Here a
 request borrows a kept one-worker executor instead, as a WSGI server's worker thread serves
 request after request, and an SQLite connection opened on such a thread stays open between
-its requests (``request_connection_keep``).
-
-Only these threads keep theirs: ``CONN_MAX_AGE`` stays 0, because with every connection kept
-(the sockets' shared database thread included) live flips were slower
-(``classroom/settings.py``). Other databases follow ``CONN_MAX_AGE`` here too.
+its requests (``kept_connections``).
 
 When every kept thread is lent, a request waits a moment for one to come back before it gets
 a thread of its own: a class tapping "Join" at once is hundreds of requests, and a new thread
@@ -22,12 +18,12 @@ short, so a few long downloads holding kept threads never stall the pages.
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from django.db import connections
+
+from classroom.server.kept_connections import thread_keeps_connections
 
 # Enough for a class joining at once (the joins wait for each other in ``join_queue``) and a
 # few downloads, few enough that the kept SQLite connections stay a handful of files.
@@ -35,19 +31,6 @@ KEPT_THREADS = 32
 # How long a request waits for a kept thread before it gets one of its own: longer than a
 # burst of joins keeps them all lent, far shorter than a download holds one.
 KEPT_THREAD_WAIT_S = 3.0
-
-_this_thread = threading.local()
-
-
-def _kept_thread_start() -> None:
-    _this_thread.keeps_connections = True
-
-
-def request_connection_keep(*, connection: Any, **_kwargs: Any) -> None:
-    """``connection_created`` receiver: an SQLite connection opened on a kept request thread
-    is never closed for its age (it still closes when found unusable)."""
-    if connection.vendor == "sqlite" and getattr(_this_thread, "keeps_connections", False):
-        connection.close_at = None
 
 
 class RequestThreads:
@@ -76,7 +59,9 @@ class RequestThreads:
         if self._made < self._keep:
             self._made += 1
             return ThreadPoolExecutor(
-                max_workers=1, thread_name_prefix="http-request", initializer=_kept_thread_start
+                max_workers=1,
+                thread_name_prefix="http-request",
+                initializer=thread_keeps_connections,
             )
         given: asyncio.Future[ThreadPoolExecutor] = asyncio.get_running_loop().create_future()
         self._waiting.append(given)

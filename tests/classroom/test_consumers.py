@@ -164,6 +164,33 @@ async def test_seat_socket_gets_its_lobby_and_is_marked_connected(seat: Seat) ->
     assert await _connection_count(seat) == 0
 
 
+async def test_a_tablet_gets_its_lobby_while_the_shared_database_thread_is_busy(
+    seat: Seat,
+) -> None:
+    """A class opening its lobbies at once queues on a thread of its own (with no trip to the
+    shared one to be told it is signed in as nobody), not behind the teacher pages' renders
+    on the thread every other database call shares."""
+    started, release = threading.Event(), threading.Event()
+
+    def occupy() -> None:
+        started.set()
+        release.wait(10)
+
+    busy = asyncio.ensure_future(database_sync_to_async(occupy)())
+    socket = _seat_socket(seat)
+    try:
+        assert await sync_to_async(started.wait, thread_sensitive=False)(TIMEOUT)
+        assert (await socket.connect(timeout=TIMEOUT))[0]
+        html = await socket.receive_from(timeout=TIMEOUT)
+        assert 'id="lobby-live"' in html
+        assert "Mika" in html
+    finally:
+        release.set()
+        await busy
+    assert await _connection_count(seat) == 1
+    await socket.disconnect()
+
+
 async def test_two_tablets_on_one_seat_count_separately(seat: Seat) -> None:
     first, second = _seat_socket(seat), _seat_socket(seat)
     assert (await first.connect(timeout=TIMEOUT))[0]

@@ -6,24 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import channels.db
 import pytest
-from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
 from django.db import connection, connections
-from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
 from classroom.server.http_handler import OneHopASGIHandler
-from classroom.server.request_threads import RequestThreads, request_connection_keep
+from classroom.server.request_threads import RequestThreads
 from classroom.urls import urlpatterns as site_urls
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 seen: list[tuple[int, int]] = []  # (thread, connection) of each request
 release = threading.Event()
@@ -151,19 +145,6 @@ async def test_a_thread_given_to_a_request_that_went_away_goes_on_to_the_next() 
     lent.shutdown()
 
 
-@pytest.fixture
-def opened() -> Iterator[list[int]]:
-    """The thread of each database connection opened meanwhile."""
-    threads: list[int] = []
-
-    def count(**kwargs: Any) -> None:
-        threads.append(threading.get_ident())
-
-    connection_created.connect(count)
-    yield threads
-    connection_created.disconnect(count)
-
-
 @pytest.mark.django_db(transaction=True)
 async def test_a_one_off_thread_closes_its_connection(where: Any, opened: list[int]) -> None:
     handler = OneHopASGIHandler()
@@ -172,34 +153,6 @@ async def test_a_one_off_thread_closes_its_connection(where: Any, opened: list[i
         assert (await _get(handler))["status"] == 200
     (thread_1, _), (thread_2, _) = where
     assert opened == [thread_1, thread_2]  # a new connection each time
-
-
-@pytest.mark.django_db(transaction=True)
-async def test_the_sockets_database_thread_still_closes_its_connection(
-    opened: list[int],
-) -> None:
-    def query() -> None:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-
-    for _ in range(2):
-        await database_sync_to_async(query)()
-    assert len(opened) == 2, opened
-
-
-def test_only_sqlite_connections_are_kept() -> None:
-    def created_on_a_kept_thread(vendor: str) -> Any:
-        wrapper = SimpleNamespace(vendor=vendor, close_at=123.0)
-        thread = asyncio.run(RequestThreads(keep=1).take())
-        thread.submit(request_connection_keep, connection=wrapper).result()
-        thread.shutdown()
-        return wrapper.close_at
-
-    assert created_on_a_kept_thread("sqlite") is None
-    assert created_on_a_kept_thread("postgresql") == 123.0
-    wrapper = SimpleNamespace(vendor="sqlite", close_at=123.0)
-    request_connection_keep(connection=wrapper)  # this thread is no request thread
-    assert wrapper.close_at == 123.0
 
 
 @pytest.mark.django_db(transaction=True)
