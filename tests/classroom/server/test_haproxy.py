@@ -4,6 +4,7 @@ address passed on. Stand-in processes: small HTTP servers that say who answered.
 
 from __future__ import annotations
 
+import random
 import subprocess
 import threading
 import time
@@ -20,6 +21,7 @@ from classroom.server.haproxy import (
     haproxy_server_states,
     haproxy_start,
 )
+from classroom.services.join_codes import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
 from tests.cluster.processes import free_port
 from tests.services import require
 
@@ -157,6 +159,17 @@ def test_every_socket_of_a_session_reaches_the_same_process(proxy: Proxy) -> Non
         assert len({proxy.who(path) for path in paths * 2}) == 1, code
     # Sessions spread over both processes.
     assert {proxy.who(f"/ws/play/S{number:05d}/table/") for number in range(40)} == {"a", "b"}
+
+
+def test_sessions_spread_evenly_over_the_processes(proxy: Proxy) -> None:
+    # Join codes as the site makes them, from a fixed seed: the split is the same every run.
+    chooser = random.Random(21)
+    codes = [
+        "".join(chooser.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+        for _ in range(600)
+    ]
+    on_a = sum(proxy.who(f"/ws/play/{code}/table/") == "a" for code in codes)
+    assert 0.45 <= on_a / len(codes) <= 0.55, on_a
 
 
 def test_a_session_whose_process_is_gone_goes_to_the_next_one(
