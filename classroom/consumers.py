@@ -543,13 +543,17 @@ class SeatConsumer(_LobbyConsumer):
         return await lobby_database_call(call, *args, **kwargs)
 
     async def disconnect(self, code: int) -> None:
-        if self.seat_id is not None:
-            await self.database_call(seat_connection_close, channel_name=self.channel_name)
+        await self._connection_close()
         await super().disconnect(code)
 
     async def _silent(self) -> None:
-        await _presence_gone(self.seat_id, self.channel_name)
+        # A silent tablet is gone now (see ``_presence_gone``), on this socket's own thread.
+        await self._connection_close()
         await super()._silent()
+
+    async def _connection_close(self) -> None:
+        if self.seat_id is not None:
+            await self.database_call(seat_connection_close, channel_name=self.channel_name)
 
     def concerns(self, event: dict[str, Any]) -> bool:
         # A join moves only a few tables' players: the tablets seated elsewhere look the same.

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from contextlib import asynccontextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -17,8 +19,9 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
+from classroom import consumers
 from classroom.asgi import application
-from classroom.consumers import SeatConsumer, _LobbyConsumer
+from classroom.consumers import CLOSE_SILENT, SeatConsumer, _LobbyConsumer
 from classroom.live import fragments
 from classroom.live.code_sessions import code_session_hint, code_session_remember
 from classroom.live.fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
@@ -32,10 +35,11 @@ from classroom.services.seats import (
     seat_rename,
 )
 from classroom.services.sessions import session_start
+from games.live.heartbeat import SilenceWatchdog
 from games.live.protocol import MAX_FRAME_BYTES
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import AsyncIterator, Callable, Iterator
 
     from django.contrib.auth.models import User
 
@@ -122,6 +126,25 @@ def _login_cookie(user: User) -> dict[str, str]:
     return {settings.SESSION_COOKIE_NAME: client.cookies[settings.SESSION_COOKIE_NAME].value}
 
 
+@asynccontextmanager
+async def _shared_thread_busy() -> AsyncIterator[None]:
+    """Hold the one thread every other socket's database calls share (as the teacher pages'
+    renders do under load) for the block."""
+    started, release = threading.Event(), threading.Event()
+
+    def occupy() -> None:
+        started.set()
+        release.wait(10)
+
+    busy = asyncio.ensure_future(database_sync_to_async(occupy)())
+    try:
+        assert await sync_to_async(started.wait, thread_sensitive=False)(TIMEOUT)
+        yield
+    finally:
+        release.set()
+        await busy
+
+
 # --------------------------------------------------------------------------------------------
 # Fixtures
 
@@ -170,25 +193,33 @@ async def test_a_tablet_gets_its_lobby_while_the_shared_database_thread_is_busy(
     """A class opening its lobbies at once queues on a thread of its own (with no trip to the
     shared one to be told it is signed in as nobody), not behind the teacher pages' renders
     on the thread every other database call shares."""
-    started, release = threading.Event(), threading.Event()
-
-    def occupy() -> None:
-        started.set()
-        release.wait(10)
-
-    busy = asyncio.ensure_future(database_sync_to_async(occupy)())
     socket = _seat_socket(seat)
-    try:
-        assert await sync_to_async(started.wait, thread_sensitive=False)(TIMEOUT)
+    async with _shared_thread_busy():
         assert (await socket.connect(timeout=TIMEOUT))[0]
         html = await socket.receive_from(timeout=TIMEOUT)
         assert 'id="lobby-live"' in html
         assert "Mika" in html
-    finally:
-        release.set()
-        await busy
     assert await _connection_count(seat) == 1
     await socket.disconnect()
+
+
+async def test_a_silent_tablet_is_marked_gone_while_the_shared_database_thread_is_busy(
+    seat: Seat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lobby that stops pinging is closed and its seat shown disconnected, on the lobbies'
+    own thread like its other calls."""
+    monkeypatch.setattr(consumers, "SilenceWatchdog", partial(SilenceWatchdog, limit_s=0.2))
+    socket = _socket(
+        f"/ws/play/{seat.session.code}/?heartbeat=1",
+        cookies={seat_cookie_name(seat.session.code): seat.token},
+    )
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await socket.receive_from(timeout=TIMEOUT)
+    async with _shared_thread_busy():
+        await _expect_close(socket, CLOSE_SILENT)
+        # Counted off the busy thread too.
+        count = SeatConnection.objects.filter(seat=seat).count
+        assert await sync_to_async(count, thread_sensitive=False)() == 0
 
 
 async def test_two_tablets_on_one_seat_count_separately(seat: Seat) -> None:
@@ -419,21 +450,10 @@ async def test_a_ping_is_answered_while_the_database_thread_is_busy(
     connected, _subprotocol = await socket.connect(timeout=TIMEOUT)
     assert connected
     await socket.receive_from(timeout=TIMEOUT)  # its page, drawn
-    started, release = threading.Event(), threading.Event()
-
-    def occupy() -> None:
-        started.set()
-        release.wait(10)
-
-    busy = asyncio.ensure_future(database_sync_to_async(occupy)())
-    try:
-        assert await sync_to_async(started.wait, thread_sensitive=False)(TIMEOUT)
+    async with _shared_thread_busy():
         await socket.send_to(text_data=json.dumps({"type": "ping", "seq": 7}))
         pong = await _receive_until(socket, lambda text: text.startswith("{"))
         assert json.loads(pong) == {"type": "pong", "seq": 7}
-    finally:
-        release.set()
-        await busy
     await socket.disconnect()
 
 
