@@ -38,6 +38,9 @@ MEASURE = """() => {
       box: [box.left, box.top, box.right, box.bottom],
       face: [face.left, face.top, face.right, face.bottom],
       font: parseFloat(getComputedStyle(pile.querySelector('.cm-card')).fontSize),
+      number: pile.querySelector('.cm-card').classList.contains('cm-number'),
+      card: (({left, top, right, bottom}) => [left, top, right, bottom])(
+        pile.querySelector('.cm-card').getBoundingClientRect()),
       tappable: !!hit && pile.contains(hit),
     };
   });
@@ -113,7 +116,12 @@ def _check_piles(tablet: Page, label: str) -> int:
         assert _inside(pile["face"], screen), f"{where}: its number is off screen {pile}"
         assert _inside(pile["box"], seen["centre"]), f"{where}: cut off by the centre {pile}"
         assert pile["box"][2] - pile["box"][0] >= PILE_MIN_PX - 0.5, f"{where}: too narrow"
-        assert pile["font"] >= 20, f"{where}: number too small to read"
+        if pile["number"]:
+            assert pile["font"] >= 20, f"{where}: number too small to read"
+        else:
+            # START and STOP are sized to the card (a fifth of its width), so the word is
+            # always whole on it, however small the piles get.
+            assert _inside(pile["face"], pile["card"]), f"{where}: its word is cut off {pile}"
         assert pile["tappable"], f"{where}: a tap at its middle hits something else"
     return len(seen["piles"])
 
