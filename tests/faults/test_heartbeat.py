@@ -15,6 +15,7 @@ import pytest
 
 from tests.cluster.processes import embedded_site
 from tests.faults.live import Tablet, kill_all, login_cookie, palm_strike, table_tablet
+from tests.page_heartbeat import page_ping_every_s
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -41,7 +42,7 @@ async def _pinging(tablet: Tablet, stop: asyncio.Event) -> None:
         seq += 1
         if not await tablet.try_send({"type": "ping", "seq": seq}):
             return
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(page_ping_every_s())
 
 
 async def _connected_count(console: Tablet, count: int, after: int, timeout: float) -> float:
@@ -104,8 +105,8 @@ async def _one_goes_quiet(port: int, prepared: dict[str, Any], cookie: str) -> d
 def test_a_tablet_that_stops_answering_is_dropped_and_the_console_shows_it(
     served: tuple[Site, int],
 ) -> None:
-    """Three tablets: two connect as table_socket.js does (?heartbeat=1) and ping every
-    second, then one of them goes silent; the third is a script that pinged once. Only the
+    """Three tablets: two connect as table_socket.js does (?heartbeat=1) and ping as often as
+    the page does, then one of them goes silent; the third is a script that pinged once. Only the
     silent page is closed (4001), and the console shows it disconnected within 6 s of its
     last frame."""
     site, port = served

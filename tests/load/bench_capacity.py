@@ -28,7 +28,11 @@ Server memory and CPU come from /proc (per process, and the event-loop thread ap
 others). Per-socket memory is (server RSS at N students - RSS before any) / N.
 
 Each class also has its teacher's console and its projector open (one socket each), drawn
-again as its tables change, as in a classroom.
+again as its tables change, as in a classroom. Every socket keeps the page's heartbeat
+(``static/js/heartbeat.js``): it connects with ``?heartbeat=1`` (the server closes it after
+4 s of silence), pings as often as the page does, and a tablet answers the server's
+round-trip probes at once, as ``static/js/table_socket.js`` does (``--no-heartbeat``: as the
+ramp ran before).
 
 Progress goes to stderr; one JSON object to stdout. Loopback only; bounded in time. The exit
 status is 1 when any step lost a flip (a flip that did not reach, within 10 s, every tablet of
@@ -59,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
     from types import FrameType
 
     from tests.cluster.processes import Site
@@ -147,6 +152,8 @@ class ClientLoad:
     """Every tablet of this client process and what they measured since the last report."""
 
     slap_probability: float
+    # Sockets keep the page's heartbeat (its pings, probes answered).
+    heartbeat: bool = True
     rng: random.Random = field(default_factory=lambda: random.Random(os.getpid()))
     sizes: dict[str, int] = field(default_factory=dict)
     # The tablets (seat tokens) of each table.
@@ -171,6 +178,7 @@ class ClientLoad:
     teacher_connected: int = 0
     frames: int = 0
     refusals: int = 0
+    pongs: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     closes: Counter[str] = field(default_factory=Counter)
     connected: int = 0
@@ -258,6 +266,7 @@ class ClientLoad:
             "lost": self.lost,
             "lost_details": self.lost_details,
             "teacher_frames": self.teacher_frames,
+            "pongs": self.pongs,
             "teacher_connected": self.teacher_connected,
             "teacher_silent": sorted(page for page, at in self.teacher_last.items() if at < cutoff),
             "frames": self.frames,
@@ -273,7 +282,7 @@ class ClientLoad:
             "games_over": len(self.games_over),
             "cpu_s": time.process_time(),
         }
-        self.completed, self.lost, self.frames, self.refusals = [], 0, 0, 0
+        self.completed, self.lost, self.frames, self.refusals, self.pongs = [], 0, 0, 0, 0
         self.lost_details, self.teacher_frames = [], 0
         return result
 
@@ -288,13 +297,16 @@ class ClientLoad:
     ) -> None:
         from websockets.exceptions import ConnectionClosed
 
-        url = f"ws://127.0.0.1:{port}/ws/play/{code}/table/"
+        url = f"ws://127.0.0.1:{port}/ws/play/{code}/table/{self._heartbeat_query}"
         retries = 0
         try:
             while True:
                 reason = "closed by server"
                 try:
-                    async with _connect(url, f"seat_{code}={token}", port) as socket:
+                    async with (
+                        _connect(url, f"seat_{code}={token}", port) as socket,
+                        self._beating(socket),
+                    ):
                         self.connected += 1
                         self.tablet_connects[token] += 1
                         self.last_view[token] = time.monotonic()
@@ -340,6 +352,13 @@ class ClientLoad:
             self.frames += 1
             frame = _decode(raw)
             self.tablet_frame[token] = (time.monotonic(), frame.type)
+            if frame.type == "probe":
+                # Answered at once, before anything else (table_socket.js).
+                await _send_quietly(socket, json.dumps({"type": "ping", "seq": frame.seq}))
+                continue
+            if frame.type == "pong":
+                self.pongs += 1
+                continue
             if frame.type == "error":
                 if frame.code == "rejected":
                     self.refusals += 1  # a late slap: the game says no, as it would to a child
@@ -387,14 +406,23 @@ class ClientLoad:
         it is drawn again as the tables change; it must never close or fall silent."""
 
         name = f"{page} {command['code']}"
-        url = f"ws://127.0.0.1:{port}/ws/sessions/{command['session_id']}/{page}/"
+        url = (
+            f"ws://127.0.0.1:{port}/ws/sessions/{command['session_id']}/{page}/"
+            f"{self._heartbeat_query}"
+        )
         try:
             cookie = f"sessionid={command['teacher_cookie']}"
-            async with _connect(url, cookie, port, max_size=2**24) as socket:
+            async with (
+                _connect(url, cookie, port, max_size=2**24) as socket,
+                self._beating(socket),
+            ):
                 self.teacher_connected += 1
                 self.teacher_last[name] = time.monotonic()
                 try:
-                    async for _html in socket:
+                    async for html in socket:
+                        if html.startswith('{"type":"pong"'):
+                            self.pongs += 1
+                            continue
                         self.teacher_frames += 1
                         self.teacher_last[name] = time.monotonic()
                 finally:
@@ -407,6 +435,35 @@ class ClientLoad:
             # With its cause: InvalidMessage (EOFError) is a handshake the server dropped.
             cause = f" ({type(error.__cause__).__name__})" if error.__cause__ else ""
             self.closes[f"{page}: {type(error).__name__}{cause}"] += 1
+
+    @property
+    def _heartbeat_query(self) -> str:
+        return "?heartbeat=1" if self.heartbeat else ""
+
+    @contextlib.asynccontextmanager
+    async def _beating(self, socket: Any) -> AsyncIterator[None]:
+        """The page's heartbeat on ``socket`` while it is open: its pings."""
+        if not self.heartbeat:
+            yield
+            return
+        from tests.page_heartbeat import page_ping_every_s
+
+        every_s = page_ping_every_s()
+
+        async def beat() -> None:
+            seq = 0
+            while True:
+                await asyncio.sleep(every_s)
+                seq += 1
+                await _send_quietly(socket, json.dumps({"type": "ping", "seq": seq}))
+
+        task = asyncio.create_task(beat())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 def _connect(url: str, cookie: str, port: int, **options: Any) -> Any:
@@ -430,11 +487,11 @@ async def _send_quietly(socket: Any, frame: str) -> None:
         await socket.send(frame)
 
 
-async def _client_main(slap_probability: float) -> None:
+async def _client_main(slap_probability: float, *, heartbeat: bool) -> None:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=2**24)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    load = ClientLoad(slap_probability)
+    load = ClientLoad(slap_probability, heartbeat=heartbeat)
     while line := await reader.readline():
         command = json.loads(line)
         op = command["op"]
@@ -453,14 +510,16 @@ async def _client_main(slap_probability: float) -> None:
 class ClientProcess:
     """The parent's handle on one client process."""
 
-    def __init__(self, slap_probability: float) -> None:
+    def __init__(self, slap_probability: float, *, heartbeat: bool) -> None:
         self._slap = slap_probability
+        self._heartbeat = heartbeat
         self._process: asyncio.subprocess.Process | None = None
         self._lock = asyncio.Lock()
 
     async def start(self) -> None:
         self._process = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--client", "--slap", str(self._slap),
+            *([] if self._heartbeat else ["--no-heartbeat"]),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26,
         )  # fmt: skip
 
@@ -839,6 +898,7 @@ class Window:
     teacher_frames: int = 0
     teacher_connected: int = 0
     teacher_silent: list[str] = field(default_factory=list)
+    pongs: int = 0
 
     def summary(self, tables: int, flip_every: float) -> dict[str, Any]:
         cpu = [
@@ -862,6 +922,8 @@ class Window:
             # A console and a projector per class, open and drawn as in class.
             "teacher_pages_connected": self.teacher_connected,
             "teacher_frames_per_s": round(self.teacher_frames / self.seconds, 1),
+            # The heartbeat's answers: every socket's pings, answered.
+            "pongs_per_s": round(self.pongs / self.seconds),
             "server_cpu": cpu,
             "clients_cpu_pct": round(100 * self.client_cpu_s / self.seconds, 1),
             "frames_per_s": round(self.frames / self.seconds),
@@ -966,13 +1028,14 @@ class Load:
             ),
             lost_details=[detail for report in after for detail in report["lost_details"]],
             teacher_frames=sum(report["teacher_frames"] for report in after),
+            pongs=sum(report["pongs"] for report in after),
             teacher_connected=sum(report["teacher_connected"] for report in after),
             teacher_silent=[page for report in after for page in report["teacher_silent"]],
         )
 
 
-async def _start_clients(count: int, slap: float) -> list[ClientProcess]:
-    clients = [ClientProcess(slap) for _ in range(count)]
+async def _start_clients(count: int, slap: float, *, heartbeat: bool) -> list[ClientProcess]:
+    clients = [ClientProcess(slap, heartbeat=heartbeat) for _ in range(count)]
     for client in clients:
         await client.start()
     return clients
@@ -984,7 +1047,7 @@ async def _ramp(
     args: argparse.Namespace,
 ) -> dict[str, Any]:
     """Add classes until p99 passes the limit twice running; what was held, step by step."""
-    clients = await _start_clients(args.clients, args.slap)
+    clients = await _start_clients(args.clients, args.slap, heartbeat=args.heartbeat)
     load = Load(server, clients, teacher_pages=args.teacher_pages)
     baseline = server.rss_bytes()
     steps: list[dict[str, Any]] = []
@@ -1053,7 +1116,7 @@ async def _ramp(
                 f" (game over {step['tablets_game_over']})"
                 f", per process {step['students_per_process']}"
                 f", teacher pages {step['teacher_frames_per_s']} frames/s"
-                f" (stretch {step['teacher_page_stretch']})"
+                f" (stretch {step['teacher_page_stretch']}), pongs/s {step['pongs_per_s']}"
             )
             if profiling:
                 break  # the profile was the point; the sampler's own cost would skew the rest
@@ -1090,7 +1153,7 @@ async def _fixed(
     server: Server, classes: list[dict[str, Any]], args: argparse.Namespace
 ) -> dict[str, Any]:
     """Every class connected at once (one class at a time), then two windows measured."""
-    clients = await _start_clients(args.clients, args.slap)
+    clients = await _start_clients(args.clients, args.slap, heartbeat=args.heartbeat)
     load = Load(server, clients, teacher_pages=args.teacher_pages)
     try:
         for prepared in classes:
@@ -1218,6 +1281,7 @@ async def main(args: argparse.Namespace) -> None:
         "client_processes": args.clients,
         "cluster_layer": args.cluster_layer,
         "teacher_pages": args.teacher_pages,
+        "heartbeat": args.heartbeat,
         "cpus": os.cpu_count(),
         "load_average_at_start": [round(value, 2) for value in os.getloadavg()],
     }
@@ -1340,6 +1404,12 @@ def _arguments() -> argparse.Namespace:
         action="store_false",
         help="connect no console or projector (how the ramp ran before they were added)",
     )
+    parser.add_argument(
+        "--no-heartbeat",
+        dest="heartbeat",
+        action="store_false",
+        help="sockets send no ping and ignore probes (how the ramp ran before they did)",
+    )
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
@@ -1349,9 +1419,9 @@ if __name__ == "__main__":
         _serve(sys.argv[2:])
         sys.exit(0)
     arguments = _arguments()
+    # Run as a script: make the project (and its tests package) importable.
+    sys.path.insert(0, str(ROOT))
     if arguments.client:
-        asyncio.run(_client_main(arguments.slap))
+        asyncio.run(_client_main(arguments.slap, heartbeat=arguments.heartbeat))
     else:
-        # Run as a script: make the project (and its tests package) importable.
-        sys.path.insert(0, str(ROOT))
         asyncio.run(main(arguments))
