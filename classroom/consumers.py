@@ -180,8 +180,8 @@ class _LobbyConsumer(_Socket):
 
     # A channel layer can drop a socket from its groups: the in-memory one when a message
     # waited in its channel past the layer's expiry (60 s), Redis after its group expiry. The
-    # page would then hear of no change again, with nothing said. Every page pings each
-    # second: on a ping this long after the last join, the socket joins again and draws its
+    # page would then hear of no change again, with nothing said. Every page pings every
+    # 2 s: on a ping this long after the last join, the socket joins again and draws its
     # page again, so a page that was dropped catches up by itself.
     rejoin_every_s = 15.0
     _joined_at = float("-inf")  # loop time of the last join
@@ -696,7 +696,7 @@ class TableConsumer(_Socket):
         host.on_stop(self._host_stopped)
         await host.join(self.listener)
         if self.watchdog is not None:
-            # A tablet's page (it pings every second): the server times its own probes to it,
+            # A tablet's page (it pings every 2 s): the server times its own probes to it,
             # sent on its pings, and judges its reaction times by those.
             self.round_trip = RoundTrip()
 
@@ -869,7 +869,7 @@ def _heartbeat_for(
 ) -> SilenceWatchdog | None:
     """Held to the heartbeat: closed after 4 s without a frame (games.live.heartbeat).
 
-    Only pages that ping every second ask for it (?heartbeat=1: table_socket.js, live.js);
+    Only pages that ping every 2 s ask for it (?heartbeat=1: table_socket.js, live.js);
     scripts, bots, tests and pages of an older release are left to Daphne's keepalive.
     """
     if "1" not in _query(scope).get("heartbeat", []):

@@ -1,9 +1,9 @@
 """The server's half of the heartbeat: a socket that stops sending is closed.
 
 A tablet whose Wi-Fi drops never says goodbye, and TCP may keep its dead connection open for
-minutes; the teacher's console would show it connected all that while. Tablets ping every
-second (static/js/table_socket.js, static/js/live.js), so a socket that has pinged once and
-then sends nothing at all, pings included, for ``limit_s`` has lost its tablet.
+minutes; the teacher's console would show it connected all that while. Pages ping every 2 s
+(static/js/heartbeat.js), so a socket that has pinged once and then sends nothing at all,
+pings included, for ``limit_s`` has lost its tablet.
 
 Only a socket whose page asked for it is held to this (the consumer arms the watchdog when
 the page connects with ``?heartbeat=1``): a script, a bot or an older page that pings now and
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# Four pings missed in a row (a tablet pings every second): long enough for a busy tablet or
-# a Wi-Fi hiccup, short enough that the console shows the truth within about five seconds.
+# A ping missed and the next one late (a page pings every 2 s): long enough for a busy tablet
+# or a Wi-Fi hiccup, short enough that the console shows the truth within about five seconds.
 SILENCE_LIMIT_S = 4.0
 
 

@@ -28,7 +28,7 @@
     });
   }
 
-  // The heartbeat (heartbeat.js) of one htmx socket: pings a second; a link silent for 3 s is
+  // The heartbeat (heartbeat.js) of one htmx socket: a ping every 2 s; a link silent for 3 s is
   // dropped and opened again, with the overlay meanwhile (a Wi-Fi drop never closes a socket).
   function watch(element, wrapper, socket) {
     unwatch(element);

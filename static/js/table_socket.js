@@ -1,7 +1,7 @@
 // The game socket of a tablet at a live table, shared by every game page.
 //
 // Connects to root.dataset.tableSocket (the seat token travels in its HttpOnly cookie, out of
-// page script's reach), pings every second (heartbeat.js: a link that answers nothing for
+// page script's reach), pings every 2 s (heartbeat.js: a link that answers nothing for
 // 3 s is lost), reconnects with jittered backoff cut short by a cheap probe the moment the
 // server answers again (reconnector below), and shows the calm "Reconnecting…" overlay
 // meanwhile, the game dimmed under it. Every input is kept until the server answers it and
