@@ -80,21 +80,32 @@ class Server:
         return [(number, frame) for number, frame in self.frames if frame["type"] == "act"]
 
 
-@pytest.fixture
-def tablet(browser: Browser, live_url: str) -> Iterator[tuple[Page, Server]]:
+def _tablet_open(
+    browser: Browser, live_url: str, *, virtual_clock: bool = False
+) -> tuple[Page, Server]:
+    """A tablet page with the harness connected to a scripted server (its first view in)."""
     context = browser.new_context(
         base_url=live_url, viewport=TABLET, has_touch=True, device_scale_factor=1
     )
     page = context.new_page()
+    if virtual_clock:
+        page.clock.install()
     server = Server()
     page.route_web_socket("**/ws/test/**", server.accept)
     page.goto("/join/")
-    page.wait_for_function("window.SnapclassHeartbeat !== undefined")
+    # Polled by interval: a virtual clock holds back animation frames.
+    page.wait_for_function("window.SnapclassHeartbeat !== undefined", polling=50)
     page.add_script_tag(url=page.evaluate(SCRIPT_URL))
     page.evaluate(HARNESS)
-    page.wait_for_function("window.views.length === 1")
+    page.wait_for_function("window.views.length === 1", polling=50)
+    return page, server
+
+
+@pytest.fixture
+def tablet(browser: Browser, live_url: str) -> Iterator[tuple[Page, Server]]:
+    page, server = _tablet_open(browser, live_url)
     yield page, server
-    context.close()
+    page.context.close()
 
 
 def test_saving_shows_while_the_server_is_still_storing_an_input(
@@ -177,3 +188,22 @@ def test_inputs_made_while_the_link_is_down_are_sent_after_the_reconnect(
     (error,) = page.evaluate("window.errors")
     assert error["message"] == NOT_COUNTED
     assert error["code"] == "rejected"
+
+
+def test_the_page_pings_every_two_seconds_and_an_answered_link_stays(
+    browser: Browser, live_url: str
+) -> None:
+    """On a virtual clock: over 20 s an answered link gets a ping every 2 s (static/js/
+    heartbeat.js; a ping a second was most of a school's frames on the server) and is never
+    taken for lost."""
+    page, server = _tablet_open(browser, live_url, virtual_clock=True)
+    pings_before = sum(1 for _number, frame in server.frames if frame["type"] == "ping")
+    for _ in range(20):
+        page.clock.run_for(1000)
+        page.wait_for_timeout(20)  # the scripted server's pong reaches the page
+    pings = sum(1 for _number, frame in server.frames if frame["type"] == "ping") - pings_before
+
+    assert pings in (9, 10, 11), pings
+    assert len(server.connections) == 1
+    assert not page.evaluate("window.SnapclassTable.links[0].log.some(e => e.what === 'lost')")
+    page.context.close()

@@ -37,12 +37,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, int
 
 
 async def _pinging(tablet: Tablet, stop: asyncio.Event) -> None:
-    seq = 1000
+    seq, every_s = 1000, page_ping_every_s()
     while not stop.is_set():
         seq += 1
         if not await tablet.try_send({"type": "ping", "seq": seq}):
             return
-        await asyncio.sleep(page_ping_every_s())
+        await asyncio.sleep(every_s)
 
 
 async def _connected_count(console: Tablet, count: int, after: int, timeout: float) -> float:
