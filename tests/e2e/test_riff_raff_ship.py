@@ -92,12 +92,16 @@ def _catch_at_the_edge(tablet: Page, piece: int) -> bool:
     try:
         tablet.wait_for_function(f"() => window.riffRaff.nearMisses > {near}", timeout=2000)
     except PlaywrightTimeoutError:
-        # The piece came to rest late and its catch window closed before the tap, or it was
-        # still moving (a busy machine's browser drew no new frame between the two looks
-        # that found it still): nothing was there to nearly miss. The game goes on with the
-        # next piece that falls. A piece still where it was tapped is a real failure.
+        # The piece came to rest late and its catch window closed before the tap (it may
+        # still be drawn where it lies), or it was still moving (a busy machine's browser
+        # drew no new frame between the two looks that found it still): nothing was there
+        # to nearly miss. The game goes on with the next piece that falls. A piece still
+        # catchable where it was tapped is a real failure.
+        catchable = any(each["id"] == piece for each in tablet.evaluate(FALLING))
         now = tablet.evaluate(DRAWN, piece)
-        if now is None or math.dist(now["page"], drawn["page"]) > drawn["radius"] / 2:
+        if not catchable or now is None:
+            return False
+        if math.dist(now["page"], drawn["page"]) > drawn["radius"] / 2:
             return False
         raise
     expect(tablet.locator("[data-feedback]")).to_be_visible()
