@@ -75,7 +75,7 @@ from games.live.protocol import (
     client_frame_decode,
     server_frame_encode,
 )
-from games.live.round_trip import RoundTrip
+from games.live.round_trip import PROBE_EVERY_MS, RoundTrip
 
 logger = logging.getLogger(__name__)
 
@@ -663,7 +663,7 @@ class TableConsumer(_Socket):
             return
         found = await database_sync_to_async(seat_playing_find)(code=code, token=token)
         await self.accept()
-        self.watchdog = _heartbeat_for(self.scope, self._silent)
+        self._heartbeat_keep()
         if found is None:
             await self._refuse("no_seat", NO_SEAT, fragments.CLOSE_NO_SEAT)
             return
@@ -695,10 +695,6 @@ class TableConsumer(_Socket):
         await self.channel_layer.group_send(seat_group(self.seat_id), opened)
         host.on_stop(self._host_stopped)
         await host.join(self.listener)
-        if self.watchdog is not None:
-            # A tablet's page (it pings every 2 s): the server times its own probes to it,
-            # sent on its pings, and judges its reaction times by those.
-            self.round_trip = RoundTrip()
 
     def _host_stopped(self) -> None:
         # A finished game keeps its last view on the tablet; a host that stopped for any other
@@ -744,15 +740,22 @@ class TableConsumer(_Socket):
             self.host.submit(self.listener, decoded.seq, action, decoded.cid)
 
     async def pinged(self, seq: int) -> None:
-        # A tablet's ping answers the server's probe, or is its own (answered with a pong;
-        # then a probe, if one is due).
-        if self.round_trip is None:
-            await super().pinged(seq)
-            return
-        if self.round_trip.echoed(seq, wall_ms()):
+        # A tablet's ping answers the server's probe, or is its own (it heard nothing for a
+        # while): answered with a pong.
+        if self.round_trip is not None and self.round_trip.echoed(seq, wall_ms()):
             return
         await super().pinged(seq)
-        if self.round_trip.due(wall_ms()):
+
+    def _heartbeat_keep(self) -> None:
+        # A table page held to the heartbeat: the server probes it every 2 s and its answers
+        # are its sign of life; a tablet's also time the round trip its reaction times are
+        # judged by.
+        self.watchdog = _heartbeat_for(self.scope, self._silent, beat=self._probe)
+        if self.watchdog is not None:
+            self.round_trip = RoundTrip()
+
+    async def _probe(self) -> None:
+        if self.round_trip is not None and not self.closed_here:
             await self.send(text_data=self.round_trip.probe(wall_ms()))
 
     async def _silent(self) -> None:
@@ -817,7 +820,7 @@ class TableWatchConsumer(TableConsumer):
         self.watched = (session_id, table_id)
         may_watch = await database_sync_to_async(self._may_watch)()
         await self.accept()
-        self.watchdog = _heartbeat_for(self.scope, self._silent)
+        self._heartbeat_keep()
         if not may_watch:
             await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
             return
@@ -865,16 +868,20 @@ def _wants_standings(scope: dict[str, Any]) -> bool:
 
 
 def _heartbeat_for(
-    scope: dict[str, Any], on_silent: Callable[[], Awaitable[None]]
+    scope: dict[str, Any],
+    on_silent: Callable[[], Awaitable[None]],
+    *,
+    beat: Callable[[], Awaitable[None]] | None = None,
 ) -> SilenceWatchdog | None:
-    """Held to the heartbeat: closed after 4 s without a frame (games.live.heartbeat).
+    """Held to the heartbeat: closed after 4 s without a frame (games.live.heartbeat), and
+    ``beat`` called every PROBE_EVERY_MS.
 
-    Only pages that ping every 2 s ask for it (?heartbeat=1: table_socket.js, live.js);
+    Only pages that keep the heartbeat ask for it (?heartbeat=1: table_socket.js, live.js);
     scripts, bots, tests and pages of an older release are left to Daphne's keepalive.
     """
     if "1" not in _query(scope).get("heartbeat", []):
         return None
-    watchdog = SilenceWatchdog(on_silent)
+    watchdog = SilenceWatchdog(on_silent, beat=beat, beat_every_s=PROBE_EVERY_MS / 1000)
     watchdog.arm()
     return watchdog
 

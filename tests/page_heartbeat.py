@@ -10,9 +10,18 @@ from pathlib import Path
 _SCRIPT = Path(__file__).resolve().parents[1] / "static" / "js" / "heartbeat.js"
 
 
-def page_ping_every_s() -> float:
-    """How often a live page pings its socket, in seconds."""
-    found = re.search(r"var PING_EVERY_MS = (\d+);", _SCRIPT.read_text())
+def _seconds(name: str) -> float:
+    found = re.search(rf"var {name} = (\d+);", _SCRIPT.read_text())
     if found is None:
-        raise LookupError(f"no PING_EVERY_MS in {_SCRIPT}")
+        raise LookupError(f"no {name} in {_SCRIPT}")
     return int(found.group(1)) / 1000
+
+
+def page_ping_every_s() -> float:
+    """How often a live page pings its socket, in seconds (a table page: at most this often)."""
+    return _seconds("PING_EVERY_MS")
+
+
+def page_quiet_ping_s() -> float:
+    """A table page (probed by the server) pings only after this long with nothing heard."""
+    return _seconds("QUIET_PING_MS")

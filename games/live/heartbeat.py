@@ -1,13 +1,19 @@
 """The server's half of the heartbeat: a socket that stops sending is closed.
 
 A tablet whose Wi-Fi drops never says goodbye, and TCP may keep its dead connection open for
-minutes; the teacher's console would show it connected all that while. Pages ping every 2 s
-(static/js/heartbeat.js), so a socket that has pinged once and then sends nothing at all,
-pings included, for ``limit_s`` has lost its tablet.
+minutes; the teacher's console would show it connected all that while. Pages send a frame at
+least every 2 s (static/js/heartbeat.js: a ping, or a table page's answer to a probe), so a
+socket that then sends nothing at all for ``limit_s`` has lost its tablet.
 
 Only a socket whose page asked for it is held to this (the consumer arms the watchdog when
 the page connects with ``?heartbeat=1``): a script, a bot or an older page that pings now and
 then is left to Daphne's own keepalive.
+
+A tablet's socket also beats from this side: the watchdog calls ``beat`` every ``beat_every_s``
+(the server's round-trip probe, games.live.round_trip), and the tablet's answer is its sign of
+life, so a tablet pings only when it hears nothing (static/js/heartbeat.js). One probe and its
+answer stand in for a ping, its pong, a probe and its answer: half the frames a school's
+tablets cost the server (make bench-capacity, README).
 """
 
 from __future__ import annotations
@@ -22,9 +28,13 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# A ping missed and the next one late (a page pings every 2 s): long enough for a busy tablet
-# or a Wi-Fi hiccup, short enough that the console shows the truth within about five seconds.
+# A frame missed and the next one late (a page sends one at least every 2 s): long enough for
+# a busy tablet or a Wi-Fi hiccup, short enough that the console shows the truth within about
+# five seconds.
 SILENCE_LIMIT_S = 4.0
+# A loop's timer may fire a hair early: a beat that is this close to due goes now, not after
+# one more wake-up.
+TIMER_SLACK_S = 0.001
 
 
 class SilenceWatchdog:
@@ -37,11 +47,15 @@ class SilenceWatchdog:
         limit_s: float = SILENCE_LIMIT_S,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        beat: Callable[[], Awaitable[None]] | None = None,
+        beat_every_s: float = 2.0,
     ) -> None:
         self._on_silent = on_silent
         self._limit_s = limit_s
         self._clock = clock
         self._sleep = sleep
+        self._beat = beat
+        self._beat_every_s = beat_every_s
         self._last = clock()
         self._task: asyncio.Task[None] | None = None
 
@@ -63,10 +77,21 @@ class SilenceWatchdog:
         return self._task is not None
 
     async def _watch(self) -> None:
-        # Sleep until the silence would reach the limit, then look again: one wake-up per
-        # limit while frames keep coming, none per frame.
-        while (left := self._last + self._limit_s - self._clock()) > 0:
-            await self._sleep(left)
+        # Sleep until the silence would reach the limit (or the next beat is due), then look
+        # again: one wake-up per limit (or beat) while frames keep coming, none per frame.
+        next_beat = self._clock()
+        while (left := self._last + self._limit_s - (now := self._clock())) > 0:
+            if self._beat is None:
+                await self._sleep(left)
+                continue
+            if now >= next_beat - TIMER_SLACK_S:
+                next_beat = now + self._beat_every_s
+                try:
+                    await self._beat()
+                except Exception:
+                    logger.exception("a heartbeat beat failed")
+                continue
+            await self._sleep(min(left, next_beat - now))
         try:
             await self._on_silent()
         except Exception:

@@ -3,8 +3,8 @@
 Reaction times are judged against the stimulus's age when the response arrives
 (``games.reaction``), and that age holds the round trip. The tablet's own figure
 (``rtt_ms`` in its frames) is never used: a forged one would widen the bounds at will. So the
-server times its own probes: now and then (on a tablet's ping, at most every
-``PROBE_EVERY_MS``) it sends ``{"type": "probe", "seq": n}`` and the tablet answers at once
+server times its own probes: every ``PROBE_EVERY_MS`` (the socket's heartbeat,
+games.live.heartbeat) it sends ``{"type": "probe", "seq": n}`` and the tablet answers at once
 with a ping of that ``seq`` (static/js/table_socket.js). Probe numbers start at
 ``PROBE_SEQ_BASE``, far above any number a tablet gives its own frames, so an echo is never
 taken for the tablet's own ping.
@@ -50,11 +50,6 @@ class RoundTrip:
         self._sent: dict[int, int] = {}
         self._samples: deque[int] = deque(maxlen=SAMPLES)
         self._next_seq = PROBE_SEQ_BASE
-        self._last_sent_ms: int | None = None
-
-    def due(self, now_ms: int) -> bool:
-        """Whether a probe should go now (the first at once, then every PROBE_EVERY_MS)."""
-        return self._last_sent_ms is None or now_ms - self._last_sent_ms >= PROBE_EVERY_MS
 
     def probe(self, now_ms: int) -> str:
         """The probe frame to send now (its time is remembered)."""
@@ -63,7 +58,6 @@ class RoundTrip:
         self._sent[seq] = now_ms
         while len(self._sent) > OUTSTANDING:
             del self._sent[next(iter(self._sent))]
-        self._last_sent_ms = now_ms
         return _encoder.encode(Probe(seq=seq)).decode()
 
     def echoed(self, seq: int, now_ms: int) -> bool:

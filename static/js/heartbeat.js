@@ -5,18 +5,25 @@
 // came for LOST_AFTER_MS and the oldest unanswered ping has had ANSWER_WITHIN_MS to be
 // answered. Timers of a hidden page may fire a minute apart: counting from the oldest
 // unanswered ping, not from the last frame, keeps a late timer from looking like a lost link.
-// The server's half is games/live/heartbeat.py (4 s without a frame closes the socket).
+//
+// A tablet's table socket is probed by the server every 2 s and answers each probe
+// (games/live/round_trip.py): start(ping, lost, {probed: true}) pings only after
+// QUIET_PING_MS with nothing heard, as the answers already tell the server the tablet is
+// there. The server's half is games/live/heartbeat.py (4 s without a frame closes the socket).
 (function () {
   "use strict";
 
   // Every 2 s, not every second: with a school on one server, the pings and their answers
-  // were most of the frames it handled (make bench-capacity, README). A drop still shows
-  // 3-3.5 s after the last frame heard, as with a ping a second.
+  // were most of the frames it handled (make bench-capacity, README).
   var PING_EVERY_MS = 2000;
+  // A probed page: a probe is half a second late (or the link is gone).
+  var QUIET_PING_MS = 2500;
   var LOST_AFTER_MS = 3000;
-  var ANSWER_WITHIN_MS = 1500;
+  // A drop shows 3-3.5 s after the last frame heard (a probed page pings 2.5 s after it).
+  var ANSWER_WITHIN_MS = 1000;
 
-  function start(ping, lost) {
+  function start(ping, lost, options) {
+    var probed = Boolean(options && options.probed);
     var heardAt = performance.now();
     var pingedAt = -Infinity;
     var unansweredSince = null;
@@ -28,7 +35,7 @@
         lost();
         return;
       }
-      if (now - pingedAt >= PING_EVERY_MS) {
+      if (now - pingedAt >= PING_EVERY_MS && (!probed || now - heardAt >= QUIET_PING_MS)) {
         pingedAt = now;
         if (unansweredSince === null) unansweredSince = now;
         ping();

@@ -1,8 +1,8 @@
 // The game socket of a tablet at a live table, shared by every game page.
 //
 // Connects to root.dataset.tableSocket (the seat token travels in its HttpOnly cookie, out of
-// page script's reach), pings every 2 s (heartbeat.js: a link that answers nothing for
-// 3 s is lost), reconnects with jittered backoff cut short by a cheap probe the moment the
+// page script's reach), answers the server's probe every 2 s and pings only when it has heard
+// nothing for 2.5 s (heartbeat.js: a link that answers nothing for 3 s is lost), reconnects with jittered backoff cut short by a cheap probe the moment the
 // server answers again (reconnector below), and shows the calm "Reconnecting…" overlay
 // meanwhile, the game dimmed under it. Every input is kept until the server answers it and
 // sent again after a reconnect, however long the outage (the server applies a client id once);
@@ -178,7 +178,8 @@
         link.opens += 1;
         note(link, "open");
         showLost(false);
-        beat = heartbeat(ping, function () { lost("silent"); });
+        // Probed by the server every 2 s (?heartbeat=1): pings only when it hears nothing.
+        beat = heartbeat(ping, function () { lost("silent"); }, { probed: true });
         resendUnanswered();
       };
       current.onmessage = function (message) {

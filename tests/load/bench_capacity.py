@@ -30,9 +30,9 @@ others). Per-socket memory is (server RSS at N students - RSS before any) / N.
 Each class also has its teacher's console and its projector open (one socket each), drawn
 again as its tables change, as in a classroom. Every socket keeps the page's heartbeat
 (``static/js/heartbeat.js``): it connects with ``?heartbeat=1`` (the server closes it after
-4 s of silence), pings as often as the page does, and a tablet answers the server's
-round-trip probes at once, as ``static/js/table_socket.js`` does (``--no-heartbeat``: as the
-ramp ran before).
+4 s of silence), a teacher page pings as often as the page does, and a tablet answers the
+server's probes at once and pings only after a quiet spell, as ``static/js/table_socket.js``
+does (``--no-heartbeat``: as the ramp ran before).
 
 Progress goes to stderr; one JSON object to stdout. Loopback only; bounded in time. The exit
 status is 1 when any step lost a flip (a flip that did not reach, within 10 s, every tablet of
@@ -63,7 +63,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncIterator, Callable
     from types import FrameType
 
     from tests.cluster.processes import Site
@@ -179,6 +179,7 @@ class ClientLoad:
     frames: int = 0
     refusals: int = 0
     pongs: int = 0
+    probes: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     closes: Counter[str] = field(default_factory=Counter)
     connected: int = 0
@@ -267,6 +268,7 @@ class ClientLoad:
             "lost_details": self.lost_details,
             "teacher_frames": self.teacher_frames,
             "pongs": self.pongs,
+            "probes": self.probes,
             "teacher_connected": self.teacher_connected,
             "teacher_silent": sorted(page for page, at in self.teacher_last.items() if at < cutoff),
             "frames": self.frames,
@@ -283,6 +285,7 @@ class ClientLoad:
             "cpu_s": time.process_time(),
         }
         self.completed, self.lost, self.frames, self.refusals, self.pongs = [], 0, 0, 0, 0
+        self.probes = 0
         self.lost_details, self.teacher_frames = [], 0
         return result
 
@@ -305,7 +308,7 @@ class ClientLoad:
                 try:
                     async with (
                         _connect(url, f"seat_{code}={token}", port) as socket,
-                        self._beating(socket),
+                        self._beating(socket, heard_at=self._heard_at(token)),
                     ):
                         self.connected += 1
                         self.tablet_connects[token] += 1
@@ -354,6 +357,7 @@ class ClientLoad:
             self.tablet_frame[token] = (time.monotonic(), frame.type)
             if frame.type == "probe":
                 # Answered at once, before anything else (table_socket.js).
+                self.probes += 1
                 await _send_quietly(socket, json.dumps({"type": "ping", "seq": frame.seq}))
                 continue
             if frame.type == "pong":
@@ -440,20 +444,42 @@ class ClientLoad:
     def _heartbeat_query(self) -> str:
         return "?heartbeat=1" if self.heartbeat else ""
 
+    def _heard_at(self, token: str) -> Callable[[], float]:
+        """When the tablet of ``token`` last heard a frame (from now, if none yet)."""
+        opened = time.monotonic()
+
+        def heard_at() -> float:
+            last = self.tablet_frame.get(token)
+            return opened if last is None else last[0]
+
+        return heard_at
+
     @contextlib.asynccontextmanager
-    async def _beating(self, socket: Any) -> AsyncIterator[None]:
-        """The page's heartbeat on ``socket`` while it is open: its pings."""
+    async def _beating(
+        self, socket: Any, *, heard_at: Callable[[], float] | None = None
+    ) -> AsyncIterator[None]:
+        """The page's pings on ``socket`` while it is open: a teacher page's every 2 s; a
+        tablet's (``heard_at``: when it last heard a frame, monotonic) only after a quiet
+        spell, as it answers the server's probes (see ``_play``)."""
         if not self.heartbeat:
             yield
             return
-        from tests.page_heartbeat import page_ping_every_s
+        from tests.page_heartbeat import page_ping_every_s, page_quiet_ping_s
 
-        every_s = page_ping_every_s()
+        every_s, quiet_s = page_ping_every_s(), page_quiet_ping_s()
 
         async def beat() -> None:
             seq = 0
+            pinged_at = float("-inf")
             while True:
-                await asyncio.sleep(every_s)
+                if heard_at is None:
+                    await asyncio.sleep(every_s)
+                else:
+                    due = max(heard_at() + quiet_s, pinged_at + every_s)
+                    if (wait := due - time.monotonic()) > 0:
+                        await asyncio.sleep(wait)
+                        continue
+                    pinged_at = time.monotonic()
                 seq += 1
                 await _send_quietly(socket, json.dumps({"type": "ping", "seq": seq}))
 
@@ -899,6 +925,7 @@ class Window:
     teacher_connected: int = 0
     teacher_silent: list[str] = field(default_factory=list)
     pongs: int = 0
+    probes: int = 0
 
     def summary(self, tables: int, flip_every: float) -> dict[str, Any]:
         cpu = [
@@ -922,8 +949,9 @@ class Window:
             # A console and a projector per class, open and drawn as in class.
             "teacher_pages_connected": self.teacher_connected,
             "teacher_frames_per_s": round(self.teacher_frames / self.seconds, 1),
-            # The heartbeat's answers: every socket's pings, answered.
+            # The heartbeat from the server's side: pings answered, tablets probed.
             "pongs_per_s": round(self.pongs / self.seconds),
+            "probes_per_s": round(self.probes / self.seconds),
             "server_cpu": cpu,
             "clients_cpu_pct": round(100 * self.client_cpu_s / self.seconds, 1),
             "frames_per_s": round(self.frames / self.seconds),
@@ -1029,6 +1057,7 @@ class Load:
             lost_details=[detail for report in after for detail in report["lost_details"]],
             teacher_frames=sum(report["teacher_frames"] for report in after),
             pongs=sum(report["pongs"] for report in after),
+            probes=sum(report["probes"] for report in after),
             teacher_connected=sum(report["teacher_connected"] for report in after),
             teacher_silent=[page for report in after for page in report["teacher_silent"]],
         )
@@ -1117,6 +1146,7 @@ async def _ramp(
                 f", per process {step['students_per_process']}"
                 f", teacher pages {step['teacher_frames_per_s']} frames/s"
                 f" (stretch {step['teacher_page_stretch']}), pongs/s {step['pongs_per_s']}"
+                f", probes/s {step['probes_per_s']}"
             )
             if profiling:
                 break  # the profile was the point; the sampler's own cost would skew the rest

@@ -101,3 +101,56 @@ async def test_a_failing_close_is_logged_not_raised(caplog: pytest.LogCaptureFix
     watchdog.arm()
     await _settle()
     assert "closing a silent socket failed" in caplog.text
+
+
+async def test_beats_go_at_once_then_every_interval_while_answered() -> None:
+    """A table socket's probes (``beat``): the first at once, then every 2 s; each answer is a
+    frame heard, so an answered socket is never taken for silent."""
+    clock = _Clock()
+    beats: list[float] = []
+    calls: list[float] = []
+
+    async def beat() -> None:
+        beats.append(clock.now)
+        if clock.now < 7.0:
+            watchdog.heard()  # answered at once, until the tablet goes quiet after 6 s
+
+    async def silent() -> None:
+        calls.append(clock.now)
+
+    watchdog = SilenceWatchdog(
+        silent, limit_s=4.0, clock=clock, sleep=clock.sleep, beat=beat, beat_every_s=2.0
+    )
+    watchdog.arm()
+    for _ in range(10):
+        await _settle()
+    assert beats == [0.0, 2.0, 4.0, 6.0, 8.0]
+    # Last heard at 6 s (the answer to that beat): silent 4 s later, with no beat after it.
+    assert calls == [10.0]
+    assert clock.naps == [2.0, 2.0, 2.0, 2.0, 2.0]
+
+
+async def test_a_failing_beat_is_logged_and_the_beats_go_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clock = _Clock()
+    beats: list[float] = []
+
+    async def beat() -> None:
+        beats.append(clock.now)
+        if len(beats) == 1:
+            raise RuntimeError("socket busy")
+        watchdog.heard()
+
+    async def silent() -> None:
+        pass
+
+    watchdog = SilenceWatchdog(
+        silent, limit_s=4.0, clock=clock, sleep=clock.sleep, beat=beat, beat_every_s=2.0
+    )
+    watchdog.arm()
+    for _ in range(3):
+        await _settle()
+    watchdog.stop()
+    assert beats[:3] == [0.0, 2.0, 4.0]
+    assert "a heartbeat beat failed" in caplog.text

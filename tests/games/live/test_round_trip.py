@@ -44,14 +44,6 @@ def test_the_tablets_echo_cannot_be_answered_twice_or_before_it_was_asked() -> N
     assert trip.estimate_ms() == 20
 
 
-def test_probes_go_at_once_then_every_two_seconds() -> None:
-    trip = RoundTrip()
-    assert trip.due(0)
-    trip.probe(0)
-    assert not trip.due(PROBE_EVERY_MS - 1)
-    assert trip.due(PROBE_EVERY_MS)
-
-
 def test_a_round_trip_never_exceeds_the_wire_limit() -> None:
     trip = RoundTrip()
     seq = _seq(trip.probe(0))
