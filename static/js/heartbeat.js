@@ -19,7 +19,8 @@
   // A probed page: a probe is half a second late (or the link is gone).
   var QUIET_PING_MS = 2500;
   var LOST_AFTER_MS = 3000;
-  // A drop shows 3-3.5 s after the last frame heard (a probed page pings 2.5 s after it).
+  // A drop shows 3 s after the last frame heard on a page that pings every 2 s, 3.5-3.75 s on
+  // a probed page (its ping goes 2.5-2.75 s after it).
   var ANSWER_WITHIN_MS = 1000;
 
   function start(ping, lost, options) {

@@ -2,8 +2,9 @@
 //
 // Connects to root.dataset.tableSocket (the seat token travels in its HttpOnly cookie, out of
 // page script's reach), answers the server's probe every 2 s and pings only when it has heard
-// nothing for 2.5 s (heartbeat.js: a link that answers nothing for 3 s is lost), reconnects with jittered backoff cut short by a cheap probe the moment the
-// server answers again (reconnector below), and shows the calm "Reconnecting…" overlay
+// nothing for 2.5 s (heartbeat.js: a link that answers nothing for 3 s is lost), reconnects
+// with jittered backoff cut short by a cheap probe the moment the server answers again
+// (reconnector below), and shows the calm "Reconnecting…" overlay
 // meanwhile, the game dimmed under it. Every input is kept until the server answers it and
 // sent again after a reconnect, however long the outage (the server applies a client id once);
 // one the game can no longer take is told to the child as not counted. "Saving…" shows while
