@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 from classroom.live import fragments, hosting
 from classroom.live.code_sessions import code_session_hint, code_session_remember
 from classroom.live.idle import idle_watch_ensure
-from classroom.live.lobby_reads import LobbyReads
 from classroom.live.notify import (
     seat_group,
     session_group,
@@ -37,11 +36,10 @@ from classroom.live.notify import (
     teacher_group,
     teachers_group,
 )
-from classroom.live.parts import PartCache
+from classroom.live.page_draws import DrawAsk, Page
 from classroom.live.render_budget import teacher_render_budget
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
-from classroom.selectors.live_skills import LiveSkills
 from classroom.selectors.sessions import session_table_ids
 from classroom.selectors.sockets import (
     seat_find_by_token,
@@ -53,6 +51,7 @@ from classroom.selectors.sockets import (
 from classroom.server import metrics
 from classroom.server.lobby_thread import lobby_database_call
 from classroom.server.outages import OutageCalmSocket
+from classroom.server.page_drawing import teacher_page_draw, teacher_page_forget
 from classroom.server.process import heartbeat_ensure
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.web.rate_limits import (
@@ -279,7 +278,7 @@ class _LobbyConsumer(_Socket):
             self._dirty = False
             self._rendered_at = loop.time()
             self.gather()
-            html, close_code, cpu_s = await self.database_call(self._render_timed)
+            html, close_code, cpu_s = await self.draw()
             self.render_spent(cpu_s, loop.time())
             if html != self._sent_html:
                 await self.send(text_data=html)
@@ -293,6 +292,10 @@ class _LobbyConsumer(_Socket):
         """Run a sync database call off the event loop, on the thread the page's calls use."""
         result: R = await database_sync_to_async(call)(*args, **kwargs)
         return result
+
+    async def draw(self) -> tuple[str, int | None, float]:
+        """The page drawn now (after ``gather``): its HTML, a close code, the CPU it took."""
+        return await self.database_call(self._render_timed)
 
     def render_gap(self, now: float) -> float:
         """The least time between two renders now."""
@@ -326,8 +329,8 @@ class _LobbyConsumer(_Socket):
 
 class _TeacherConsumer(_LobbyConsumer):
     # While tables play they change every few hundred ms, and a console render costs ~25 ms
-    # of the one thread every page shares (the projector's ~7): at most once a second, and
-    # less often while the process's teacher pages use more than their budget.
+    # of CPU (the projector's ~7): at most once a second, and less often while the process's
+    # teacher pages use more than their budget.
     render_gap_s = TEACHER_RENDER_GAP_S
 
     def render_gap(self, now: float) -> float:
@@ -343,17 +346,15 @@ class _TeacherConsumer(_LobbyConsumer):
         return [session_group(session_id), teachers_group(session_id), teacher_group(user_id)]
 
     remote_views: dict[int, dict[str, Any]]
-    # The parts of the page this socket drew last: a redraw renders only those that changed.
-    parts: PartCache
+    page: Page
+    with_dashboard = False  # the draw in progress draws the console's live skills
 
     # The session's tables (the views this page asks the hosts for), as last read.
     table_ids: set[int]
     _table_ids_read: set[int] | None = None
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.parts = PartCache()
-        self.lobby_reads = LobbyReads()
+    # A lobby change came since the last draw was asked for: the next reads the lobby again
+    # (the draws keep their last reads of it: ``classroom.live.lobby_reads``).
+    _lobby_changed = True
 
     def gather(self) -> None:
         # Game state lives in the table hosts: those in this event loop (this session's
@@ -361,21 +362,42 @@ class _TeacherConsumer(_LobbyConsumer):
         local = hosting.registry.teacher_views(self.table_ids)
         self.views = {**self.remote_views, **local}
 
-    def _render_in_language(self) -> tuple[str, int | None]:
-        rendered = super()._render_in_language()
-        self._table_ids_read = session_table_ids(session_id=self.session_id)
-        return rendered
+    async def draw(self) -> tuple[str, int | None, float]:
+        # Drawn apart from the sockets (``classroom.server.page_drawing``), from plain data:
+        # what the draws keep between them (parts, lobby reads, live skills) is found there
+        # by this socket's name.
+        ask = DrawAsk(
+            socket=self.channel_name,
+            page=self.page,
+            session_id=self.session_id,
+            language=self.language,
+            views=self.views,
+            dashboard=self.with_dashboard,
+            lobby_changed=self._lobby_changed,
+        )
+        self._lobby_changed = False
+        try:
+            drawn = await teacher_page_draw(ask)
+        except BaseException:
+            self._lobby_changed = ask.lobby_changed or self._lobby_changed
+            raise
+        self._table_ids_read = drawn.table_ids
+        return drawn.html, None, drawn.cpu_s
 
     def after_render(self) -> None:
         # New tables (the start, a late joiner's, Play again): draw again with their views.
         if self._table_ids_read is not None and self._table_ids_read != self.table_ids:
             self.table_ids = self._table_ids_read
-            self.lobby_reads.stale()
+            self._lobby_changed = True
             self._dirty = True
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        self.lobby_reads.stale()
+        self._lobby_changed = True
         await super().lobby_changed(event)
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        teacher_page_forget(self.channel_name)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         # A table moved: its tile is drawn again; the lobby as last read still holds.
@@ -416,15 +438,9 @@ class ConsoleConsumer(_TeacherConsumer):
     """The teacher's console: the tables as they change, the live skills at most every
     DASHBOARD_GAP_S, and once more after the last change of a burst."""
 
+    page = "console"
     _dashboard_at = float("-inf")  # loop time of the last render with the live skills
-    with_dashboard = True  # the render in progress draws them
     _dashboard_task: asyncio.Task[None] | None = None
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Kept between draws: each reads only the trials since the one before.
-        self.skills = LiveSkills()
-        self.dashboard_parts = PartCache()
 
     def gather(self) -> None:
         super().gather()
@@ -446,28 +462,9 @@ class ConsoleConsumer(_TeacherConsumer):
             self._dashboard_task.cancel()
         await super().disconnect(code)
 
-    def render(self) -> tuple[str, int | None]:
-        html = fragments.console_fragment_render(
-            session_id=self.session_id,
-            views=self.views,
-            dashboard=self.with_dashboard,
-            parts=self.parts,
-            lobby_reads=self.lobby_reads,
-            skills=self.skills,
-            dashboard_parts=self.dashboard_parts,
-        )
-        return html, None
-
 
 class ProjectorConsumer(_TeacherConsumer):
-    def render(self) -> tuple[str, int | None]:
-        html = fragments.projector_fragment_render(
-            session_id=self.session_id,
-            views=self.views,
-            parts=self.parts,
-            lobby_reads=self.lobby_reads,
-        )
-        return html, None
+    page = "projector"
 
 
 @dataclass(frozen=True)

@@ -224,6 +224,10 @@ if DEBUG:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Consoles and projectors are drawn in a process of their own beside each serving process
+# (classroom.server.page_drawing), so their draws never hold up the flips; off, they are drawn
+# on a thread of the serving process.
+TEACHER_PAGES_DRAWN_APART = _env_flag("SNAPCLASS_DRAW_PAGES_APART", default=True)
 # Seat tokens live in a cookie for this long; a school day with room to spare.
 SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
 # WebSockets one client address may hold open in one process (classroom.server.socket_limits); a

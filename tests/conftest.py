@@ -61,6 +61,14 @@ def _fresh_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _teacher_pages_drawn_in_thread(settings: Any) -> None:
+    # A process of its own would not see what a test's transaction wrote; the drawing
+    # process is tested apart (tests/classroom/server/test_page_drawing.py) and serves every
+    # browser test's Daphne.
+    settings.TEACHER_PAGES_DRAWN_APART = False
+
+
+@pytest.fixture(autouse=True)
 def _fresh_render_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     # The teacher pages' budget is per process: one test's renders never slow the next's.
     from classroom import consumers

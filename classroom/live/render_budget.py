@@ -1,10 +1,12 @@
 """How much of the process the teachers' pages may take to be drawn.
 
-Every console and projector is drawn on the one thread Channels gives all sockets' database
-work. With a whole school playing, those draws took about three quarters of that thread and
-a third of the process's GIL (py-spy on ``tests/load/bench_capacity.py`` at 510-630
-students), time the flips of every table wait for. A teacher reads a tile every few seconds;
-a child waits for the next card at once.
+Every console and projector used to be drawn on the one thread Channels gives all sockets'
+database work: with a whole school playing, those draws took about three quarters of that
+thread and a third of the process's GIL (py-spy on ``tests/load/bench_capacity.py`` at
+510-630 students), time the flips of every table waited for. They are now drawn in a process
+of their own (``classroom.server.page_drawing``), which still takes a core the flips, the
+joins and the log writer share. A teacher reads a tile every few seconds; a child waits for
+the next card at once.
 
 So the pages share a budget: their draws may use ``share`` of one CPU. Every window the
 draws' CPU time is summed; what they would have spent at their usual pace (the sum times the
@@ -68,6 +70,6 @@ class RenderBudget:
         self._spent_s = 0.0
 
 
-# One per process: the pages of every session here share the one thread.
+# One per serving process: the pages of every session here share its drawing process.
 teacher_render_budget = RenderBudget()
 metrics.teacher_page_stretch_from(lambda: teacher_render_budget.current)

@@ -25,6 +25,7 @@ from classroom.consumers import CLOSE_SILENT, SeatConsumer, _LobbyConsumer
 from classroom.live import fragments
 from classroom.live.code_sessions import code_session_hint, code_session_remember
 from classroom.live.fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
+from classroom.live.page_draws import page_forget
 from classroom.models import Seat, SeatConnection
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
@@ -650,29 +651,22 @@ async def test_a_tables_move_redraws_without_reading_the_lobby_again(
     monkeypatch.setattr(fragments, name, counted)
     page = ConsoleConsumer() if page_kind == "console" else ProjectorConsumer()
     monkeypatch.setattr(page, "redraw", lambda: None)
+    page.channel_name = f"test-{page_kind}"
     page.session_id, page.language = guest_session.pk, "en"
     page.table_ids, page.remote_views, page.views = set(), {}, {}
-    page.with_dashboard = False
-    render = sync_to_async(page._render_in_language)
 
-    await render()
-    await render()
+    await page.draw()
+    await page.draw()
     assert len(reads) == 1
     await page.table_changed({"type": "table.changed", "table_ids": []})
-    await render()
+    await page.draw()
     assert len(reads) == 1
     await _join(guest_session, "Noor")
     await page.lobby_changed({"type": "lobby.changed"})
-    html, _close = await render()
+    html, _close, _cpu_s = await page.draw()
     assert len(reads) == 2
     assert "Noor" in html
-
-
-def test_every_teacher_socket_has_a_parts_cache_of_its_own() -> None:
-    from classroom.consumers import ConsoleConsumer, ProjectorConsumer
-
-    caches = [ConsoleConsumer().parts, ConsoleConsumer().parts, ProjectorConsumer().parts]
-    assert len({id(cache) for cache in caches}) == 3
+    page_forget(page.channel_name)
 
 
 @pytest.mark.parametrize("page", ["console", "projector"])

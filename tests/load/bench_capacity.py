@@ -821,9 +821,10 @@ def _cpu_s(stat_path: str) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
 
 
-def _cpu_split(pid: int) -> tuple[float, float]:
-    """(CPU seconds of the main thread — Daphne's event loop —, of every other thread)."""
-    main = other = 0.0
+def _cpu_split(pid: int) -> tuple[float, float, float]:
+    """(CPU seconds of the main thread — Daphne's event loop —, of every other thread, of
+    its child processes — the teacher pages' drawing process —)."""
+    main = other = children = 0.0
     for tid in os.listdir(f"/proc/{pid}/task"):
         with contextlib.suppress(OSError):
             seconds = _cpu_s(f"/proc/{pid}/task/{tid}/stat")
@@ -831,7 +832,11 @@ def _cpu_split(pid: int) -> tuple[float, float]:
                 main += seconds
             else:
                 other += seconds
-    return main, other
+            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as listed:
+                for child in listed.read().split():
+                    with contextlib.suppress(OSError):
+                        children += _cpu_s(f"/proc/{child}/stat")
+    return main, other, children
 
 
 def _diagnostics(port: int) -> dict[str, Any]:
@@ -869,7 +874,7 @@ class Server:
     def rss_bytes(self) -> list[int]:
         return [_status_kb(pid, "VmRSS") * 1024 for pid in self.pids()]
 
-    def cpu(self) -> list[tuple[float, float]]:
+    def cpu(self) -> list[tuple[float, float, float]]:
         return [_cpu_split(pid) for pid in self.pids()]
 
     def log_faults(self) -> dict[str, Any]:
@@ -910,7 +915,7 @@ class Window:
     latencies: list[float]
     lost: int
     seconds: float
-    server_cpu: list[tuple[float, float]]
+    server_cpu: list[tuple[float, float, float]]
     client_cpu_s: float
     frames: int
     refusals: int
@@ -932,8 +937,9 @@ class Window:
             {
                 "loop_pct": round(100 * main / self.seconds, 1),
                 "other_threads_pct": round(100 * other / self.seconds, 1),
+                "drawing_pct": round(100 * drawing / self.seconds, 1),
             }
-            for main, other in self.server_cpu
+            for main, other, drawing in self.server_cpu
         ]
         result: dict[str, Any] = {
             "students": self.students,
@@ -1041,7 +1047,8 @@ class Load:
             lost=sum(report["lost"] for report in after),
             seconds=elapsed,
             server_cpu=[
-                (a[0] - b[0], a[1] - b[1]) for a, b in zip(cpu_after, cpu_before, strict=True)
+                (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+                for a, b in zip(cpu_after, cpu_before, strict=True)
             ],
             client_cpu_s=sum(a["cpu_s"] - b["cpu_s"] for a, b in zip(after, before, strict=True)),
             frames=sum(report["frames"] for report in after),

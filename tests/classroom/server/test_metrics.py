@@ -54,6 +54,7 @@ def test_metrics_need_the_bearer_token(client: Client) -> None:
         'snapclass_background_tasks{state="queued"}',
         'snapclass_background_tasks{state="running"}',
         "snapclass_teacher_page_stretch",
+        "snapclass_page_drawing_restarts_total",
     ):
         assert name in text
 

@@ -1,0 +1,48 @@
+"""The set-up of the process that draws the teachers' pages (``page_drawing``).
+
+Its own module, importing nothing of the site at the top: the process loads it to find its
+set-up before Django is set up, and the site's modules need Django ready.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Any
+
+# Above the serving process's 0: the draws yield the CPU to the flips and the clients.
+DRAWING_NICENESS = 10
+# How often the drawing process checks that the serving process still runs.
+PARENT_CHECK_S = 1.0
+
+
+def drawing_process_start(databases: dict[str, Any], parent_pid: int) -> None:
+    """Set up the drawing process: Django as the serving process has it, at a lower priority."""
+    os.nice(DRAWING_NICENESS)
+    import django
+    from django.conf import settings
+
+    # The serving process's databases (in a test, its test database), before anything reads
+    # them.
+    settings.DATABASES = databases
+    django.setup()
+    from django.db.backends.signals import connection_created
+
+    from classroom.server.kept_connections import thread_keeps_connections
+
+    # One draw after another on this thread: its SQLite connection stays open, and the
+    # serving process already holds the log open and checkpoints it.
+    connection_created.disconnect(dispatch_uid="sqlite-anchor")
+    thread_keeps_connections()
+    threading.Thread(
+        target=_exit_with_parent, args=(parent_pid,), name="parent-watch", daemon=True
+    ).start()
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    # The pool's queues do not tell a worker its parent died (it holds both ends of them):
+    # without this it would wait for work forever after a kill -9 of the serving process.
+    while os.getppid() == parent_pid:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
