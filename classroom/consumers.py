@@ -752,8 +752,14 @@ class TableConsumer(_Socket):
             self.round_trip = RoundTrip()
 
     async def _probe(self) -> None:
-        if self.round_trip is not None and not self.closed_here:
+        if self.round_trip is None or self.closed_here:
+            return
+        try:
             await self.send(text_data=self.round_trip.probe(wall_ms()))
+        except Exception:
+            # The tablet closed and its disconnect has not been handled yet (Daphne raises on
+            # a socket in its closing handshake): nothing to probe, nothing to log loudly.
+            logger.debug("dropped a probe for a closing socket", exc_info=True)
 
     async def _silent(self) -> None:
         await _presence_gone(self.seat_id, self.channel_name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -520,3 +521,25 @@ async def test_a_forged_round_trip_does_not_make_a_too_fast_reaction_time_plausi
     for socket in (forger, honest):
         await socket.disconnect()
     await hosting.registry.stop_all()
+
+
+async def test_a_probe_to_a_tablet_that_is_closing_is_dropped_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # A tablet that closed between two beats: Daphne raises on the send until its disconnect
+    # is handled. The probe is dropped (no traceback in the server's log for every goodbye).
+    from autobahn.exception import Disconnected
+
+    from classroom.consumers import TableConsumer
+    from games.live.round_trip import RoundTrip
+
+    async def closing(**_frame: Any) -> None:
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    tablet = TableConsumer()
+    tablet.round_trip = RoundTrip()
+    tablet.send = closing  # type: ignore[method-assign]
+    with caplog.at_level(logging.DEBUG, logger="classroom.consumers"):
+        await tablet._probe()
+    assert "dropped a probe for a closing socket" in caplog.text
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
