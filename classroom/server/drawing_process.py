@@ -17,8 +17,9 @@ DRAWING_NICENESS = 10
 PARENT_CHECK_S = 1.0
 
 
-def drawing_process_start(databases: dict[str, Any], parent_pid: int) -> None:
-    """Set up the drawing process: Django as the serving process has it, at a lower priority."""
+def drawing_process_start(databases: dict[str, Any], parent_pid: int, parent_id: str) -> None:
+    """Set up the drawing process: Django as the serving process has it, at a lower priority,
+    and that process's identity (``parent_id``: the sockets it holds are the ones present)."""
     os.nice(DRAWING_NICENESS)
     import django
     from django.conf import settings
@@ -30,7 +31,9 @@ def drawing_process_start(databases: dict[str, Any], parent_pid: int) -> None:
     from django.db.backends.signals import connection_created
 
     from classroom.server.kept_connections import thread_keeps_connections
+    from classroom.server.process import process_identity_adopt
 
+    process_identity_adopt(parent_id)
     # One draw after another on this thread: its SQLite connection stays open, and the
     # serving process already holds the log open and checkpoints it.
     connection_created.disconnect(dispatch_uid="sqlite-anchor")

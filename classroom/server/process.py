@@ -35,6 +35,13 @@ _heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[N
 )
 
 
+def process_identity_adopt(process_id: str) -> None:
+    """This process speaks for the serving process ``process_id`` (the process drawing its
+    teacher pages): the sockets that process holds count as present here too."""
+    global PROCESS_ID
+    PROCESS_ID = process_id
+
+
 def _alive_key(process_id: str) -> str:
     return f"snapclass:process:{process_id}:alive"
 

@@ -1,8 +1,9 @@
-"""The teacher pages' drawing process: the same pages as drawn in the serving process, a
-process that dies is replaced at the next draw, and it goes when the serving process goes."""
+"""The teacher pages' drawing process: the same pages as drawn in the serving process, drawn
+here while it starts or after it died (then replaced), and gone when the serving process is."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -15,8 +16,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from prometheus_client import REGISTRY
 
-from classroom.live.page_draws import page_draw, page_forget
+from classroom.live.page_draws import DrawAsk, page_draw, page_forget
+from classroom.models import Seat
+from classroom.server import page_drawing
 from classroom.server.page_drawing import PageDrawer
+from classroom.services.presence import seat_connection_open
 from tests.classroom.live.test_page_draws import CHART_ID, _ask, playing  # noqa: F401
 
 if TYPE_CHECKING:
@@ -27,18 +31,34 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @pytest.fixture
-def drawer() -> Iterator[PageDrawer]:
-    drawer = PageDrawer()
+def clock() -> _Clock:
+    return _Clock()
+
+
+@pytest.fixture
+def drawer(clock: _Clock) -> Iterator[PageDrawer]:
+    drawer = PageDrawer(clock=clock)
     yield drawer
     drawer.stop()
 
 
-def _drawing_pid(drawer: PageDrawer) -> int:
-    pool = drawer._pool
-    assert pool is not None
-    (pid,) = pool._processes  # type: ignore[attr-defined]
-    return int(pid)
+async def _draw_when_up(drawer: PageDrawer, ask: DrawAsk) -> page_drawing.Drawn:
+    """The first draw asked starts the process and gives None; then it draws."""
+    for _ in range(600):
+        drawn = await drawer.draw(ask)
+        if drawn is not None:
+            return drawn
+        await asyncio.sleep(0.05)
+    raise AssertionError("the drawing process never came up")
 
 
 async def test_a_page_drawn_apart_is_the_page_drawn_here(
@@ -46,40 +66,86 @@ async def test_a_page_drawn_apart_is_the_page_drawn_here(
     playing: GameSession,  # noqa: F811
 ) -> None:
     ask = await sync_to_async(_ask)(playing, "apart", page="console")
-    apart = await drawer.draw(ask)
-    here = await sync_to_async(page_draw)(ask.__class__(**{**ask.__dict__, "socket": "here"}))
+    assert await drawer.draw(ask) is None  # starting: the socket draws it itself
+    apart = await _draw_when_up(drawer, ask)
+    here = await sync_to_async(page_draw)(DrawAsk(**{**ask.__dict__, "socket": "here"}))
     page_forget("here")
     assert CHART_ID.sub("", apart.html) == CHART_ID.sub("", here.html)
     assert apart.table_ids == here.table_ids
-    assert _drawing_pid(drawer) != os.getpid()
+    assert drawer.pid() not in (None, os.getpid())
 
 
-async def test_a_drawing_process_that_dies_is_replaced_at_the_next_draw(
+async def test_the_tablets_this_process_holds_are_connected_on_the_pages_drawn_apart(
     drawer: PageDrawer,
+    playing: GameSession,  # noqa: F811
+) -> None:
+    # Presence counts only the sockets of live processes: the drawing process speaks for
+    # the serving process that started it.
+    def tablet_connects() -> None:
+        seat = Seat.objects.filter(session=playing).order_by("pk").first()
+        assert seat is not None
+        seat_connection_open(seat_id=seat.pk, session_id=playing.pk, channel_name="tablet-1")
+
+    await sync_to_async(tablet_connects)()
+    ask = await sync_to_async(_ask)(playing, "apart", page="console")
+    assert "1 connected" in (await _draw_when_up(drawer, ask)).html
+
+
+async def test_a_drawing_process_that_dies_is_replaced_and_pages_are_drawn_here_meanwhile(
+    drawer: PageDrawer,
+    clock: _Clock,
     playing: GameSession,  # noqa: F811
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     ask = await sync_to_async(_ask)(playing, "page", page="projector")
-    first = await drawer.draw(ask)
-    dead = _drawing_pid(drawer)
+    first = await _draw_when_up(drawer, ask)
+    dead = drawer.pid()
+    assert dead is not None
     restarts = REGISTRY.get_sample_value("snapclass_page_drawing_restarts_total") or 0
     os.kill(dead, signal.SIGKILL)
-    again = await drawer.draw(ask)
-    assert again.html == first.html
-    assert _drawing_pid(drawer) != dead
+    assert await drawer.draw(ask) is None  # found dead: this page is drawn here
     assert "drawing process failed" in caplog.text
     assert REGISTRY.get_sample_value("snapclass_page_drawing_restarts_total") == restarts + 1
+    assert await drawer.draw(ask) is None  # not started again at once
+    clock.now += page_drawing.RESTART_AFTER_S
+    again = await _draw_when_up(drawer, ask)
+    assert again.html == first.html
+    assert drawer.pid() not in (None, dead)
+
+
+async def test_a_socket_draws_its_page_itself_while_the_process_starts(
+    playing: GameSession,  # noqa: F811
+    settings: object,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    starting = PageDrawer()
+    monkeypatch.setattr(page_drawing, "_drawer", starting)
+    monkeypatch.setattr(settings, "TEACHER_PAGES_DRAWN_APART", True)
+    ask = await sync_to_async(_ask)(playing, "page", page="projector")
+    try:
+        drawn = await page_drawing.teacher_page_draw(ask)
+        assert starting.pid() is None  # drawn here, not in the process still starting
+        fresh = await sync_to_async(page_draw)(DrawAsk(**{**ask.__dict__, "socket": "fresh"}))
+        assert drawn.html == fresh.html
+        assert drawn.table_ids == fresh.table_ids
+    finally:
+        page_drawing.teacher_page_forget("page")
+        page_forget("fresh")
+        starting.stop()
 
 
 _SERVING = textwrap.dedent(
     """
-    import os, sys
+    import os, sys, time
     import django
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "classroom.settings")
     django.setup()
     from classroom.server.page_drawing import PageDrawer
     drawer = PageDrawer()
-    print(drawer._pool_get().submit(os.getpid).result(timeout=60), flush=True)
+    drawer._current()
+    while drawer.pid() is None:
+        time.sleep(0.05)
+    print(drawer.pid(), flush=True)
     sys.stdin.read()
     """
 )
