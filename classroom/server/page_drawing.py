@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 
 from classroom.live.page_draws import DrawAsk, Drawn, page_draw, page_forget
 from classroom.server import metrics, process
@@ -54,8 +55,6 @@ RESTART_AFTER_S = 5.0
 
 
 def _draw_with_fresh_connection(ask: DrawAsk) -> Drawn:
-    from django.db import close_old_connections
-
     # As ``database_sync_to_async`` does: a connection broken meanwhile (a database restart)
     # is replaced rather than failing every draw after it.
     close_old_connections()

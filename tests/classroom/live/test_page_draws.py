@@ -3,57 +3,32 @@ socket's earlier draws kept found by its name."""
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from classroom.live import fragments
-from classroom.live.page_draws import DrawAsk, page_draw, page_forget, page_memory
+from classroom.live.page_draws import page_draw, page_forget, page_memory
 from classroom.models import Table
 from classroom.services.seats import seat_join_guest
-from classroom.services.sessions import session_start
-from tests.classroom.live.test_fragments import _views
+from tests.classroom.draw_asks import draw_ask
+from tests.classroom.live.test_fragments import CHART_ID
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
     from classroom.models import GameSession
 
 pytestmark = pytest.mark.django_db
 
-CHART_ID = re.compile(r"chart-[0-9a-f-]{36}")
-
-
-@pytest.fixture
-def playing(make_session: Callable[..., GameSession]) -> GameSession:
-    session = make_session(players_per_table=2)
-    for name in ("Ava", "Ben", "Chen"):
-        seat_join_guest(session=session, nickname=name)
-    session_start(session=session)
-    return session
-
 
 @pytest.fixture
 def sockets() -> Iterator[list[str]]:
+    """Socket names a test draws for: what they kept is forgotten after it."""
     names: list[str] = []
     yield names
     for name in names:
         page_forget(name)
-
-
-def _ask(session: GameSession, socket: str, **changes: Any) -> DrawAsk:
-    tables = list(Table.objects.filter(session=session))
-    fields: dict[str, Any] = {
-        "socket": socket,
-        "page": "console",
-        "session_id": session.pk,
-        "language": "en",
-        "views": _views(session, tables),
-        "dashboard": True,
-        **changes,
-    }
-    return DrawAsk(**fields)
 
 
 def test_each_socket_keeps_its_own_memory_until_it_forgets(sockets: list[str]) -> None:
@@ -68,20 +43,20 @@ def test_each_socket_keeps_its_own_memory_until_it_forgets(sockets: list[str]) -
 
 @pytest.mark.parametrize("page", ["console", "projector"])
 def test_a_draw_is_what_a_render_from_nothing_draws(
-    playing: GameSession, sockets: list[str], page: str
+    started_session: GameSession, sockets: list[str], page: str
 ) -> None:
     sockets.append("page")
-    ask = _ask(playing, "page", page=page, dashboard=page == "console")
+    ask = draw_ask(started_session, "page", page=page, dashboard=page == "console")
     drawn = page_draw(ask)
     if page == "console":
         whole = fragments.console_fragment_render(
-            session_id=playing.pk, views=ask.views, dashboard=True
+            session_id=started_session.pk, views=ask.views, dashboard=True
         )
     else:
-        whole = fragments.projector_fragment_render(session_id=playing.pk, views=ask.views)
+        whole = fragments.projector_fragment_render(session_id=started_session.pk, views=ask.views)
     assert CHART_ID.sub("", drawn.html) == CHART_ID.sub("", whole)
     assert drawn.table_ids == set(
-        Table.objects.filter(session=playing).values_list("pk", flat=True)
+        Table.objects.filter(session=started_session).values_list("pk", flat=True)
     )
     assert drawn.cpu_s > 0
     # Drawn again with nothing changed: every part comes from the socket's memory.
@@ -91,20 +66,20 @@ def test_a_draw_is_what_a_render_from_nothing_draws(
 
 
 def test_a_draw_in_another_language_is_drawn_in_it(
-    playing: GameSession, sockets: list[str]
+    started_session: GameSession, sockets: list[str]
 ) -> None:
     sockets.append("page")
-    english = page_draw(_ask(playing, "page", page="projector"))
-    chinese = page_draw(_ask(playing, "page", page="projector", language="zh-hant"))
+    english = page_draw(draw_ask(started_session, "page", page="projector"))
+    chinese = page_draw(draw_ask(started_session, "page", page="projector", language="zh-hant"))
     assert chinese.html != english.html
     assert "桌" in chinese.html
 
 
 def test_the_lobby_is_read_again_only_when_the_ask_says_it_changed(
-    playing: GameSession, sockets: list[str]
+    started_session: GameSession, sockets: list[str]
 ) -> None:
     sockets.append("page")
-    page_draw(_ask(playing, "page"))
-    seat_join_guest(session=playing, nickname="Noor")
-    assert "Noor" not in page_draw(_ask(playing, "page")).html  # the kept lobby
-    assert "Noor" in page_draw(_ask(playing, "page", lobby_changed=True)).html
+    page_draw(draw_ask(started_session, "page"))
+    seat_join_guest(session=started_session, nickname="Noor")
+    assert "Noor" not in page_draw(draw_ask(started_session, "page")).html  # the kept lobby
+    assert "Noor" in page_draw(draw_ask(started_session, "page", lobby_changed=True)).html

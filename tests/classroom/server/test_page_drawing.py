@@ -21,7 +21,8 @@ from classroom.models import Seat
 from classroom.server import page_drawing
 from classroom.server.page_drawing import PageDrawer
 from classroom.services.presence import seat_connection_open
-from tests.classroom.live.test_page_draws import CHART_ID, _ask, playing  # noqa: F401
+from tests.classroom.draw_asks import draw_ask
+from tests.classroom.live.test_fragments import CHART_ID
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -63,9 +64,9 @@ async def _draw_when_up(drawer: PageDrawer, ask: DrawAsk) -> page_drawing.Drawn:
 
 async def test_a_page_drawn_apart_is_the_page_drawn_here(
     drawer: PageDrawer,
-    playing: GameSession,  # noqa: F811
+    started_session: GameSession,
 ) -> None:
-    ask = await sync_to_async(_ask)(playing, "apart", page="console")
+    ask = await sync_to_async(draw_ask)(started_session, "apart", page="console")
     assert await drawer.draw(ask) is None  # starting: the socket draws it itself
     apart = await _draw_when_up(drawer, ask)
     here = await sync_to_async(page_draw)(DrawAsk(**{**ask.__dict__, "socket": "here"}))
@@ -77,27 +78,29 @@ async def test_a_page_drawn_apart_is_the_page_drawn_here(
 
 async def test_the_tablets_this_process_holds_are_connected_on_the_pages_drawn_apart(
     drawer: PageDrawer,
-    playing: GameSession,  # noqa: F811
+    started_session: GameSession,
 ) -> None:
     # Presence counts only the sockets of live processes: the drawing process speaks for
     # the serving process that started it.
     def tablet_connects() -> None:
-        seat = Seat.objects.filter(session=playing).order_by("pk").first()
+        seat = Seat.objects.filter(session=started_session).order_by("pk").first()
         assert seat is not None
-        seat_connection_open(seat_id=seat.pk, session_id=playing.pk, channel_name="tablet-1")
+        seat_connection_open(
+            seat_id=seat.pk, session_id=started_session.pk, channel_name="tablet-1"
+        )
 
     await sync_to_async(tablet_connects)()
-    ask = await sync_to_async(_ask)(playing, "apart", page="console")
+    ask = await sync_to_async(draw_ask)(started_session, "apart", page="console")
     assert "1 connected" in (await _draw_when_up(drawer, ask)).html
 
 
 async def test_a_drawing_process_that_dies_is_replaced_and_pages_are_drawn_here_meanwhile(
     drawer: PageDrawer,
     clock: _Clock,
-    playing: GameSession,  # noqa: F811
+    started_session: GameSession,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    ask = await sync_to_async(_ask)(playing, "page", page="projector")
+    ask = await sync_to_async(draw_ask)(started_session, "page", page="projector")
     first = await _draw_when_up(drawer, ask)
     dead = drawer.pid()
     assert dead is not None
@@ -114,14 +117,14 @@ async def test_a_drawing_process_that_dies_is_replaced_and_pages_are_drawn_here_
 
 
 async def test_a_socket_draws_its_page_itself_while_the_process_starts(
-    playing: GameSession,  # noqa: F811
+    started_session: GameSession,
     settings: object,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     starting = PageDrawer()
     monkeypatch.setattr(page_drawing, "_drawer", starting)
     monkeypatch.setattr(settings, "TEACHER_PAGES_DRAWN_APART", True)
-    ask = await sync_to_async(_ask)(playing, "page", page="projector")
+    ask = await sync_to_async(draw_ask)(started_session, "page", page="projector")
     try:
         drawn = await page_drawing.teacher_page_draw(ask)
         assert starting.pid() is None  # drawn here, not in the process still starting
