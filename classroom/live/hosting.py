@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError, connection, transaction
@@ -129,9 +129,10 @@ class LogWriter:
         self, *, items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]
     ) -> None:
         with metrics.log_write(len(items)):
-            await sync_to_async(_write_in_thread, thread_sensitive=False, executor=self._thread)(
-                items
-            )
+            # A plain hand-off: the write needs none of asgiref's context copying, which was
+            # most of what a commit cost the event loop (py-spy at 1,170 students: 35 of 59
+            # samples).
+            await asyncio.get_running_loop().run_in_executor(self._thread, _write_in_thread, items)
 
     async def ping(self) -> None:
         """Return once the writer's thread is free (a write stuck in the database keeps it

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from classroom.live.notify import lobby_changed
 from classroom.live.row_insert import RowInserter
+from classroom.live.row_reads import ColumnByKey
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.people.colour_vision import palette_for_player, trial_accommodation
 from classroom.selectors.levels import student_rung
@@ -188,14 +189,15 @@ def table_clock_save(*, table_id: int, epoch: int, origin_ms: int, frozen_ms: in
         raise StaleOwner([table_id])
 
 
+_table_epochs = ColumnByKey(Table, "epoch", lock=True)
+
+
 def _epochs_check(items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]) -> None:
     # Inside the write's transaction: the fence and the entries commit (or fail) together.
     # One locking read for every table of the batch (a claim waits for this commit); a table
     # is written only in the rare batch that carries a newer epoch than the one stored.
     epochs = {record.table_id: record.epoch for record, _entry, _trials in items}
-    stored = dict(
-        Table.objects.select_for_update().filter(pk__in=epochs).values_list("pk", "epoch")
-    )
+    stored = _table_epochs.read(epochs)
     stale = [
         table_id
         for table_id, epoch in epochs.items()
@@ -218,6 +220,7 @@ _TRIAL_COLUMNS = (
 )  # fmt: skip
 _log_inserter = RowInserter(ActionLogEntry, _LOG_COLUMNS)
 _trial_inserter = RowInserter(Trial, _TRIAL_COLUMNS)
+_seat_students = ColumnByKey(Seat, "student")
 
 
 def _optional_bool(value: Any) -> bool | None:
@@ -296,9 +299,7 @@ def _relinked(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     no seat or student row any more, and writing their ids would fail the foreign keys (and
     every later write of the table with it). Their last trials are kept, linked to no one.
     """
-    links = dict(
-        Seat.objects.filter(pk__in={row[2] for row in rows}).values_list("pk", "student_id")
-    )
+    links = _seat_students.read({row[2] for row in rows})
     return [
         (*row[:2], row[2], links[row[2]], *row[4:])
         if row[2] in links
