@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 import msgspec
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -155,7 +156,16 @@ class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
         return decoded
 
     async def pinged(self, seq: int) -> None:
-        await self.send(text_data=server_frame_encode(Pong(seq=seq)))
+        await self.send_unanswered(server_frame_encode(Pong(seq=seq)), what="a pong")
+
+    async def send_unanswered(self, text_data: str, *, what: str) -> None:
+        """Send a frame nothing waits on (a pong, a probe). A tablet that closed before it went
+        gets nothing: Daphne raises on a socket in its closing handshake until its disconnect
+        is handled, and a goodbye is no fault worth a traceback in the server's log."""
+        try:
+            await self.send(text_data=text_data)
+        except Disconnected:
+            logger.debug("dropped %s for a closing socket", what, exc_info=True)
 
     async def flooded(self) -> None:
         """Sustained flooding: the socket is closed (a tablet's is also kept out a while)."""
@@ -754,12 +764,7 @@ class TableConsumer(_Socket):
     async def _probe(self) -> None:
         if self.round_trip is None or self.closed_here:
             return
-        try:
-            await self.send(text_data=self.round_trip.probe(wall_ms()))
-        except Exception:
-            # The tablet closed and its disconnect has not been handled yet (Daphne raises on
-            # a socket in its closing handshake): nothing to probe, nothing to log loudly.
-            logger.debug("dropped a probe for a closing socket", exc_info=True)
+        await self.send_unanswered(self.round_trip.probe(wall_ms()), what="a probe")
 
     async def _silent(self) -> None:
         await _presence_gone(self.seat_id, self.channel_name)

@@ -543,3 +543,23 @@ async def test_a_probe_to_a_tablet_that_is_closing_is_dropped_quietly(
         await tablet._probe()
     assert "dropped a probe for a closing socket" in caplog.text
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+
+
+async def test_a_pong_to_a_tablet_that_is_closing_is_dropped_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # The tablet's ping came in just before it closed (the end of the capacity ramp logged
+    # four "Attempt to send on a closed protocol" tracebacks): the pong is dropped.
+    from autobahn.exception import Disconnected
+
+    from classroom.consumers import TableConsumer
+
+    async def closing(**_frame: Any) -> None:
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    tablet = TableConsumer()
+    tablet.send = closing  # type: ignore[method-assign]
+    with caplog.at_level(logging.DEBUG, logger="classroom.consumers"):
+        await tablet.pinged(7)
+    assert "dropped a pong for a closing socket" in caplog.text
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]

@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -54,6 +55,7 @@ import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -588,21 +590,37 @@ class _Timings:
     def __init__(self) -> None:
         self.active = False
         self.gc: dict[int, list[float]] = {}
+        self.gc_census: list[tuple[str, int]] = []
+        self.gc_collected: dict[int, list[int]] = {}
+        self.gc_threads: Counter[str] = Counter()
         self.writes: list[tuple[float, int]] = []
         self.lag: list[float] = []
         self._gc_began = 0.0
 
     def reset(self) -> None:
         self.gc, self.writes, self.lag = {}, [], []
+        self.gc_collected, self.gc_threads = {}, Counter()
+        # What the window's first collection with garbage found (kept by DEBUG_SAVEALL for
+        # that one collection, counted by type, then let go for a later one to free).
+        self.gc_census: list[tuple[str, int]] = []
+        gc.set_debug(gc.DEBUG_SAVEALL)
         self.active = True
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
         # Collections stop every thread, the event loop included.
         if phase == "start":
             self._gc_began = time.perf_counter()
-        elif self.active:
+            return
+        if self.active:
             pause_ms = (time.perf_counter() - self._gc_began) * 1000
             self.gc.setdefault(info["generation"], []).append(pause_ms)
+            self.gc_collected.setdefault(info["generation"], []).append(info["collected"])
+            self.gc_threads[threading.current_thread().name] += 1
+        if gc.garbage and gc.get_debug() & gc.DEBUG_SAVEALL:
+            found = Counter(_garbage_kind(thing) for thing in gc.garbage)
+            self.gc_census = found.most_common(15)
+            gc.set_debug(0)
+            gc.garbage.clear()
 
     def wrap_writer(self) -> None:
         """Time every group commit of the live tables' log writer (its own thread)."""
@@ -637,9 +655,12 @@ class _Timings:
                     "count": len(pauses),
                     "total": round(sum(pauses), 1),
                     "max": round(max(pauses), 1),
+                    "collected": sum(self.gc_collected.get(generation, [])),
                 }
                 for generation, pauses in sorted(self.gc.items())
             },
+            "gc_threads": dict(self.gc_threads),
+            "gc_census": self.gc_census,
             "log_commits_ms": _percentiles(writes)
             | {
                 "entries_per_commit": round(
@@ -648,6 +669,17 @@ class _Timings:
             },
             "loop_lag_ms": _percentiles(self.lag),
         }
+
+
+def _garbage_kind(thing: object) -> str:
+    """A collected object's type, and for code (functions, coroutines, tasks) its name."""
+    kind = type(thing).__qualname__
+    if isinstance(thing, asyncio.Task):
+        thing = thing.get_coro()
+    name = getattr(thing, "__qualname__", None)
+    if kind in {"function", "coroutine", "Task", "method"} and isinstance(name, str):
+        return f"{kind} {name}"
+    return kind
 
 
 class _Sampler:
