@@ -57,6 +57,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -591,6 +592,8 @@ class _Timings:
         self.active = False
         self.gc: dict[int, list[float]] = {}
         self.gc_census: list[tuple[str, int]] = []
+        self.gc_sizes: dict[int, list[int]] = {}
+        self.gc_young_census: list[tuple[str, int]] = []
         self.gc_collected: dict[int, list[int]] = {}
         self.gc_threads: Counter[str] = Counter()
         self.writes: list[tuple[float, int]] = []
@@ -599,7 +602,8 @@ class _Timings:
 
     def reset(self) -> None:
         self.gc, self.writes, self.lag = {}, [], []
-        self.gc_collected, self.gc_threads = {}, Counter()
+        self.gc_collected, self.gc_threads, self.gc_sizes = {}, Counter(), {}
+        self.gc_young_census: list[tuple[str, int]] = []
         # What the window's first collection with garbage found (kept by DEBUG_SAVEALL for
         # that one collection, counted by type, then let go for a later one to free).
         self.gc_census: list[tuple[str, int]] = []
@@ -609,6 +613,16 @@ class _Timings:
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
         # Collections stop every thread, the event loop included.
         if phase == "start":
+            if self.active:
+                # How many objects the collection will look at (counted before its clock starts).
+                young_objects = gc.get_objects(0)
+                young = len(young_objects)
+                if not self.gc_young_census:
+                    kinds = Counter(type(thing).__qualname__ for thing in young_objects)
+                    self.gc_young_census = kinds.most_common(15)
+                del young_objects
+                middle = len(gc.get_objects(1)) if info["generation"] >= 1 else 0
+                self.gc_sizes.setdefault(info["generation"], []).append(young + middle)
             self._gc_began = time.perf_counter()
             return
         if self.active:
@@ -656,11 +670,13 @@ class _Timings:
                     "total": round(sum(pauses), 1),
                     "max": round(max(pauses), 1),
                     "collected": sum(self.gc_collected.get(generation, [])),
+                    "objects_looked_at": self.gc_sizes.get(generation, []),
                 }
                 for generation, pauses in sorted(self.gc.items())
             },
             "gc_threads": dict(self.gc_threads),
             "gc_census": self.gc_census,
+            "gc_young_census": self.gc_young_census,
             "log_commits_ms": _percentiles(writes)
             | {
                 "entries_per_commit": round(
@@ -672,14 +688,15 @@ class _Timings:
 
 
 def _garbage_kind(thing: object) -> str:
-    """A collected object's type, and for code (functions, coroutines, tasks) its name."""
-    kind = type(thing).__qualname__
-    if isinstance(thing, asyncio.Task):
-        thing = thing.get_coro()
-    name = getattr(thing, "__qualname__", None)
-    if kind in {"function", "coroutine", "Task", "method"} and isinstance(name, str):
-        return f"{kind} {name}"
-    return kind
+    """A collected object's type, and for code (functions, coroutines, tasks) its name.
+
+    Only the type is asked of other objects: a lazy object would evaluate itself."""
+    kind = type(thing)
+    if issubclass(kind, asyncio.Task):
+        return f"Task {thing.get_coro().__qualname__}"  # type: ignore[attr-defined]
+    if kind in {types.FunctionType, types.CoroutineType, types.MethodType}:
+        return f"{kind.__qualname__} {thing.__qualname__}"  # type: ignore[attr-defined]
+    return kind.__qualname__
 
 
 class _Sampler:
@@ -1246,10 +1263,12 @@ def _embedded(workdir: Path, args: argparse.Namespace) -> tuple[Server, list[dic
     site = embedded_site(workdir)
     site.env |= {"SNAPCLASS_DIAGNOSTICS": "1", "LOG_LEVEL": "WARNING"}
     classes = _prepare(site, args.max_students // CLASS_SIZE, args.flip_every)
-    if args.timings or args.profile_at or args.switch_interval:
+    if args.timings or args.profile_at or args.switch_interval or args.gc_young:
         site.env["SNAPCLASS_BENCH_OUT"] = str(workdir)
         if args.switch_interval:
             site.env["SNAPCLASS_SWITCH_INTERVAL_S"] = str(args.switch_interval)
+        if args.gc_young:
+            site.env["SNAPCLASS_GC_YOUNG_THRESHOLD"] = str(args.gc_young)
         return Server(site, [_start_instrumented(site)], instrumented=True), classes
     return Server(site, [site.start()]), classes
 
@@ -1465,6 +1484,15 @@ def _arguments() -> argparse.Namespace:
         help=(
             "embedded only: run the server with this sys.setswitchinterval instead of the"
             " 1 ms of classroom.server.gil_switching"
+        ),
+    )
+    parser.add_argument(
+        "--gc-young",
+        type=int,
+        default=0,
+        help=(
+            "embedded only: run the server with this young-generation GC threshold instead"
+            " of classroom.server.gc_tuning's"
         ),
     )
     parser.add_argument(

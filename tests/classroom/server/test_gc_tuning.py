@@ -27,3 +27,10 @@ def test_tuning_freezes_what_is_loaded_and_raises_the_young_threshold() -> None:
     gc_tune()
     assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == (YOUNG_THRESHOLD, middle, old)
+
+
+@pytest.mark.usefixtures("restore_gc")
+def test_a_benchmark_may_set_its_own_young_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SNAPCLASS_GC_YOUNG_THRESHOLD", "5000")
+    gc_tune()
+    assert gc.get_threshold()[0] == 5000
