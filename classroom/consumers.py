@@ -291,7 +291,13 @@ class _LobbyConsumer(_Socket):
             html, close_code, cpu_s = await self.draw()
             self.render_spent(cpu_s, loop.time())
             if html != self._sent_html:
-                await self.send(text_data=html)
+                try:
+                    await self.send(text_data=html)
+                except Disconnected:
+                    # The page closed while it was drawn (its disconnect not handled yet):
+                    # nobody to push to, and no task left dying with an unread exception.
+                    logger.debug("dropped a page for a closing socket", exc_info=True)
+                    return
                 self._sent_html = html
             if close_code is not None:
                 await self.close(code=close_code)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 from contextlib import asynccontextmanager
 from functools import partial
@@ -955,3 +956,27 @@ async def test_each_socket_keeps_its_own_language(
     assert table_in_chinese not in html
     await tablet.disconnect()
     await console.disconnect()
+
+
+async def test_a_page_pushed_to_a_socket_that_is_closing_is_dropped_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # A lobby page closed while its redraw was on the way (the end of the 07:51 capacity ramp
+    # logged "Task exception was never retrieved ... Disconnected"): the push ends quietly.
+    from autobahn.exception import Disconnected
+
+    async def closing(**_frame: Any) -> None:
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    async def drawn() -> tuple[str, int | None, float]:
+        return "<div>lobby</div>", None, 0.0
+
+    page = SeatConsumer()
+    page.send = closing  # type: ignore[method-assign]
+    page.draw = drawn  # type: ignore[method-assign]
+    with caplog.at_level(logging.DEBUG, logger="classroom.consumers"):
+        page.redraw()
+        assert page._push_task is not None
+        await page._push_task
+    assert "dropped a page for a closing socket" in caplog.text
+    assert page._sent_html is None
