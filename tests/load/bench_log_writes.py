@@ -8,12 +8,13 @@ go, and under load it must then win the GIL back from the event loop, which keep
 to the switch interval (``classroom.server.gil_switching``): a commit's time grows with the
 number of its steps, not with its work.
 
-A class of 32 guests at 8 tables of Palm Strike is made with the real services on a fresh
-SQLite file. Each commit writes ``--entries`` log entries of different tables, each closing a
-flip trial for every seat (as the capacity ramp's commits do: 3.6 entries on average), by
-``action_log_append_many`` in a thread of its own, as the writer does. The commits run twice,
-interleaved in blocks of 20: with the main thread idle, and with it busy in Python for
-``--busy`` of every millisecond (a loaded event loop; the server's switch interval, 1 ms).
+The console bench's class (30 guests at 8 tables of auto-flip Palm Strike) is made with the
+real services on a fresh SQLite file. Each commit writes ``--entries`` log entries of
+different tables, each closing a flip trial for every seat (a bot's is not stored), as the
+capacity ramp's commits do (3.6 entries on average), by ``action_log_append_many`` in a
+thread of its own, as the writer does. The commits run twice, interleaved in blocks of 20:
+with the main thread idle, and with it busy in Python for ``--busy`` of every millisecond (a
+loaded event loop; the server's switch interval, 1 ms).
 Prints JSON: each mode's commit time percentiles (ms) and the statements one commit runs.
 """
 
@@ -36,7 +37,6 @@ sys.path.insert(0, str(ROOT))
 from tests.load.bench_tables import bench_env  # noqa: E402
 
 SEATS = 4
-TABLES = 8
 BLOCK = 20
 
 
@@ -46,27 +46,15 @@ def _setup(database: Path) -> list[Any]:
     import django
 
     django.setup()
-    from django.contrib.auth.models import User
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
     from classroom.models import Table
     from classroom.services.live_tables import table_record
-    from classroom.services.seats import seat_join_guest
-    from classroom.services.sessions import session_create, session_start
+    from tests.load.bench_console_render import _class_started
 
-    teacher = User.objects.create_user(username="log-teacher", password="log-pass-123")
-    session = session_create(
-        teacher=teacher,
-        game="palm_strike",
-        school_class=None,
-        players_per_table=SEATS,
-        settings={"flip_pacing": "auto", "auto_flip_s": 2.0, "response_window_s": 1.5},
-    )
-    for number in range(SEATS * TABLES):
-        seat_join_guest(session=session, nickname=f"S{number:02d}")
-    session_start(session=session)
-    return [table_record(table=table) for table in Table.objects.filter(session=session)]
+    _session_id, tables = _class_started()
+    return [table_record(table=table) for table in Table.objects.filter(pk__in=tables)]
 
 
 class _Batches:
