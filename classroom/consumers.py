@@ -158,14 +158,16 @@ class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
     async def pinged(self, seq: int) -> None:
         await self.send_unanswered(server_frame_encode(Pong(seq=seq)), what="a pong")
 
-    async def send_unanswered(self, text_data: str, *, what: str) -> None:
-        """Send a frame nothing waits on (a pong, a probe). A tablet that closed before it went
-        gets nothing: Daphne raises on a socket in its closing handshake until its disconnect
-        is handled, and a goodbye is no fault worth a traceback in the server's log."""
+    async def send_unanswered(self, text_data: str, *, what: str) -> bool:
+        """Send a frame nothing waits on (a pong, a probe, a page); False when the socket was
+        closing. Daphne raises on a socket in its closing handshake until its disconnect is
+        handled, and a goodbye is no fault worth a traceback in the server's log."""
         try:
             await self.send(text_data=text_data)
         except Disconnected:
             logger.debug("dropped %s for a closing socket", what, exc_info=True)
+            return False
+        return True
 
     async def flooded(self) -> None:
         """Sustained flooding: the socket is closed (a tablet's is also kept out a while)."""
@@ -291,13 +293,8 @@ class _LobbyConsumer(_Socket):
             html, close_code, cpu_s = await self.draw()
             self.render_spent(cpu_s, loop.time())
             if html != self._sent_html:
-                try:
-                    await self.send(text_data=html)
-                except Disconnected:
-                    # The page closed while it was drawn (its disconnect not handled yet):
-                    # nobody to push to, and no task left dying with an unread exception.
-                    logger.debug("dropped a page for a closing socket", exc_info=True)
-                    return
+                if not await self.send_unanswered(html, what="a page"):
+                    return  # closed while it was drawn: nobody to push to any more
                 self._sent_html = html
             if close_code is not None:
                 await self.close(code=close_code)
