@@ -618,8 +618,8 @@ class _Timings:
                 young_objects = gc.get_objects(0)
                 young = len(young_objects)
                 if not self.gc_young_census:
-                    kinds = Counter(type(thing).__qualname__ for thing in young_objects)
-                    self.gc_young_census = kinds.most_common(15)
+                    kinds = Counter(_garbage_kind(thing) for thing in young_objects)
+                    self.gc_young_census = kinds.most_common(30)
                 del young_objects
                 middle = len(gc.get_objects(1)) if info["generation"] >= 1 else 0
                 self.gc_sizes.setdefault(info["generation"], []).append(young + middle)
