@@ -18,11 +18,10 @@ up to 1,680 students, and the next ramp held 1,800 with 2 collections in 27 wind
 ones (223,000 and 272,000 objects, 145 and 187 ms); memory the same within 3 MB
 (``tests/load/bench_capacity.py --timings``, 2026-12-05). It is not the default: in one of
 two runs of the two-minute soak at 200,000 the cluster process's open descriptors grew 46 -> 51
-beyond what its load explains (sockets 63 -> 70), against 48 -> 48 in the other and at 20,000.
-The likely cause (not proven): what a reference cycle holds (a socket, a connection) goes
-only when a collection frees it, and at 40 students a collection at 200,000 may not come for
-minutes. Rarer collections want a bound on that first (a periodic young collection, say);
-until then 20,000.
+beyond what its load explains (sockets 63 -> 70), against 48 -> 48 in the other and at 20,000,
+a cause not found (later soaks at both thresholds grew only the Redis pools, by a connection
+or two). And on a faster machine, whose ceiling was the CPU, 200,000 held 1,920 students
+where 20,000 held 2,010-2,190 (README, *Capacity and soak*).
 """
 
 from __future__ import annotations
