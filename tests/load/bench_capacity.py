@@ -603,10 +603,10 @@ class _Timings:
     def reset(self) -> None:
         self.gc, self.writes, self.lag = {}, [], []
         self.gc_collected, self.gc_threads, self.gc_sizes = {}, Counter(), {}
-        self.gc_young_census: list[tuple[str, int]] = []
+        self.gc_young_census = []
         # What the window's first collection with garbage found (kept by DEBUG_SAVEALL for
         # that one collection, counted by type, then let go for a later one to free).
-        self.gc_census: list[tuple[str, int]] = []
+        self.gc_census = []
         gc.set_debug(gc.DEBUG_SAVEALL)
         self.active = True
 

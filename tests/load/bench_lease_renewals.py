@@ -1,6 +1,6 @@
 """Benchmark: what renewing a cluster's table leases costs the renewing process, per renewal.
 
-    .venv/bin/python tests/load/bench_lease_renewals.py [--tables 240] [--rounds 20]
+    .venv/bin/python tests/load/bench_lease_renewals.py [--tables 240] [--rounds 20] [--repeats 3]
 
 A cluster process renews the lease of every table it hosts twice a second
 (games.live.leases.RENEW_EVERY_MS), each with its own EVAL round trip to Redis: at 240 tables,
@@ -69,8 +69,6 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     keys = [f"{prefix}:table:{n}:lease" for n in range(args.tables)]
     value = "1|bench-process"
     try:
-        for key in keys:
-            await redis.set(key, value, px=60_000)
         sha = await redis.script_load(_RENEW)
         ways: dict[str, Callable[[], Awaitable[None]]] = {
             "eval_each": lambda: _one_by_one(redis, keys, value),
