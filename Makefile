@@ -72,13 +72,13 @@ test: setup
 	@echo "The authorization and live-table tests again, on PostgreSQL:"
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest -q \
 		-n 2 --dist loadscope \
-		tests/classroom/test_authorization.py tests/classroom/test_authorization_sockets.py \
-		tests/classroom/test_table_consumer.py tests/classroom/services/test_live_tables.py
+		tests/classroom/test_authorization.py tests/classroom/sockets/test_authorization.py \
+		tests/classroom/sockets/test_table.py tests/classroom/services/test_live_tables.py
 	@echo "The socket authorization and fuzz tests again, on PostgreSQL and Redis (the cluster's"
 	@echo "channel layer and leases):"
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) REDIS_URL=$(TEST_REDIS_URL) \
 		SNAPCLASS_LEASE_PREFIX=tests-$$$$ SNAPCLASS_CHANNEL_PREFIX=tests-$$$$ \
-		$(BIN)/python -m pytest -q tests/classroom/test_authorization_sockets.py \
+		$(BIN)/python -m pytest -q tests/classroom/sockets/test_authorization.py \
 		tests/faults/test_fuzz.py
 
 # The quick loop: lint, import contracts, types and every test but the browser, cluster and

@@ -14,8 +14,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from classroom.routing import websocket_urlpatterns  # noqa: E402
-from classroom.server.socket_auth import auth_middleware_stack  # noqa: E402
-from classroom.server.socket_limits import SocketCap  # noqa: E402
+from classroom.sockets.auth import auth_middleware_stack  # noqa: E402
+from classroom.sockets.limits import SocketCap  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -230,7 +230,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 TEACHER_PAGES_DRAWN_APART = _env_flag("SNAPCLASS_DRAW_PAGES_APART", default=True)
 # Seat tokens live in a cookie for this long; a school day with room to spare.
 SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
-# WebSockets one client address may hold open in one process (classroom.server.socket_limits); a
+# WebSockets one client address may hold open in one process (classroom.sockets.limits); a
 # school's NAT can put a whole class and its teacher's pages behind one address.
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "60"))
 # GET /metrics (Prometheus) answers only with "Authorization: Bearer <this>"; unset: off (404).

@@ -33,7 +33,7 @@ OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
 
 # A socket refused because a service is down: the tablet reconnects (not one of its stop
 # codes). Daphne's WebSocket layer lets an application close only with 1000 or 3000-4999, so
-# 1013 ("try again later") is mirrored as 4013, like 4008 and 4012 in classroom.consumers.
+# 1013 ("try again later") is mirrored as 4013, like 4008 and 4012 in classroom.sockets.
 CLOSE_TRY_AGAIN = 4013
 
 OUTAGE_LOG_EVERY_S = 10.0

@@ -48,7 +48,7 @@ HEARTBEAT_S = 2.0
 MEMBER_TTL_S = 6.5
 # How often a remote process checks that a table's owner is still the one it talks to.
 OWNER_CHECK_S = 0.25
-CLOSE_SERVICE_RESTART = 4012  # see classroom.consumers
+CLOSE_SERVICE_RESTART = 4012  # see classroom.sockets.table
 
 
 def seat_key(seat: int | None) -> str:

@@ -40,7 +40,7 @@ FOR_AN_HOUR = "hour"
 UNTIL_END_OF_DAY = "day"
 OPEN_FOR = (FOR_AN_HOUR, UNTIL_END_OF_DAY)
 
-# Why a seat's game socket is closed (classroom.consumers maps them to the child's words).
+# Why a seat's game socket is closed (classroom.sockets.table maps them to the child's words).
 BADGE_REPLACED = "badge_replaced"
 PRACTICE_CLOSED = "practice_closed"
 

@@ -14,7 +14,7 @@ from classroom.live import hosting
 from classroom.models import Seat, Trial
 from classroom.services.seats import seat_join_student
 from classroom.services.sessions import session_start
-from tests.classroom.test_table_consumer import _seat_all
+from tests.classroom.sockets.test_table import _seat_all
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable

@@ -55,7 +55,7 @@ WINDOW_S = 6.0
 STORM_S = 8.0
 FLOOD_RATE = 1000
 CLOSE_POLICY = 4008
-# classroom.consumers.FLOOD_STRIKES_TO_CLOSE, plus one: the frame that closes the socket.
+# classroom.sockets.base.FLOOD_STRIKES_TO_CLOSE, plus one: the frame that closes the socket.
 FLOOD_STRIKES = 41
 # p99 with the flood <= 1.5 x p99 without it + 5 ms. With ~200 flips per window a p99 is the
 # worst two or three of them, and on a shared 2-core machine (Daphne, the tablets and the

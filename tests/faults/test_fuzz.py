@@ -28,13 +28,14 @@ from django.test import Client
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from classroom import consumers
 from classroom.asgi import application
 from classroom.live import hosting
 from classroom.models import ActionLogEntry, Seat
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
+from classroom.sockets import base as socket_base
+from classroom.sockets import table as table_sockets
 from games.live.host import TableHost
 from games.palm_strike import rules
 from tests.faults.frames import Answer, Fuzzed, frames
@@ -377,7 +378,9 @@ def still_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerLoop]:
     and any move would blur "no invalid frame changed anything".
     """
     monkeypatch.setattr(rules, "TURN_TIMEOUT_MS", 10**9)
-    monkeypatch.setattr(consumers, "wall_ms", _LimiterClock())
+    clock = _LimiterClock()
+    monkeypatch.setattr(socket_base, "wall_ms", clock)
+    monkeypatch.setattr(table_sockets, "wall_ms", clock)
     channel_layers.backends.clear()
     server = ServerLoop()
     yield server

@@ -19,7 +19,6 @@ from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from classroom import consumers
 from classroom.asgi import application
 from classroom.live import hosting
 from classroom.models import ActionLogEntry, Seat
@@ -27,6 +26,8 @@ from classroom.people.seat_cookies import seat_cookie_name
 from classroom.server import outages
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
+from classroom.sockets import pages as page_sockets
+from classroom.sockets import table as table_sockets
 from games.live import host as host_module
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ async def test_a_tablet_connecting_during_an_outage_is_asked_to_try_again_calmly
     if patch == "table_handle":
         monkeypatch.setattr(hosting, "table_handle", down_async)
     else:
-        monkeypatch.setattr(consumers, "seat_playing_find", down)
+        monkeypatch.setattr(table_sockets, "seat_playing_find", down)
     caplog.set_level(logging.WARNING)
     for _attempt in range(3):  # a tablet reconnecting again and again during the outage
         socket = _socket(session.code, seats[0].token)
@@ -166,7 +167,7 @@ async def test_a_lobby_page_connecting_during_an_outage_is_refused_so_htmx_retri
     def down(*_args: Any) -> Any:
         raise OperationalError("connection to server failed")
 
-    monkeypatch.setattr(consumers.SeatConsumer, "_open", down)
+    monkeypatch.setattr(page_sockets.SeatConsumer, "_open", down)
     caplog.set_level(logging.WARNING)
     headers = [
         (b"host", b"127.0.0.1"),

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from classroom.consumers import _TeacherConsumer
+    from classroom.sockets.pages import _TeacherConsumer
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -152,7 +152,7 @@ async def _mid_game(
 
 def _page(kind: str, session_id: int, language: str, tables: list[int]) -> _TeacherConsumer:
     """A console or projector socket, as connected (no channel: only its render is used)."""
-    from classroom.consumers import ConsoleConsumer, ProjectorConsumer
+    from classroom.sockets.pages import ConsoleConsumer, ProjectorConsumer
 
     page = ConsoleConsumer() if kind.startswith("console") else ProjectorConsumer()
     page.session_id = session_id

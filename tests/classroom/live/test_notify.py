@@ -9,11 +9,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers, get_channel_layer
 
-from classroom.consumers import SeatConsumer
 from classroom.live.notify import session_group, teachers_group
 from classroom.models import Seat
 from classroom.services.presence import seat_connection_open
 from classroom.services.seats import seat_join_guest
+from classroom.sockets.pages import SeatConsumer
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

@@ -12,8 +12,8 @@ from prometheus_client import REGISTRY
 
 from classroom.live import hosting, render_budget
 from classroom.server import metrics
-from classroom.server.socket_limits import SocketCap
 from classroom.services.exports import export_prepare
+from classroom.sockets.limits import SocketCap
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 
-class CookieAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
+class CookieAuthMiddleware(AuthMiddleware):
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
         if settings.SESSION_COOKIE_NAME not in scope.get("cookies", {}):
             scope["user"]._wrapped = AnonymousUser()

@@ -20,9 +20,7 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
-from classroom import consumers
 from classroom.asgi import application
-from classroom.consumers import CLOSE_SILENT, SeatConsumer, _LobbyConsumer
 from classroom.live import fragments
 from classroom.live.code_sessions import code_session_hint, code_session_remember
 from classroom.live.fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
@@ -37,6 +35,9 @@ from classroom.services.seats import (
     seat_rename,
 )
 from classroom.services.sessions import session_start
+from classroom.sockets import base, pages
+from classroom.sockets.base import CLOSE_SILENT
+from classroom.sockets.pages import SeatConsumer, _LobbyConsumer
 from games.live.heartbeat import SilenceWatchdog
 from games.live.protocol import MAX_FRAME_BYTES
 
@@ -210,7 +211,7 @@ async def test_a_silent_tablet_is_marked_gone_while_the_shared_database_thread_i
 ) -> None:
     """A lobby that stops pinging is closed and its seat shown disconnected, on the lobbies'
     own thread like its other calls."""
-    monkeypatch.setattr(consumers, "SilenceWatchdog", partial(SilenceWatchdog, limit_s=0.2))
+    monkeypatch.setattr(base, "SilenceWatchdog", partial(SilenceWatchdog, limit_s=0.2))
     socket = _socket(
         f"/ws/play/{seat.session.code}/?heartbeat=1",
         cookies={seat_cookie_name(seat.session.code): seat.token},
@@ -501,10 +502,8 @@ async def test_console_draws_its_live_skills_at_most_every_few_seconds_and_after
 ) -> None:
     """The live skills read every trial of the session: while the tables keep changing they
     are drawn at most every DASHBOARD_GAP_S, and once more after the last change."""
-    from classroom import consumers
-
-    monkeypatch.setattr(consumers, "DASHBOARD_GAP_S", 2.0)
-    monkeypatch.setattr(consumers.ConsoleConsumer, "render_gap_s", 0.05)
+    monkeypatch.setattr(pages, "DASHBOARD_GAP_S", 2.0)
+    monkeypatch.setattr(pages.ConsoleConsumer, "render_gap_s", 0.05)
     socket = _console_socket(guest_session, cookies=teacher_cookies)
     assert (await socket.connect(timeout=TIMEOUT))[0]
     assert 'id="console-dashboard"' in await socket.receive_from(timeout=TIMEOUT)
@@ -539,12 +538,10 @@ async def test_teacher_pages_over_their_budget_are_drawn_less_often(
 ) -> None:
     """Every console draw is timed into the process's budget, and while the pages spend
     more than their share each waits longer between two draws (a tablet's lobby does not)."""
-    from classroom import consumers
-
     budget = _StretchedBudget()
-    monkeypatch.setattr(consumers, "teacher_render_budget", budget)
-    monkeypatch.setattr(consumers.ConsoleConsumer, "render_gap_s", 0.2)
-    monkeypatch.setattr(consumers.SeatConsumer, "render_gap_s", 0.2)
+    monkeypatch.setattr(pages, "teacher_render_budget", budget)
+    monkeypatch.setattr(pages.ConsoleConsumer, "render_gap_s", 0.2)
+    monkeypatch.setattr(pages.SeatConsumer, "render_gap_s", 0.2)
     guest_session = await sync_to_async(make_session)(players_per_table=4)
     seat = await _join(guest_session, "Mika")
     console = _console_socket(guest_session, cookies=teacher_cookies)
@@ -639,7 +636,7 @@ async def test_a_tables_move_redraws_without_reading_the_lobby_again(
 ) -> None:
     # During play most redraws are for a table's move; the roster and the session are read
     # again only after a lobby change (or once they are a few seconds old).
-    from classroom.consumers import ConsoleConsumer, ProjectorConsumer
+    from classroom.sockets.pages import ConsoleConsumer, ProjectorConsumer
 
     reads: list[int] = []
     name = f"{page_kind}_lobby"
@@ -974,7 +971,7 @@ async def test_a_page_pushed_to_a_socket_that_is_closing_is_dropped_quietly(
     page = SeatConsumer()
     page.send = closing  # type: ignore[method-assign]
     page.draw = drawn  # type: ignore[method-assign]
-    with caplog.at_level(logging.DEBUG, logger="classroom.consumers"):
+    with caplog.at_level(logging.DEBUG, logger="classroom.sockets"):
         page.redraw()
         assert page._push_task is not None
         await page._push_task

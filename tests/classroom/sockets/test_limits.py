@@ -1,4 +1,4 @@
-"""A cap on the WebSockets one client address holds open (classroom.server.socket_limits)."""
+"""A cap on the WebSockets one client address holds open (classroom.sockets.limits)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ from channels.auth import UserLazyObject
 from django.conf import settings
 from django.test import Client
 
-from classroom.server import socket_auth
-from classroom.server.socket_auth import CookieAuthMiddleware
+from classroom.sockets import auth
+from classroom.sockets.auth import CookieAuthMiddleware
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -35,7 +35,7 @@ async def test_no_session_cookie_is_anonymous_without_the_database_thread(
     async def never(scope: dict[str, Any]) -> None:
         raise AssertionError("the user was looked up")
 
-    monkeypatch.setattr(socket_auth.AuthMiddleware, "resolve_scope", never)
+    monkeypatch.setattr(auth.AuthMiddleware, "resolve_scope", never)
     user = await _resolved({"snapclass_seat_x": "token"}, session=None)
     assert user.is_anonymous
 

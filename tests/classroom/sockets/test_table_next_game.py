@@ -10,11 +10,11 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from classroom.asgi import application
-from classroom.consumers import CLOSE_NEXT_GAME
 from classroom.live import hosting
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_play_again, session_start
+from classroom.sockets.table import CLOSE_NEXT_GAME
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable

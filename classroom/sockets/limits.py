@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     Send = Callable[[dict[str, Any]], Awaitable[None]]
     ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-# The application range mirror of 1008/1013-style refusals (see classroom.consumers): the
+# The application range mirror of 1008/1013-style refusals (see classroom.sockets.base): the
 # tablet's game socket retries with its usual backoff, so it gets in once a place is free.
 CLOSE_TOO_MANY_SOCKETS = 4429
 TOO_MANY = gettext_lazy("Too many connections from this network. Trying again soon.")

@@ -532,7 +532,7 @@ async def test_a_frame_to_a_tablet_that_is_closing_is_dropped_quietly(
     # ramp's log had a traceback for every such goodbye).
     from autobahn.exception import Disconnected
 
-    from classroom.consumers import TableConsumer
+    from classroom.sockets.table import TableConsumer
     from games.live.round_trip import RoundTrip
 
     async def closing(**_frame: Any) -> None:
@@ -541,7 +541,7 @@ async def test_a_frame_to_a_tablet_that_is_closing_is_dropped_quietly(
     tablet = TableConsumer()
     tablet.round_trip = RoundTrip()
     tablet.send = closing  # type: ignore[method-assign]
-    with caplog.at_level(logging.DEBUG, logger="classroom.consumers"):
+    with caplog.at_level(logging.DEBUG, logger="classroom.sockets"):
         await (tablet._probe() if frame == "probe" else tablet.pinged(7))
     assert f"dropped a {frame} for a closing socket" in caplog.text
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
