@@ -165,8 +165,8 @@ def line_chart(
     chart = pygal.Line(
         **_config(
             title=title,
-            # Rates on their whole 0-100 % scale, as in the bar charts: pygal fitted the axis
-            # to the lowest lines and drew a point at 75 % above its top label (60 %).
+            # Rates on their whole 0-100 % scale, as in the bar charts: pygal would fit the
+            # axis to the lowest lines and could draw a point above its top label.
             **_RATE_SCALE.get(unit, {}),
             dots_size=6,
             stroke_style={"width": 3},

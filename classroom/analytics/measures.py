@@ -93,11 +93,6 @@ class Measures:
     def accuracy_percent(self) -> float | None:
         return None if self.accuracy is None else 100 * self.accuracy
 
-    @property
-    def error_interference_points(self) -> float | None:
-        """The Stroop error cost in percentage points, to read beside accuracy in %."""
-        return None if self.error_interference is None else 100 * self.error_interference
-
 
 def measures_from(tally: Tally, rts: CorrectRts) -> Measures:
     """Accuracy = correct / trials; d' and c when the trials were yes/no decisions; RT

@@ -100,9 +100,9 @@ def rolling_medians(
     for that slice (anticipations below ``floor_ms`` dropped; a slice with none kept has no
     median and is left out), oldest first.
 
-    The live console asks this of every student's responses every couple of seconds: built on
-    ``rt_summary`` it paid for an SD (exact fractions) per response, ~100 ms a render at 200
-    trials a student, so it takes the median alone. With ``since``, only the medians at the
+    The live console asks this of every student's responses every couple of seconds: an SD
+    (exact fractions) per response, as ``rt_summary`` computes, costs too much there, so it
+    takes the median alone. With ``since``, only the medians at the
     responses after the first ``since`` (what a console that kept the earlier ones adds:
     ``rolling_medians(rts[:k]) + rolling_medians(rts, since=k) == rolling_medians(rts)``).
     Raises ``ValueError`` for a window < 1, a negative ``since`` or a non-finite RT.

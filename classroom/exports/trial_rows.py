@@ -96,8 +96,9 @@ def trial_rows(
     """The trials in the order they happened: their ids first, then their rows ``chunk_size``
     ids at a time, each chunk its own query.
 
-    With ``days``, the ids are read a day at a time: a year of a class is 1.2 M trials, and
-    listing and sorting all their ids took 3.1 s on PostgreSQL before the first row could go.
+    With ``days``, the ids are read a day at a time: a year of a class is about a million
+    trials, and listing and sorting all their ids at once would hold the first row back for
+    seconds.
     No read stays open while the rows are written out: on SQLite a connection holding an old
     snapshot cannot write (a task's progress updates would fail with "database is locked" once
     a live table has committed since), and a long read holds back WAL checkpoints. A trial

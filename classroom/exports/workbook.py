@@ -1,10 +1,10 @@
 """The Excel workbook: a "Trials" and a "Summary" sheet with the CSV files' columns, and an
 "About" sheet that says what every column means (``classroom.exports.codebook``).
 
-Written with rustpy-xlsxwriter (Rust's rust_xlsxwriter underneath): on the same 120,000 trial
-rows it took 1.4 s where openpyxl's write-only mode took 11.5 s and XlsxWriter's constant
-memory mode 10.5 s (CPU, this machine; ``tests/load/bench_xlsx_writers.py``). Each sheet is
-written row by row in constant memory, so a year of trials never sits in memory whole.
+Written with rustpy-xlsxwriter (Rust's rust_xlsxwriter underneath), several times faster
+than openpyxl's write-only mode or XlsxWriter's constant-memory mode on the same rows
+(``tests/load/bench_xlsx_writers.py`` compares them). Each sheet is written row by row in
+constant memory, so a year of trials never sits in memory whole.
 """
 
 from __future__ import annotations

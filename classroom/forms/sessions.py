@@ -42,7 +42,8 @@ class SessionForm(forms.Form):
         empty_label=_("Guests (students type a nickname)"),
     )
     players_per_table = forms.IntegerField(label=_("Players per table"), min_value=2, max_value=8)
-    # Not required: a form posted without them (an older page) plays as before.
+    # Not required: a form posted without them (a page loaded before a deploy) plays with the
+    # defaults.
     palette = forms.ChoiceField(
         label=_("Colours"),
         choices=GameSession.Palette.choices,

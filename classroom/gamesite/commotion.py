@@ -91,8 +91,8 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
 # false alarm). There are no noise trials a child could rightly hold back on (no correct
 # rejections), so d' and c do not apply.
 #
-# Beaten, but right (decided for issue 18): a child who tapped the right card just after a
-# rival filled the pile did spot it; they were slower, as a teacher watching would say. The
+# Beaten, but right: a child who tapped the right card just after a rival filled the pile did
+# spot it; they were slower, as a teacher watching would say. The
 # engine records that tap beside the beaten trial (``outcome`` "late": ``target`` None,
 # ``responded`` and ``correct`` True, games/commotion/trials.py), and it counts as spotted
 # here, so a child always beaten by quick bots still gets a spotting rate. Only the beaten
@@ -231,7 +231,7 @@ def _outcome(trial: Any) -> str | None:
     recorded = trial.data.get("outcome")
     if isinstance(recorded, str):
         return recorded
-    # Rows from before outcomes were named: a rival's play was still counted as a miss.
+    # A row without a named outcome counts a rival's play as a miss.
     if trial.target is False:
         return "wrong"
     return "spotted" if trial.responded else "missed"
@@ -286,17 +286,6 @@ TRIAL_COLUMNS = (
         unit="ms",
     ),
 )
-
-
-def outcome_names() -> dict[str, str]:
-    """How the per-trial table names each outcome."""
-    return {
-        "spotted": _("spotted"),
-        "beaten": _("beaten"),
-        "late": _("spotted, a rival first"),
-        "missed": _("missed"),
-        "wrong": _("wrong play"),
-    }
 
 
 SITE = GameSite(

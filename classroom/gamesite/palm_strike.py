@@ -117,7 +117,7 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def _answer_labels() -> dict[str, str]:
-    """What a tablet says to each kind of tap (issue 19): short, for a 7-year-old, never
+    """What a tablet says to each kind of tap: short, for a 7-year-old, never
     harsh; a picture beside each says the same."""
     return {
         "right_slower": _("Right! %(name)s was a bit faster"),

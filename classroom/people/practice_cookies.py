@@ -17,8 +17,7 @@ if TYPE_CHECKING:
     from classroom.models import PracticeSignIn
 
 PRACTICE_COOKIE = "practice_student"
-# A new salt: cookies from before sign-ins had their own token held the badge token, and
-# are no longer read at all.
+# Its own salt: a cookie signed for anything else (a badge token) is never read as a sign-in.
 _SALT = "snapclass.practice.sign-in"
 
 

@@ -176,7 +176,7 @@ def test_the_level_fields_follow_the_game(
 
 
 # --------------------------------------------------------------------------------------------
-# A practice sign-in by code + name is not the child's badge (issue 15 §1)
+# A practice sign-in by code + name is not the child's badge
 
 
 def _code_signed_in(school_class: SchoolClass, name: str) -> Client:

@@ -476,8 +476,8 @@ def test_a_nickname_join_takes_a_bounded_number_of_queries(
     django_assert_max_num_queries: Callable[..., Any],
 ) -> None:
     """The join a whole class posts at once, answered with the tablet's lobby page, reads and
-    writes a few rows, not the whole lobby (the join alone took 16 queries, its lobby page 6
-    more in a request of its own)."""
+    writes a few rows, not the whole lobby: the join and its lobby page in one request, within
+    the queries the join alone would take."""
     session = make_session(players_per_table=4)
     for number in range(1, 42):  # 11 tables, of 3 and 4
         seat_join_guest(session=session, nickname=f"Kid {number}")
