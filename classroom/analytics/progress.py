@@ -78,17 +78,31 @@ def trend(values: Sequence[float], *, lower_is_better: bool, tolerance: float) -
     points damps session-to-session noise. Fewer than 2 values: steady (nothing to compare).
     Raises ``ValueError`` for a negative tolerance.
     """
-    if tolerance < 0:
-        raise ValueError(f"tolerance must be zero or more, got {tolerance}")
+    _tolerance_check(tolerance)
     if len(values) < 2:
         return STEADY
+    change, _k = _thirds_change(values, lower_is_better=lower_is_better)
+    return _direction(change, bound=tolerance)
+
+
+def _tolerance_check(tolerance: float) -> None:
+    if tolerance < 0:
+        raise ValueError(f"tolerance must be zero or more, got {tolerance}")
+
+
+def _thirds_change(values: Sequence[float], *, lower_is_better: bool) -> tuple[float, int]:
+    """(mean of the last k values - mean of the first k, sign flipped when lower is better; k),
+    with k = max(1, len(values) // 3)."""
     k = max(1, len(values) // 3)
     change = statistics.fmean(values[-k:]) - statistics.fmean(values[:k])
-    if lower_is_better:
-        change = -change
-    if change > tolerance:
+    return (-change if lower_is_better else change), k
+
+
+def _direction(change: float, *, bound: float) -> str:
+    """Improving beyond ``bound``, declining beyond ``-bound``, steady between."""
+    if change > bound:
         return IMPROVING
-    if change < -tolerance:
+    if change < -bound:
         return DECLINING
     return STEADY
 
@@ -117,20 +131,12 @@ def honest_trend(values: Sequence[float], *, lower_is_better: bool, tolerance: f
     otherwise steady. Fewer than 3 values: steady (no SD to judge a change by). Callers pass
     one game at one level only (like with like).
     """
-    if tolerance < 0:
-        raise ValueError(f"tolerance must be zero or more, got {tolerance}")
+    _tolerance_check(tolerance)
     if len(values) < 3:
         return STEADY
-    k = max(1, len(values) // 3)
-    change = statistics.fmean(values[-k:]) - statistics.fmean(values[:k])
-    if lower_is_better:
-        change = -change
+    change, k = _thirds_change(values, lower_is_better=lower_is_better)
     bound = max(tolerance, TREND_STANDARD_ERRORS * statistics.stdev(values) * (2 / k) ** 0.5)
-    if change > bound:
-        return IMPROVING
-    if change < -bound:
-        return DECLINING
-    return STEADY
+    return _direction(change, bound=bound)
 
 
 def rolling_median(values: Sequence[float], window: int) -> list[float]:

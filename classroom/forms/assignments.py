@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
+from classroom.gamesite.labels import game_choices
 from classroom.gamesite.ladder_labels import rung_choices
 from classroom.models import Assignment, Student
 from games.registry import game_registry
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class AssignmentForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"))
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     student = forms.ModelChoiceField(
         label=_("For"),
         queryset=Student.objects.none(),
@@ -37,9 +37,6 @@ class AssignmentForm(forms.Form):
     def __init__(self, *args: Any, school_class: SchoolClass, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         games = game_registry()
-        game_field = self.fields["game"]
-        assert isinstance(game_field, forms.ChoiceField)
-        game_field.choices = [(slug, gettext_now(spec.name)) for slug, spec in games.items()]
         student_field = self.fields["student"]
         assert isinstance(student_field, forms.ModelChoiceField)
         student_field.queryset = school_class.students.all()

@@ -6,10 +6,9 @@ from django import forms
 from django.conf import settings
 from django.utils import translation
 from django.utils.functional import lazy
-from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
-from classroom.gamesite.labels import language_help, palette_help
+from classroom.gamesite.labels import game_choices, language_help, palette_help
 from classroom.models import GameSession, SchoolClass
 from classroom.selectors.classes import classes_visible
 from games.registry import game_registry
@@ -34,7 +33,7 @@ class ClassChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
 
 
 class SessionForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"))
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     school_class = ClassChoiceField(
         label=_("Class"),
         queryset=SchoolClass.objects.none(),
@@ -89,9 +88,6 @@ class SessionForm(forms.Form):
     def __init__(self, *args: Any, teacher: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         games = game_registry()
-        game_field = self.fields["game"]
-        assert isinstance(game_field, forms.ChoiceField)
-        game_field.choices = [(slug, gettext_now(spec.name)) for slug, spec in games.items()]
         class_field = self.fields["school_class"]
         assert isinstance(class_field, ClassChoiceField)
         class_field.queryset = classes_visible(teacher=teacher).select_related("teacher")

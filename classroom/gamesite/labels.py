@@ -58,6 +58,14 @@ def game_name(game: str) -> str:
     return _(site.spec.name) if site is not None else game
 
 
+def game_choices() -> list[tuple[str, str]]:
+    """Every game as a form offers it: (slug, name in the active language), in the registry's
+    order."""
+    from classroom.gamesite import game_sites
+
+    return [(site.slug, _(site.spec.name)) for site in game_sites()]
+
+
 def game_names(*, colour_stimulus: bool = False, colour_symbols: bool = False) -> str:
     """The names of the games with the asked-for trait, as a list in a sentence."""
     from classroom.gamesite import game_sites

@@ -24,7 +24,7 @@ from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import level_label, measure_heads
 from classroom.live.fragments import game_name
-from classroom.models import Seat, Student
+from classroom.models import Seat
 from classroom.reports.progress import (
     accuracy,
     class_reports_context,
@@ -45,7 +45,7 @@ from classroom.services.exports import (
     export_is_stuck,
     export_prepare,
 )
-from classroom.views.access import class_or_404, session_or_404
+from classroom.views.access import class_or_404, class_student_or_404, session_or_404
 from classroom.views.exports import export_panel_context, reports_page_url
 
 if TYPE_CHECKING:
@@ -165,8 +165,7 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
 
 @login_required
 def student_progress(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class = class_or_404(request, class_id)
-    student = get_object_or_404(Student, pk=student_id, school_class=school_class)
+    school_class, student = class_student_or_404(request, class_id, student_id)
     games = selectors.class_games(school_class=school_class)
     game = _game_filter(request, games)
     context = {

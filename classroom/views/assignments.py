@@ -35,19 +35,9 @@ def class_practice(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     form = AssignmentForm(request.POST or None, school_class=school_class)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            assignment_create(
-                teacher=request.user,
-                school_class=school_class,
-                student=data["student"],
-                game=data["game"],
-                rung_min=data["rung_min"],
-                rung_max=data["rung_max"],
-                goal_kind=data["goal_kind"],
-                goal=data["goal"],
-                due_on=data["due_on"],
-            )
+            # The form's fields are the service's: game, student, rungs, goal and due date.
+            assignment_create(teacher=request.user, school_class=school_class, **form.cleaned_data)
         except ValidationError as error:
             form.add_error(None, error)
         else:

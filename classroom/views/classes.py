@@ -1,19 +1,18 @@
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.forms.class_shares import ClassShareForm
 from classroom.forms.classes import ClassForm
-from classroom.models import Student
 from classroom.selectors.classes import ClassRight, class_access, class_shares
 from classroom.services.classes import (
     class_create,
@@ -26,29 +25,24 @@ from classroom.services.classes import (
 from classroom.services.classes import (
     student_remove as student_remove_service,
 )
-from classroom.views.access import class_or_404
+from classroom.views.access import class_or_404, class_student_or_404
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from classroom.models import SchoolClass, Student
     from classroom.views.http import TeacherRequest
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def class_new(request: TeacherRequest) -> HttpResponse:
-    form = ClassForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            school_class = class_create(
-                teacher=request.user,
-                name=form.cleaned_data["name"],
-                student_names=form.cleaned_data["student_names"],
-            )
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("Class %(name)s saved.") % {"name": school_class.name})
-            return redirect("class_detail", class_id=school_class.pk)
-    return render(request, "classroom/class_form.html", {"form": form, "school_class": None})
+    def save(data: dict[str, Any]) -> SchoolClass:
+        return class_create(
+            teacher=request.user, name=data["name"], student_names=data["student_names"]
+        )
+
+    return _class_form_page(request, ClassForm(request.POST or None), None, save)
 
 
 @login_required
@@ -56,21 +50,33 @@ def class_new(request: TeacherRequest) -> HttpResponse:
 def class_edit(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = class_or_404(request, class_id, ClassRight.MANAGE)
     form = ClassForm(request.POST or None, initial={"name": school_class.name}, adding=True)
+
+    def save(data: dict[str, Any]) -> SchoolClass:
+        return class_update(
+            school_class=school_class, name=data["name"], new_student_names=data["student_names"]
+        )
+
+    return _class_form_page(request, form, school_class, save)
+
+
+def _class_form_page(
+    request: TeacherRequest,
+    form: ClassForm,
+    school_class: SchoolClass | None,
+    save: Callable[[dict[str, Any]], SchoolClass],
+) -> HttpResponse:
+    """The class form (a new class, or ``school_class``'s); a valid POST is ``save``d and
+    leads to the class's page."""
     if request.method == "POST" and form.is_valid():
         try:
-            class_update(
-                school_class=school_class,
-                name=form.cleaned_data["name"],
-                new_student_names=form.cleaned_data["student_names"],
-            )
+            saved = save(form.cleaned_data)
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, _("Class %(name)s saved.") % {"name": school_class.name})
-            return redirect("class_detail", class_id=school_class.pk)
-    return render(
-        request, "classroom/class_form.html", {"form": form, "school_class": school_class}
-    )
+            messages.success(request, _("Class %(name)s saved.") % {"name": saved.name})
+            return redirect("class_detail", class_id=saved.pk)
+    context = {"form": form, "school_class": school_class}
+    return render(request, "classroom/class_form.html", context)
 
 
 @login_required
@@ -105,8 +111,7 @@ def class_badges(request: TeacherRequest, class_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def student_remove(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
-    student = get_object_or_404(Student, pk=student_id, school_class=school_class)
+    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
     name = student.display_name
     student_remove_service(student=student)
     if request.htmx:
@@ -118,23 +123,13 @@ def student_remove(request: TeacherRequest, class_id: int, student_id: int) -> H
 @login_required
 @require_POST
 def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
-    student = get_object_or_404(Student, pk=student_id, school_class=school_class)
+    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
     student_token_rotate(student=student)
     notice = _("New badge for %(name)s: print it again; the old one no longer works.") % {
         "name": student.display_name
     }
     if request.htmx:
-        return render(
-            request,
-            "classroom/class_detail.html#student-row",
-            {
-                "school_class": school_class,
-                "student": student,
-                "notice": notice,
-                "may_manage": True,
-            },
-        )
+        return _student_row(request, school_class, student, notice=notice)
     messages.success(request, notice)
     return redirect("class_detail", class_id=school_class.pk)
 
@@ -142,16 +137,19 @@ def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> H
 @login_required
 @require_POST
 def student_colour_safe(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class = class_or_404(request, class_id, ClassRight.MANAGE)
-    student = get_object_or_404(Student, pk=student_id, school_class=school_class)
+    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
     student_colour_safe_set(student=student, colour_safe=request.POST.get("colour_safe") == "on")
     if request.htmx:
-        return render(
-            request,
-            "classroom/class_detail.html#student-row",
-            {"school_class": school_class, "student": student, "may_manage": True},
-        )
+        return _student_row(request, school_class, student)
     return redirect("class_detail", class_id=school_class.pk)
+
+
+def _student_row(
+    request: TeacherRequest, school_class: SchoolClass, student: Student, **more: str
+) -> HttpResponse:
+    """A student's row of the class page, as htmx swaps it in after a change."""
+    context = {"school_class": school_class, "student": student, "may_manage": True, **more}
+    return render(request, "classroom/class_detail.html#student-row", context)
 
 
 @login_required

@@ -88,9 +88,11 @@ def _session_lookup(request: HttpRequest, code: str) -> GameSession | None:
     return session
 
 
-def _join_problem(session: GameSession) -> str:
+def _join_problem(session: GameSession, *, new_seat: bool = False) -> str:
+    """Why a student cannot join ``session`` now ("" when they can); with ``new_seat``, why a
+    new student cannot take a seat (locked, or started without late join)."""
     try:
-        seat_services.session_join_check(session=session, new_seat=False)
+        seat_services.session_join_check(session=session, new_seat=new_seat)
     except ValidationError as error:
         return " ".join(error.messages)
     return ""
@@ -134,7 +136,7 @@ def join_session(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("play_lobby", code=code)
 
     nickname_form = NicknameForm(request.POST or None) if session.is_guest else None
-    closed = _closed_to_newcomers(session) if session.is_guest else ""
+    closed = _join_problem(session, new_seat=True) if session.is_guest else ""
     if kept_out:
         closed = _("Your teacher has paused your place in this game. Ask your teacher.")
     problem = ""
@@ -165,15 +167,6 @@ def join_session(request: HttpRequest, code: str) -> HttpResponse:
         "problem": problem,
     }
     return render(request, "play/join_session.html", context, status=400 if problem else 200)
-
-
-def _closed_to_newcomers(session: GameSession) -> str:
-    """Why a new student cannot take a seat now (locked, or started without late join)."""
-    try:
-        seat_services.session_join_check(session=session, new_seat=True)
-    except ValidationError as error:
-        return " ".join(error.messages)
-    return ""
 
 
 def _join_from_post(
