@@ -99,6 +99,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # The WebSocket close codes, for the pages' scripts (templates/base.html).
+                "classroom.sockets.close_codes.close_codes",
             ],
         },
     },

@@ -29,16 +29,13 @@ from classroom.selectors.sessions import (
     table_mates,
 )
 from classroom.selectors.unique_rows import unique_row
+from classroom.sockets.close_codes import CloseCode
 from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from classroom.selectors.live_skills import LiveSkills
-
-# WebSocket close codes a tablet should not retry (htmx reconnects only on 1006/1011-1013).
-CLOSE_NO_SEAT = 4401
-CLOSE_REMOVED = 4403
 
 
 def game_name(session: GameSession) -> str:
@@ -297,7 +294,7 @@ def seat_fragment_render(*, session_id: int, token: str) -> SeatFragment:
     if seat is None:
         # Never seated here, or the seat was taken over by a badge on another tablet.
         return _seat_notice(
-            _("This tablet is not in the session any more. Please join again."), CLOSE_NO_SEAT
+            _("This tablet is not in the session any more. Please join again."), CloseCode.NO_SEAT
         )
     return seat_fragment_of(seat=seat)
 
@@ -305,6 +302,6 @@ def seat_fragment_render(*, session_id: int, token: str) -> SeatFragment:
 def seat_fragment_of(*, seat: Seat) -> SeatFragment:
     """The lobby of a seat already read (with its session and table), or why it has none."""
     if seat.is_kicked:
-        return _seat_notice(_("Your teacher removed you from this session."), CLOSE_REMOVED)
+        return _seat_notice(_("Your teacher removed you from this session."), CloseCode.REMOVED)
     html = render_to_string("play/lobby.html#live", lobby_context(seat=seat))
     return SeatFragment(html=html, table_id=seat.table_id)

@@ -3,7 +3,7 @@
 During an outage every socket, lease and heartbeat fails at once, many times a second. A
 traceback for each would bury the one line that matters, so each kind of failure is logged as
 a single warning line at most every OUTAGE_LOG_EVERY_S (with how many were left unsaid), and
-the code that hit it waits or asks the tablet to come back (CLOSE_TRY_AGAIN) instead of
+the code that hit it waits or asks the tablet to come back (CloseCode.TRY_AGAIN) instead of
 crashing.
 """
 
@@ -19,6 +19,8 @@ from django.db import InterfaceError, OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from classroom.sockets.close_codes import CloseCode
+
 logger = logging.getLogger(__name__)
 
 # Failures that mean "a service is unreachable right now": trying again later may work.
@@ -30,11 +32,6 @@ OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
     ConnectionError,
     TimeoutError,
 )
-
-# A socket refused because a service is down: the tablet reconnects (not one of its stop
-# codes). Daphne's WebSocket layer lets an application close only with 1000 or 3000-4999, so
-# 1013 ("try again later") is mirrored as 4013, like 4008 and 4012 in classroom.sockets.
-CLOSE_TRY_AGAIN = 4013
 
 OUTAGE_LOG_EVERY_S = 10.0
 
@@ -60,14 +57,14 @@ def outage_warning(what: str, error: BaseException, *, now: float | None = None)
 class OutageCalmSocket:
     """A consumer mixin: a Redis or database outage while a socket connects, talks or leaves
     is one rate-limited warning, and a socket that could not be set up is closed with
-    CLOSE_TRY_AGAIN (its tablet reconnects) rather than crashing with a traceback and 1011."""
+    CloseCode.TRY_AGAIN (its tablet reconnects) rather than crashing with a traceback and 1011."""
 
     _accepted_here = False
     # How a socket that hit an outage is sent to reconnect: closed with this code (accepted
     # first if need be); None for pages whose htmx socket reconnects only on 1006/1011-1013,
     # which an application cannot send: their handshake is refused instead (the browser sees
     # 1006), and an open one is left open.
-    try_again_code: int | None = CLOSE_TRY_AGAIN
+    try_again_code: int | None = CloseCode.TRY_AGAIN
 
     async def accept(self, *args: Any, **kwargs: Any) -> None:
         await super().accept(*args, **kwargs)  # type: ignore[misc]

@@ -28,6 +28,7 @@ from channels.layers import get_channel_layer
 
 from classroom.server.lease_keeper import OwnedElsewhere, process_leases
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
+from classroom.sockets.close_codes import CloseCode
 from games.kernel import action_plain
 from games.live.supervision import supervised
 
@@ -48,7 +49,6 @@ HEARTBEAT_S = 2.0
 MEMBER_TTL_S = 6.5
 # How often a remote process checks that a table's owner is still the one it talks to.
 OWNER_CHECK_S = 0.25
-CLOSE_SERVICE_RESTART = 4012  # see classroom.sockets.table
 
 
 def seat_key(seat: int | None) -> str:
@@ -208,7 +208,7 @@ class RemoteTable:
         for listeners in list(self._listeners.values()):
             for listener in list(listeners):
                 with contextlib.suppress(Exception):
-                    await listener.close(CLOSE_SERVICE_RESTART)
+                    await listener.close(CloseCode.SERVICE_RESTART)
         self._listeners.clear()
 
 

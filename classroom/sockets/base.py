@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 from classroom.server import metrics
 from classroom.server.outages import OutageCalmSocket
+from classroom.sockets.close_codes import CloseCode
 from games.live.flood import Cooldown, TokenBucket
 from games.live.heartbeat import SilenceWatchdog
 from games.live.host import wall_ms
@@ -33,19 +34,10 @@ from games.live.round_trip import PROBE_EVERY_MS
 
 logger = logging.getLogger(__name__)
 
-CLOSE_FORBIDDEN = 4403
-
-# Sustained flooding (this many refused frames on one socket) closes the socket. Daphne's
-# WebSocket layer (autobahn) lets an application close only with 1000 or 3000-4999, so the
-# protocol codes are mirrored in the application range: 4008 for 1008 (policy violation) and
-# 4012 for 1012 (service restart).
+# Sustained flooding (this many refused frames on one socket) closes the socket.
 FLOOD_STRIKES_TO_CLOSE = 40
-CLOSE_POLICY = 4008
 # A tablet closed for flooding is refused at once for this long (games.live.flood.Cooldown).
 FLOOD_COOLDOWN = Cooldown(seconds=10.0)
-
-# A socket held to the heartbeat that went silent (games.live.heartbeat): mirrors 1001.
-CLOSE_SILENT = 4001
 
 
 class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
@@ -126,7 +118,7 @@ class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
     async def flooded(self) -> None:
         """Sustained flooding: the socket is closed (a tablet's is also kept out a while)."""
         metrics.flood_cutoff(self.scope["path"])
-        await self.close(code=CLOSE_POLICY)
+        await self.close(code=CloseCode.POLICY)
 
 
 def _heartbeat_for(

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from classroom.people.languages import language_from_scope
 from classroom.server import metrics
+from classroom.sockets.close_codes import CloseCode
 from classroom.web.client_address import client_address_from_scope
 from games.live.protocol import ErrorFrame, server_frame_encode
 
@@ -29,9 +30,6 @@ if TYPE_CHECKING:
     Send = Callable[[dict[str, Any]], Awaitable[None]]
     ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-# The application range mirror of 1008/1013-style refusals (see classroom.sockets.base): the
-# tablet's game socket retries with its usual backoff, so it gets in once a place is free.
-CLOSE_TOO_MANY_SOCKETS = 4429
 TOO_MANY = gettext_lazy("Too many connections from this network. Trying again soon.")
 
 
@@ -79,4 +77,4 @@ async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
     with translation.override(language_from_scope({**scope, "cookies": cookies})):
         frame = ErrorFrame(code="too_many_sockets", message=str(TOO_MANY))
     await send({"type": "websocket.send", "text": server_frame_encode(frame)})
-    await send({"type": "websocket.close", "code": CLOSE_TOO_MANY_SOCKETS})
+    await send({"type": "websocket.close", "code": CloseCode.TOO_MANY_SOCKETS})

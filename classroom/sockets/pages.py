@@ -41,7 +41,8 @@ from classroom.server.lobby_thread import lobby_database_call
 from classroom.server.page_drawing import teacher_page_draw, teacher_page_forget
 from classroom.server.process import heartbeat_ensure
 from classroom.services.presence import seat_connection_close, seat_connection_open
-from classroom.sockets.base import CLOSE_FORBIDDEN, CLOSE_SILENT, _heartbeat_for, _Socket
+from classroom.sockets.base import _heartbeat_for, _Socket
+from classroom.sockets.close_codes import CloseCode
 from classroom.web.rate_limits import (
     join_code_guesses_exhausted_for_scope,
     join_code_miss_count_for_scope,
@@ -144,7 +145,7 @@ class _LobbyConsumer(_Socket):
             self.watchdog.stop()
 
     async def _silent(self) -> None:
-        await self.close(code=CLOSE_SILENT)
+        await self.close(code=CloseCode.SILENT)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # These pages only ping; a socket that floods is slowed, then closed like a tablet's.
@@ -313,7 +314,7 @@ class _TeacherConsumer(_LobbyConsumer):
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         owned = await database_sync_to_async(self._owned_tables)(session_id)
         if owned is None:
-            await self.refuse(CLOSE_FORBIDDEN)
+            await self.refuse(CloseCode.FORBIDDEN)
             return
         self.table_ids = owned
         await self.join_session(session_id)
@@ -332,7 +333,7 @@ class _TeacherConsumer(_LobbyConsumer):
         if not self.closed_here and not await database_sync_to_async(self._may_watch)(
             self.session_id
         ):
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.close(code=CloseCode.FORBIDDEN)
 
 
 class ConsoleConsumer(_TeacherConsumer):
@@ -407,7 +408,7 @@ class SeatConsumer(_LobbyConsumer):
                 notice = fragments.seat_fragment_render(session_id=0, token="")
             await self.accept()
             await self.send(text_data=notice.html)
-            await self.close(code=fragments.CLOSE_NO_SEAT)
+            await self.close(code=CloseCode.NO_SEAT)
             return
         self.seat_id = opened.seat_id
         if opened.lobby is None:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise as StrOrPromise
 
-from classroom.live import fragments, hosting
+from classroom.live import hosting
 from classroom.live.idle import idle_watch_ensure
 from classroom.live.notify import (
     seat_group,
@@ -32,14 +32,12 @@ from classroom.selectors.sockets import (
 from classroom.server.process import heartbeat_ensure
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.sockets.base import (
-    CLOSE_FORBIDDEN,
-    CLOSE_POLICY,
-    CLOSE_SILENT,
     FLOOD_COOLDOWN,
     _heartbeat_for,
     _query,
     _Socket,
 )
+from classroom.sockets.close_codes import CloseCode
 from games.live.flood import TokenBucket
 from games.live.host import TableHost, wall_ms
 from games.live.protocol import (
@@ -54,15 +52,8 @@ from games.live.round_trip import RoundTrip
 
 logger = logging.getLogger(__name__)
 
-CLOSE_NOT_PLAYING = 4404
-# The table's host stopped here; a watching page reconnects to whichever host runs next.
-CLOSE_SERVICE_RESTART = 4012
-# The seat was opened on another tablet (or another tab): the tablet says so and stays put.
-CLOSE_REPLACED = 4409
 REPLACED = gettext_lazy("This seat was opened on another tablet.")
 
-# The seat's table deals a new game (Play again): the tablet loads the page of its new game.
-CLOSE_NEXT_GAME = 4100
 NO_SEAT = gettext_lazy("This tablet is not in the session any more. Please join again.")
 NOT_PLAYING = gettext_lazy("Your table is not playing right now.")
 REMOVED = gettext_lazy("Your teacher removed you from this session.")
@@ -138,24 +129,24 @@ class TableConsumer(_Socket):
         if token and FLOOD_COOLDOWN.active(token, wall_ms()):
             # Closed for flooding moments ago and straight back: refused before any lookup.
             await self.accept()
-            await self.close(code=CLOSE_POLICY)
+            await self.close(code=CloseCode.POLICY)
             return
         found = await database_sync_to_async(seat_playing_find)(code=code, token=token)
         await self.accept()
         self._heartbeat_keep()
         if found is None:
-            await self._refuse("no_seat", NO_SEAT, fragments.CLOSE_NO_SEAT)
+            await self._refuse("no_seat", NO_SEAT, CloseCode.NO_SEAT)
             return
         self.seat_id = found.seat_id
         heartbeat_ensure()
         idle_watch_ensure()
         if _page_game_number(self.scope) not in (None, found.game_number):
             # A page of the game before (Play again came while this tablet was away).
-            await self.close(code=CLOSE_NEXT_GAME)
+            await self.close(code=CloseCode.NEXT_GAME)
             return
         host = await hosting.table_handle(found.table_id)
         if host is None:
-            await self._refuse("not_playing", NOT_PLAYING, CLOSE_NOT_PLAYING)
+            await self._refuse("not_playing", NOT_PLAYING, CloseCode.NOT_PLAYING)
             return
         self.host = host
         self.listener = _SocketListener(found.seat_index, self)
@@ -179,7 +170,7 @@ class TableConsumer(_Socket):
         # A finished game keeps its last view on the tablet; a host that stopped for any other
         # reason (taken over, failed) sends the tablet to reconnect, and so to its new host.
         if self.host is not None and not self.host.ended:
-            self._closing = asyncio.ensure_future(self.close(code=CLOSE_SERVICE_RESTART))
+            self._closing = asyncio.ensure_future(self.close(code=CloseCode.SERVICE_RESTART))
 
     async def _refuse(self, code: str, message: StrOrPromise, close_code: int) -> None:
         with translation.override(language_from_scope(self.scope)):
@@ -240,7 +231,7 @@ class TableConsumer(_Socket):
 
     async def _silent(self) -> None:
         await _presence_gone(self.seat_id, self.channel_name)
-        await self.close(code=CLOSE_SILENT)
+        await self.close(code=CloseCode.SILENT)
 
     async def table_reply(self, event: dict[str, Any]) -> None:
         """The answer to this socket's own input from a host in another process."""
@@ -261,14 +252,14 @@ class TableConsumer(_Socket):
     async def seat_next_game(self, event: dict[str, Any]) -> None:
         """Play again: the seat's table deals a new game; the tablet loads it."""
         if not self.closed_here:
-            await self.close(code=CLOSE_NEXT_GAME)
+            await self.close(code=CloseCode.NEXT_GAME)
 
     async def seat_opened(self, event: dict[str, Any]) -> None:
         """Another socket took this seat; the newer one stays (see ``connect``)."""
         if event["channel"] == self.channel_name or self.closed_here:
             return
         if self.opened_as is not None and int(event["order"]) > self.opened_as:
-            await self._refuse("replaced", REPLACED, CLOSE_REPLACED)
+            await self._refuse("replaced", REPLACED, CloseCode.REPLACED)
 
     async def seat_revoked(self, event: dict[str, Any]) -> None:
         # Removed by the teacher (or the seat taken over on another tablet): stop at once.
@@ -277,9 +268,9 @@ class TableConsumer(_Socket):
         ):
             reason = str(event.get("reason", "removed"))
             if reason in REVOKED:
-                await self._refuse(reason, REVOKED[reason], CLOSE_FORBIDDEN)
+                await self._refuse(reason, REVOKED[reason], CloseCode.FORBIDDEN)
             else:
-                await self._refuse("removed", REMOVED, CLOSE_FORBIDDEN)
+                await self._refuse("removed", REMOVED, CloseCode.FORBIDDEN)
 
 
 class TableWatchConsumer(TableConsumer):
@@ -302,13 +293,13 @@ class TableWatchConsumer(TableConsumer):
         await self.accept()
         self._heartbeat_keep()
         if not may_watch:
-            await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
+            await self._refuse("forbidden", NOT_YOUR_TABLE, CloseCode.FORBIDDEN)
             return
         self.access_group = teacher_group(self.scope["user"].pk)
         await self.channel_layer.group_add(self.access_group, self.channel_name)
         host = await hosting.table_watch_handle(table_id)
         if host is None:
-            await self._refuse("not_playing", WATCH_NOT_PLAYING, CLOSE_NOT_PLAYING)
+            await self._refuse("not_playing", WATCH_NOT_PLAYING, CloseCode.NOT_PLAYING)
             return
         self.host = host
         self.listener = _SocketListener(None, self)
@@ -317,7 +308,7 @@ class TableWatchConsumer(TableConsumer):
 
     def _host_stopped(self) -> None:
         # Even a finished game: the page looks again and finds the next host, or waits.
-        self._closing = asyncio.ensure_future(self.close(code=CLOSE_SERVICE_RESTART))
+        self._closing = asyncio.ensure_future(self.close(code=CloseCode.SERVICE_RESTART))
 
     def _may_watch(self) -> bool:
         session_id, table_id = self.watched
@@ -328,7 +319,7 @@ class TableWatchConsumer(TableConsumer):
     async def teacher_access_changed(self, event: dict[str, Any]) -> None:
         """A class share of this teacher was revoked: a table they may no longer see closes."""
         if not self.closed_here and not await database_sync_to_async(self._may_watch)():
-            await self._refuse("forbidden", NOT_YOUR_TABLE, CLOSE_FORBIDDEN)
+            await self._refuse("forbidden", NOT_YOUR_TABLE, CloseCode.FORBIDDEN)
 
     async def disconnect(self, code: int) -> None:
         if self.access_group is not None:

@@ -28,6 +28,7 @@ from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
 from classroom.sockets import pages as page_sockets
 from classroom.sockets import table as table_sockets
+from classroom.sockets.close_codes import CloseCode
 from games.live import host as host_module
 
 if TYPE_CHECKING:
@@ -148,7 +149,7 @@ async def test_a_tablet_connecting_during_an_outage_is_asked_to_try_again_calmly
         socket = _socket(session.code, seats[0].token)
         assert (await socket.connect(timeout=TIMEOUT))[0]
         closed = await socket.receive_output(timeout=TIMEOUT)
-        assert closed == {"type": "websocket.close", "code": outages.CLOSE_TRY_AGAIN}
+        assert closed == {"type": "websocket.close", "code": CloseCode.TRY_AGAIN}
         await socket.disconnect()
     warnings = [record for record in caplog.records if "could not connect" in record.message]
     assert len(warnings) == 1  # one line for the outage, not one per reconnect

@@ -11,7 +11,8 @@ from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from classroom.server.lease_keeper import process_leases
-from classroom.server.router import CLOSE_SERVICE_RESTART, RemoteTable, TableRouter
+from classroom.server.router import RemoteTable, TableRouter
+from classroom.sockets.close_codes import CloseCode
 from games.live.registry import HostRegistry
 
 
@@ -91,7 +92,7 @@ async def test_a_stand_in_still_served_keeps_its_sockets() -> None:
     assert remote.seats() == [0]
     await remote.owner_gone()
     assert stopped == ["reconnect"]
-    assert socket.closed_with == [CLOSE_SERVICE_RESTART]
+    assert socket.closed_with == [CloseCode.SERVICE_RESTART]
 
 
 async def test_the_owner_answers_a_join_that_arrives_while_it_is_still_loading_the_table() -> None:
@@ -168,7 +169,7 @@ async def test_when_a_dead_owners_lease_runs_out_the_table_is_taken_over_here_at
             break
         await asyncio.sleep(0.05)
 
-    assert socket.closed_with == [CLOSE_SERVICE_RESTART]  # sent to reconnect either way
+    assert socket.closed_with == [CloseCode.SERVICE_RESTART]  # sent to reconnect either way
     assert loaded == ([7] if taken_here else [])
     assert (registry.running(7) is host) == taken_here  # type: ignore[comparison-overlap]
     await router.stop()
@@ -278,7 +279,7 @@ async def test_after_an_outage_stand_ins_send_their_sockets_to_reconnect() -> No
     layer.recoveries += 1  # receiving failed and came back: frames in flight were lost
     await router.reconnect_after_outage()
     # Reconnecting, the tablet gets a fresh view and resends what was never answered.
-    assert socket.closed_with == [CLOSE_SERVICE_RESTART]
+    assert socket.closed_with == [CloseCode.SERVICE_RESTART]
     assert router.remote_table(7, remote.owner) is not remote
     await router.stop()
 

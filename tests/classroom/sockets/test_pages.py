@@ -23,7 +23,6 @@ from django.utils.translation import gettext
 from classroom.asgi import application
 from classroom.live import fragments
 from classroom.live.code_sessions import code_session_hint, code_session_remember
-from classroom.live.fragments import CLOSE_NO_SEAT, CLOSE_REMOVED
 from classroom.live.page_draws import page_forget
 from classroom.models import Seat, SeatConnection
 from classroom.people.languages import language_from_scope
@@ -36,7 +35,7 @@ from classroom.services.seats import (
 )
 from classroom.services.sessions import session_start
 from classroom.sockets import base, pages
-from classroom.sockets.base import CLOSE_SILENT
+from classroom.sockets.close_codes import CloseCode
 from classroom.sockets.pages import SeatConsumer, _LobbyConsumer
 from games.live.heartbeat import SilenceWatchdog
 from games.live.protocol import MAX_FRAME_BYTES
@@ -219,7 +218,7 @@ async def test_a_silent_tablet_is_marked_gone_while_the_shared_database_thread_i
     assert (await socket.connect(timeout=TIMEOUT))[0]
     await socket.receive_from(timeout=TIMEOUT)
     async with _shared_thread_busy():
-        await _expect_close(socket, CLOSE_SILENT)
+        await _expect_close(socket, CloseCode.SILENT)
         # Counted off the busy thread too.
         count = SeatConnection.objects.filter(seat=seat).count
         assert await sync_to_async(count, thread_sensitive=False)() == 0
@@ -319,7 +318,7 @@ async def test_seat_socket_without_a_valid_token_is_told_and_closed(
     assert 'role="alert"' in html
     assert "not in the session any more" in html
     assert "Mika" not in html
-    await _expect_close(socket, CLOSE_NO_SEAT)
+    await _expect_close(socket, CloseCode.NO_SEAT)
     assert await SeatConnection.objects.acount() == 0
     await socket.disconnect()
 
@@ -333,7 +332,7 @@ async def test_token_of_another_session_does_not_open_this_one(
     html = await socket.receive_from(timeout=TIMEOUT)
     assert "Mika" not in html
     assert "not in the session any more" in html
-    await _expect_close(socket, CLOSE_NO_SEAT)
+    await _expect_close(socket, CloseCode.NO_SEAT)
     assert await _connection_count(seat) == 0
     await socket.disconnect()
 
@@ -348,7 +347,7 @@ async def test_cookie_for_another_code_is_ignored(
     )
     assert (await socket.connect(timeout=TIMEOUT))[0]
     assert "not in the session any more" in await socket.receive_from(timeout=TIMEOUT)
-    await _expect_close(socket, CLOSE_NO_SEAT)
+    await _expect_close(socket, CloseCode.NO_SEAT)
     await socket.disconnect()
 
 
@@ -358,7 +357,7 @@ async def test_unknown_session_code_is_refused(seat: Seat) -> None:
     assert connected  # accepted only to be closed with a code the page will not retry
     # Told exactly as a known code without a seat is: the socket is no code oracle.
     assert "not in the session any more" in await socket.receive_from(timeout=TIMEOUT)
-    await _expect_close(socket, CLOSE_NO_SEAT)
+    await _expect_close(socket, CloseCode.NO_SEAT)
     assert await _connection_count(seat) == 0
 
 
@@ -373,7 +372,7 @@ async def test_kicked_seat_is_told_and_closed(seat: Seat) -> None:
     assert 'id="lobby-live"' in html
     assert 'role="alert"' in html
     assert "Your teacher removed you from this session." in html
-    await _expect_close(socket, CLOSE_REMOVED)
+    await _expect_close(socket, CloseCode.REMOVED)
     await socket.disconnect()
     assert await _connection_count(seat) == 0
 
@@ -384,7 +383,7 @@ async def test_kicked_seat_cannot_reconnect(seat: Seat) -> None:
     assert (await socket.connect(timeout=TIMEOUT))[0]
     html = await socket.receive_from(timeout=TIMEOUT)
     assert "Your teacher removed you from this session." in html
-    await _expect_close(socket, CLOSE_REMOVED)
+    await _expect_close(socket, CloseCode.REMOVED)
     assert await _connection_count(seat) == 0
     await socket.disconnect()
 
@@ -405,7 +404,7 @@ async def test_badge_takeover_closes_the_old_tablet(class_session: GameSession) 
     assert new_seat.token != seat.token
     html = await old_tablet.receive_from(timeout=TIMEOUT)
     assert "not in the session any more" in html
-    await _expect_close(old_tablet, CLOSE_NO_SEAT)
+    await _expect_close(old_tablet, CloseCode.NO_SEAT)
     await old_tablet.disconnect()
 
     new_tablet = _seat_socket(new_seat)

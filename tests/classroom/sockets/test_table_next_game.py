@@ -14,7 +14,7 @@ from classroom.live import hosting
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_play_again, session_start
-from classroom.sockets.table import CLOSE_NEXT_GAME
+from classroom.sockets.close_codes import CloseCode
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
@@ -71,7 +71,7 @@ async def test_play_again_closes_every_tablet_with_next_game_and_they_find_the_n
         output = await socket.receive_output(timeout=TIMEOUT)
         while output["type"] != "websocket.close":
             output = await socket.receive_output(timeout=TIMEOUT)
-        assert output["code"] == CLOSE_NEXT_GAME
+        assert output["code"] == CloseCode.NEXT_GAME
     # The reloaded page (game 2) plays at the new table from its first view.
     again = _socket(session.code, seats[0].token, game=2)
     assert (await again.connect(timeout=TIMEOUT))[0]
@@ -88,4 +88,4 @@ async def test_a_page_of_the_game_before_is_sent_to_the_new_one_when_it_reconnec
     stale = _socket(session.code, seats[1].token, game=1)
     assert (await stale.connect(timeout=TIMEOUT))[0]
     output = await stale.receive_output(timeout=TIMEOUT)
-    assert output == {"type": "websocket.close", "code": CLOSE_NEXT_GAME}
+    assert output == {"type": "websocket.close", "code": CloseCode.NEXT_GAME}

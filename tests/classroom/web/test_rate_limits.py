@@ -15,10 +15,10 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from classroom.asgi import application
-from classroom.live.fragments import CLOSE_NO_SEAT
 from classroom.models import Seat
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
+from classroom.sockets.close_codes import CloseCode
 from classroom.web import rate_limits
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ async def _told_no_seat(socket: WebsocketCommunicator) -> None:
     assert "not in the session any more" in await socket.receive_from(timeout=3)
     assert await socket.receive_output(timeout=3) == {
         "type": "websocket.close",
-        "code": CLOSE_NO_SEAT,
+        "code": CloseCode.NO_SEAT,
     }
     await socket.disconnect()
 
