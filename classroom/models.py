@@ -156,7 +156,7 @@ class Assignment(models.Model):
         "Student", on_delete=models.CASCADE, null=True, blank=True, related_name="assignments"
     )
     game = models.CharField(max_length=40)
-    # Rungs of the game's adaptive ladder (games.adaptive), easiest 0; the staircase stays
+    # Rungs of the game's adaptive ladder (games.engine.staircase), easiest 0; the staircase stays
     # inside them.
     rung_min = models.PositiveSmallIntegerField(default=0)
     rung_max = models.PositiveSmallIntegerField()
@@ -227,7 +227,7 @@ class GameSession(models.Model):
     assignment = models.ForeignKey(
         Assignment, on_delete=models.SET_NULL, null=True, blank=True, related_name="sessions"
     )
-    # Each table's level follows its players (games.adaptive); always on in practice.
+    # Each table's level follows its players (games.engine.staircase); always on in practice.
     adaptive = models.BooleanField(_("Adaptive difficulty"), default=False)
     leaderboard = models.CharField(
         _("Show the leaderboard"),

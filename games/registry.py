@@ -1,7 +1,7 @@
 """Every playable game by slug: the one place that lists the games.
 
-``games.core`` holds only the contract types, so the specs import it and this module imports
-the specs at the top, with no cycle.
+``games.engine`` imports no game, so the specs import it and this module imports the specs
+at the top, with no cycle.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from games.palm_strike.spec import SPEC as PALM_STRIKE
 from games.riff_raff.spec import SPEC as RIFF_RAFF
 
 if TYPE_CHECKING:
-    from games.core import GameSpec
+    from games.engine.spec import GameSpec
 
 _REGISTRY: dict[str, GameSpec] = {spec.slug: spec for spec in (PALM_STRIKE, COMMOTION, RIFF_RAFF)}
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, OUTLIER_SD_CUTOFF
 from classroom.gamesite import game_site_get
 from classroom.gamesite.labels import game_name
-from games.core import config_settings
+from games.engine.settings import config_settings
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence

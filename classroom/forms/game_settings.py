@@ -6,12 +6,15 @@ fields, so a new setting needs no form code.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext as _
 
-from games.core import GameSpec, SettingError, SettingInfo, config_settings
+from games.engine.settings import SettingError, SettingInfo, config_settings
+
+if TYPE_CHECKING:
+    from games.engine.spec import GameSpec
 
 
 def _field_for(info: SettingInfo) -> forms.Field:

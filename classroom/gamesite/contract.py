@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from classroom.analytics.measures import Measures
     from classroom.models import SchoolClass, Seat
-    from games.core import GameSpec
+    from games.engine.spec import GameSpec
 
 # The ways of practising a game (``GameSite.practice_settings``): alone, or with patient bots.
 PRACTICE_SOLO: Final = "solo"

@@ -1,4 +1,4 @@
-"""What a rung of a game's adaptive ladder is called on pages (games.adaptive_table)."""
+"""What a rung of a game's adaptive ladder is called on pages (games.engine.adaptive)."""
 
 from __future__ import annotations
 

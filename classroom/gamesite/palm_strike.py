@@ -150,7 +150,7 @@ def demo_seed(
 
 def _bulk_settings(level: str) -> dict[str, Any]:
     # Imported here, as in ``demo_seed``: the config module is only needed when seeding.
-    from games.core import config_to_values
+    from games.engine.settings import config_to_values
     from games.palm_strike.config import Config
 
     return config_to_values(Config(level=level))  # type: ignore[arg-type]

@@ -41,7 +41,7 @@ from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Tri
 from classroom.services.classes import STUDENTS_PER_CLASS_MAX, class_create
 from classroom.services.join_codes import join_code_generate
 from classroom.services.student_seats import student_seat_new
-from games.core import config_to_values
+from games.engine.settings import config_to_values
 from games.palm_strike.cards import PublicCard, card_to_dict, public_deck
 from games.palm_strike.config import Config, Level
 from games.palm_strike.matching import LEVELS

@@ -5,13 +5,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from games.adaptive_table import AdaptiveConfig, AdaptiveEngine, SeatBand, ladder_config
-from games.core import SettingError
+from games.engine.adaptive import AdaptiveConfig, AdaptiveEngine, SeatBand, ladder_config
+from games.engine.settings import SettingError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from games.core import GameSpec
+    from games.engine.spec import GameSpec
 
 logger = logging.getLogger(__name__)
 

@@ -49,7 +49,7 @@ from games.live.supervision import supervised_task
 from games.registry import game_get
 
 if TYPE_CHECKING:
-    from games.core import Trial as EngineTrial
+    from games.engine.contract import Trial as EngineTrial
     from games.live.leases import Lease
 
 logger = logging.getLogger(__name__)

@@ -29,7 +29,7 @@ from channels.layers import get_channel_layer
 from classroom.server.lease_keeper import OwnedElsewhere, process_leases
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
 from classroom.sockets.close_codes import CloseCode
-from games.kernel import action_plain
+from games.engine.actions import action_plain
 from games.live.supervision import supervised
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from channels.layers import BaseChannelLayer
 
-    from games.contract import ActionInput
+    from games.engine.actions import ActionInput
     from games.live.host import Listener, TableHost
     from games.live.registry import HostRegistry
 

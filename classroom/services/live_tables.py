@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
     from datetime import datetime
 
-    from games.core import Trial as EngineTrial
+    from games.engine.contract import Trial as EngineTrial
     from games.live.host import LogEntry
 
 BOT_LEVEL = "steady"

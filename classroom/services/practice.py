@@ -23,7 +23,7 @@ from classroom.models import Assignment, GameSession, Seat, Table
 from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import table_roster_fix
 from classroom.services.student_seats import student_seat_new
-from games.core import config_to_values
+from games.engine.settings import config_to_values
 from games.registry import game_get
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import table_roster_fix, tables_roster_fix
 from classroom.services.retention import session_rows_delete
 from classroom.services.tables import tables_balance
-from games.core import SettingError, config_to_values
+from games.engine.settings import SettingError, config_to_values
 from games.registry import game_get
 
 if TYPE_CHECKING:

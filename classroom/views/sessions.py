@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from django.http import QueryDict
 
     from classroom.views.http import TeacherRequest
-    from games.core import GameSpec
+    from games.engine.spec import GameSpec
 
 SETTINGS_PREFIX = "settings"
 

@@ -15,10 +15,16 @@ from typing import Annotated
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from games import kernel
 from games.commotion.state import Source
-from games.contract import GameAction
-from games.kernel import ActionSchema, FieldRefusals, gettext_noop
+from games.engine.actions import (
+    TIMING_REFUSALS,
+    ActionSchema,
+    FieldRefusals,
+    GameAction,
+    ReactionMs,
+    RoundTripMs,
+)
+from games.engine.translation import gettext_noop
 
 # More than any row (6 cards) holds.
 CardIndex = Annotated[int, msgspec.Meta(ge=0, le=63)]
@@ -45,8 +51,8 @@ class PlayAction(GameAction, tag="play", kw_only=True):
     card: CardIndex | UnsetType = UNSET
     pile: PileIndex
     pile_size: PileSize = -1
-    rt_ms: kernel.ReactionMs = 0
-    rtt_ms: kernel.RoundTripMs = 0
+    rt_ms: ReactionMs = 0
+    rtt_ms: RoundTripMs = 0
 
     @property
     def index(self) -> int:
@@ -112,7 +118,7 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
         "card": _CARD,
         "pile": _PILE,
         "pile_size": _PILE_SIZE,
-        **kernel.TIMING_REFUSALS,
+        **TIMING_REFUSALS,
     },
     finish=_finish,
 )

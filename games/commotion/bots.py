@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from games.core import SettingError
+from games.engine.settings import SettingError
 
 if TYPE_CHECKING:
     import random

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core import BOT_LEVEL_CHOICES, SettingError, gettext_noop, setting, validate_settings
+from games.engine.settings import BOT_LEVEL_CHOICES, SettingError, setting, validate_settings
+from games.engine.translation import gettext_noop
 
 # A round opens with a countdown, then GO for everyone at once (the digital stand-in for the
 # physical pass-the-deck shuffle before "GO").

@@ -59,7 +59,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from games import kernel
 from games.commotion import bots as botlib
 from games.commotion import scoring
 from games.commotion import trials as triallib
@@ -93,9 +92,14 @@ from games.commotion.table import (
     turn_stock,
 )
 from games.commotion.view import view as view
-from games.core import Outcome, gettext_noop, seats_check
-from games.fingerprint import state_fingerprint as state_fingerprint
-from games.kernel import GAME_OVER, Changes, Refusal, act_preamble, refused
+from games.engine import adaptive
+from games.engine.changes import Changes
+from games.engine.contract import Outcome
+from games.engine.fingerprint import state_fingerprint as state_fingerprint
+from games.engine.refusals import GAME_OVER, Refusal, act_preamble, refused
+from games.engine.replay import replayer
+from games.engine.table import seats_check
+from games.engine.translation import gettext_noop
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -104,7 +108,7 @@ if TYPE_CHECKING:
     from games.commotion.cards import Card
     from games.commotion.config import Config
     from games.commotion.state import EndReason, Source
-    from games.contract import ActionInput
+    from games.engine.actions import ActionInput
 
 MIN_SEATS, MAX_SEATS = 2, 6
 # See the module doc: the stall rule and the game's safety net.
@@ -560,10 +564,10 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
 # Replay
 
 
-replay = kernel.replayer(setup=setup, act=act, tick=tick, takeover=takeover)
+replay = replayer(setup=setup, act=act, tick=tick, takeover=takeover)
 
 
 def retune(state: State, step: Mapping[str, Any]) -> State | None:
     """The state with new settings (an adaptive ladder's rung): the stock turn applies from
     the next turn, the refill size from the next deal. Raises SettingError if invalid."""
-    return kernel.retune(state, step)
+    return adaptive.retune(state, step)

@@ -15,7 +15,8 @@ from games.commotion import rules
 from games.commotion.actions import ACTIONS
 from games.commotion.bots import BOT_LEVELS
 from games.commotion.config import MAX_REFILL, MIN_REFILL, Config
-from games.core import GameSpec, SeatOption, gettext_noop
+from games.engine.spec import GameSpec, SeatOption
+from games.engine.translation import gettext_noop
 
 REFILL_OPTION = "refill"
 

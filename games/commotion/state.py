@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 from games.commotion.bots import BotSkill
 from games.commotion.config import Config
-from games.kernel import TableState
+from games.engine.table import TableState
 
 if TYPE_CHECKING:
     from games.commotion.cards import Card

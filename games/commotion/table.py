@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from games.commotion.cards import card_to_dict, deck_for
 from games.commotion.piles import fits_openings, openings, piles_for
-from games.core import Event
+from games.engine.contract import Event
 
 if TYPE_CHECKING:
     from games.commotion.cards import Card

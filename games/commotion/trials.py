@@ -41,8 +41,8 @@ from games.commotion.cards import card_to_dict
 from games.commotion.piles import fits_openings, openings
 from games.commotion.state import Opportunity
 from games.commotion.table import visible_cards
-from games.core import Trial
-from games.reaction import rt_plausible
+from games.engine.contract import Trial
+from games.engine.reaction import rt_plausible
 
 if TYPE_CHECKING:
     from games.commotion.cards import Card

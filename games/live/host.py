@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
-from games.contract import Framed
-from games.core import gettext_noop
-from games.kernel import action_plain
+from games.engine.actions import action_plain
+from games.engine.contract import Framed
+from games.engine.translation import gettext_noop
 from games.live.protocol import (
     Ack,
     ErrorFrame,
@@ -35,7 +35,8 @@ from games.live.round_trip import MAX_RTT_MS
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
 
-    from games.contract import ActionInput, Engine, Outcome, ReplayEntry, Trial
+    from games.engine.actions import ActionInput
+    from games.engine.contract import Engine, Outcome, ReplayEntry, Trial
 
 logger = logging.getLogger(__name__)
 
@@ -530,7 +531,7 @@ class TableHost:
         """The input as the engine takes it (and the log keeps it): a round trip it carries
         (``rtt_ms``, the server's own measure, games.live.round_trip) grows by the time the
         input waited in this host's inbox, since that wait is in the stimulus's age too
-        (games.reaction). A busy table never makes an honest tablet's time look forged."""
+        (games.engine.reaction). A busy table never makes an honest tablet's time look forged."""
         action = item.action
         rtt = (
             action.get("rtt_ms") if isinstance(action, Mapping) else getattr(action, "rtt_ms", None)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, TypeAlias
 
 import msgspec
 
-from games.kernel import action_plain
+from games.engine.actions import action_plain
 from games.live.round_trip import MAX_RTT_MS
 from games.registry import game_registry
 
@@ -50,7 +50,7 @@ def _game_actions() -> tuple[type[GameAction], ...]:
 
 # Game actions travel inside an ``act`` frame, tagged by ``kind``: one of any game's.
 if TYPE_CHECKING:
-    from games.contract import GameAction
+    from games.engine.actions import GameAction
 
     Action: TypeAlias = GameAction
 else:
@@ -159,7 +159,7 @@ def action_for_engine(action: Action, *, server_rtt_ms: int = 0) -> Action:
     """The decoded action as the engine gets it: its round trip (``rtt_ms``) is the one the
     server measured itself (games.live.round_trip; 0 where it has none), never the tablet's.
 
-    Plausibility is judged on the server's own clock (games.reaction): the tablet's own
+    Plausibility is judged on the server's own clock (games.engine.reaction): the tablet's own
     figure (up to ten seconds) let a forged RT pass as plausible.
     """
     if not hasattr(action, "rtt_ms"):

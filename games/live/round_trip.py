@@ -1,7 +1,7 @@
 """The round trip to one tablet, as the server measures it itself.
 
 Reaction times are judged against the stimulus's age when the response arrives
-(``games.reaction``), and that age holds the round trip. The tablet's own figure
+(``games.engine.reaction``), and that age holds the round trip. The tablet's own figure
 (``rtt_ms`` in its frames) is never used: a forged one would widen the bounds at will. So the
 server times its own probes: every ``PROBE_EVERY_MS`` (the socket's heartbeat,
 games.live.heartbeat) it sends ``{"type": "probe", "seq": n}`` and the tablet answers at once
@@ -12,7 +12,7 @@ taken for the tablet's own ping.
 The estimate is the median of the last few samples: one slow answer does not move it, and a
 tablet that answers nothing has a round trip of 0, which judges its times strictly. (A tablet
 can only make its echoes slower, never faster, than the link; the lag slack of
-``games.reaction`` bounds what it could gain by that.) Pure: time comes in as an argument.
+``games.engine.reaction`` bounds what it could gain by that.) Pure: time comes in as an argument.
 """
 
 from __future__ import annotations

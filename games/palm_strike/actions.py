@@ -14,9 +14,15 @@ from typing import Annotated
 
 import msgspec
 
-from games import kernel
-from games.contract import GameAction
-from games.kernel import ActionSchema, FieldRefusals, gettext_noop
+from games.engine.actions import (
+    TIMING_REFUSALS,
+    ActionSchema,
+    FieldRefusals,
+    GameAction,
+    ReactionMs,
+    RoundTripMs,
+)
+from games.engine.translation import gettext_noop
 
 FlipNumber = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
 # More cards than anyone can hold (30 in a deck).
@@ -31,8 +37,8 @@ class SlapAction(GameAction, tag="slap"):
     """A slap on flip number ``flip``, with the tablet-measured reaction time."""
 
     flip: FlipNumber
-    rt_ms: kernel.ReactionMs
-    rtt_ms: kernel.RoundTripMs = 0
+    rt_ms: ReactionMs
+    rtt_ms: RoundTripMs = 0
 
 
 class ChooseAction(GameAction, tag="choose"):
@@ -47,8 +53,8 @@ class ClaimAction(GameAction, tag="claim"):
 
     flip: FlipNumber
     card: CardIndex
-    rt_ms: kernel.ReactionMs
-    rtt_ms: kernel.RoundTripMs = 0
+    rt_ms: ReactionMs
+    rtt_ms: RoundTripMs = 0
 
 
 Action = FlipAction | SlapAction | ChooseAction | ClaimAction
@@ -66,6 +72,6 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
             wrong=gettext_noop("The card number must be a whole number."),
             out_of_range=gettext_noop("The card number is out of range."),
         ),
-        **kernel.TIMING_REFUSALS,
+        **TIMING_REFUSALS,
     },
 )

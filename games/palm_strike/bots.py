@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from games.core import SettingError
+from games.engine.settings import SettingError
 
 if TYPE_CHECKING:
     import random

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from games.core import SettingError, gettext_noop, setting, validate_settings
+from games.engine.settings import SettingError, setting, validate_settings
+from games.engine.translation import gettext_noop
 
 Level = Literal["beginner", "intermediate", "advanced"]
 FlipPacing = Literal["tap", "auto"]

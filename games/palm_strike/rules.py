@@ -49,10 +49,15 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from games import kernel
-from games.core import Outcome, Trial, gettext_noop, seats_check
-from games.fingerprint import state_fingerprint as state_fingerprint
-from games.kernel import GAME_OVER, Changes, Refusal, act_preamble, refused
+from games.engine import adaptive
+from games.engine.changes import Changes
+from games.engine.contract import Outcome, Trial
+from games.engine.fingerprint import state_fingerprint as state_fingerprint
+from games.engine.reaction import rt_plausible
+from games.engine.refusals import GAME_OVER, Refusal, act_preamble, refused
+from games.engine.replay import replayer
+from games.engine.table import seats_check
+from games.engine.translation import gettext_noop
 from games.palm_strike import bots as botlib
 from games.palm_strike.actions import (
     ACTIONS,
@@ -77,12 +82,11 @@ from games.palm_strike.state import (
 )
 from games.palm_strike.table import judge, next_seat
 from games.palm_strike.view import view as view
-from games.reaction import rt_plausible
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from games.contract import ActionInput
+    from games.engine.actions import ActionInput
     from games.palm_strike.bots import BotSkill
     from games.palm_strike.config import Config
 
@@ -906,7 +910,7 @@ def takeover(state: State, seat: int, level: str, now_ms: int) -> Outcome[State]
 # Replay
 
 
-replay = kernel.replayer(setup=setup, act=act, tick=tick, takeover=takeover)
+replay = replayer(setup=setup, act=act, tick=tick, takeover=takeover)
 
 
 def retune(state: State, step: Mapping[str, Any]) -> State | None:
@@ -915,4 +919,4 @@ def retune(state: State, step: Mapping[str, Any]) -> State | None:
     it. Raises SettingError if the settings are invalid together."""
     if (state.current is not None and state.current.open) or state.choice is not None:
         return None
-    return kernel.retune(state, step)
+    return adaptive.retune(state, step)

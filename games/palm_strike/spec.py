@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games.core import GameSpec, gettext_noop
+from games.engine.spec import GameSpec
+from games.engine.translation import gettext_noop
 from games.palm_strike import rules
 from games.palm_strike.actions import ACTIONS
 from games.palm_strike.bots import BOT_LEVELS

@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from games.kernel import TableState
+from games.engine.table import TableState
 from games.palm_strike.bots import BotSkill
 from games.palm_strike.config import Config
 

@@ -21,9 +21,15 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from games import kernel
-from games.contract import GameAction
-from games.kernel import ActionSchema, FieldRefusals, gettext_noop
+from games.engine.actions import (
+    TIMING_REFUSALS,
+    ActionSchema,
+    FieldRefusals,
+    GameAction,
+    ReactionMs,
+    RoundTripMs,
+)
+from games.engine.translation import gettext_noop
 
 CardNumber = Annotated[int, msgspec.Meta(ge=1, le=10)]
 SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=15)]
@@ -68,8 +74,8 @@ class Drop(GameAction, tag="drop", kw_only=True):
 
 class Catch(GameAction, tag="catch"):
     piece: PieceId
-    rt_ms: kernel.ReactionMs
-    rtt_ms: kernel.RoundTripMs = 0
+    rt_ms: ReactionMs
+    rtt_ms: RoundTripMs = 0
 
     plain_defaults = {"rt_ms": 0}
 
@@ -112,7 +118,7 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
         ),
         "y": FieldRefusals.one(_ON_THE_SHIP),
         "angle": FieldRefusals.one(gettext_noop("The angle must be a number of radians.")),
-        **kernel.TIMING_REFUSALS,
+        **TIMING_REFUSALS,
     },
     finish=_finish,
 )

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core import BOT_LEVEL_CHOICES, gettext_noop, setting, validate_settings
+from games.engine.settings import BOT_LEVEL_CHOICES, setting, validate_settings
+from games.engine.translation import gettext_noop
 from games.riff_raff.cargo import SHAPES
 
 # Rounds of a game (RULES.md §3 "A round (up to 10)"); the two-player variant plays two runs

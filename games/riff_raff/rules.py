@@ -83,10 +83,14 @@ import math
 import random
 from typing import TYPE_CHECKING, Any
 
-from games import kernel
-from games.core import Outcome, gettext_noop, seats_check
-from games.fingerprint import state_fingerprint as state_fingerprint
-from games.kernel import Changes, Refusal, act_preamble, refused
+from games.engine import adaptive
+from games.engine.changes import Changes
+from games.engine.contract import Outcome
+from games.engine.fingerprint import state_fingerprint as state_fingerprint
+from games.engine.refusals import Refusal, act_preamble, refused
+from games.engine.replay import replayer
+from games.engine.table import seats_check
+from games.engine.translation import gettext_noop
 from games.riff_raff import bots as botlib
 from games.riff_raff import trials as triallib
 from games.riff_raff.actions import (
@@ -117,7 +121,7 @@ from games.riff_raff.state import State as State
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from games.contract import ActionInput
+    from games.engine.actions import ActionInput
     from games.riff_raff.bots import BotSkill
     from games.riff_raff.ship import DropZone
     from games.riff_raff.state import EndReason
@@ -945,8 +949,8 @@ def retune(state: State, step: Mapping[str, Any]) -> State | None:
     """The state with new settings (an adaptive ladder's rung). The catch window applies to
     the next piece that falls; the sea keeps the strength it started the game with, since
     the ship's motion is replayed from its history (the next game starts at the new one)."""
-    return kernel.retune(state, {**step, "wave_strength": state.config.wave_strength})
+    return adaptive.retune(state, {**step, "wave_strength": state.config.wave_strength})
 
 
 # Rebuild a table from its seed and its log; a tick's logged checkpoint is restored after it.
-replay = kernel.replayer(setup=setup, act=act, tick=tick, takeover=takeover, restore=restore)
+replay = replayer(setup=setup, act=act, tick=tick, takeover=takeover, restore=restore)

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import pymunk
 
-from games.core import gettext_noop
+from games.engine.translation import gettext_noop
 from games.riff_raff.cargo import CARGO, make_shape, rotated_extent, rotated_width
 
 if TYPE_CHECKING:

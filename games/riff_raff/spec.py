@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games.core import GameSpec, gettext_noop
+from games.engine.spec import GameSpec
+from games.engine.translation import gettext_noop
 from games.riff_raff import rules
 from games.riff_raff.actions import ACTIONS
 from games.riff_raff.bots import BOT_LEVELS

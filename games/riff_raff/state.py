@@ -28,7 +28,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from games.kernel import TableState
+from games.engine.table import TableState
 from games.riff_raff.bots import BotSkill
 from games.riff_raff.config import Config
 from games.riff_raff.ship import Ship

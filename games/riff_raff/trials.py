@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from games.core import Trial
-from games.reaction import rt_plausible
+from games.engine.contract import Trial
+from games.engine.reaction import rt_plausible
 
 if TYPE_CHECKING:
     from games.riff_raff.config import Config

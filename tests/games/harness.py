@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from hypothesis import HealthCheck, settings
 
-from games.fingerprint import state_fingerprint
+from games.engine.fingerprint import state_fingerprint
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from hypothesis.strategies import SearchStrategy
 
-    from games.contract import Engine, LogEntry, Outcome, Trial
+    from games.engine.contract import Engine, LogEntry, Outcome, Trial
 
 BASE = settings(
     derandomize=True,

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.fingerprint import state_fingerprint
+from games.engine.fingerprint import state_fingerprint
 from games.registry import game_registry
 from tests.games.harness import BASE, Play, play_randomly
 
 if TYPE_CHECKING:
-    from games.contract import Engine, GameEngine, Outcome
+    from games.engine.contract import Engine, GameEngine, Outcome
 
 SLUGS = list(game_registry())
 

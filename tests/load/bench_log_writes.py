@@ -67,7 +67,7 @@ class _Batches:
         self.turn = 0
 
     def next(self) -> list[Any]:
-        from games.core import Trial
+        from games.engine.contract import Trial
         from games.live.host import LogEntry
 
         items = []

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
     from classroom.models import SchoolClass
-    from games.core import SettingSpec
+    from games.engine.settings import SettingSpec
 
 
 SETTINGS: dict[str, tuple[SettingSpec, Any]] = {

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from classroom.models import GameSession, SchoolClass, Seat
-    from games.core import Trial as EngineTrial
+    from games.engine.contract import Trial as EngineTrial
     from tests.games.live.virtual_time import VirtualTimeLoop
 
 # Hundreds of simulated games (about a minute of CPU): `make test` runs them, the quick

@@ -20,7 +20,7 @@ from classroom.services.live_tables import (
 )
 from classroom.services.seats import seat_join_guest, seat_join_student
 from classroom.services.sessions import session_create, session_start
-from games.core import Trial as EngineTrial
+from games.engine.contract import Trial as EngineTrial
 from games.live.host import LogEntry
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from games.commotion.cards import Card
     from games.commotion.state import State
-    from games.contract import Outcome, Trial
+    from games.engine.contract import Outcome, Trial
 
 
 FAST = BotSkill(move_every_ms=700, error_rate=0.15)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from games.commotion.bots import BotSkill
     from games.commotion.state import State
-    from games.core import Outcome, Trial
+    from games.engine.contract import Outcome, Trial
 
 GO = COUNTDOWN_MS
 

@@ -29,7 +29,7 @@ from games.commotion.rules import (
     tick,
 )
 from games.commotion.spec import SPEC
-from games.core import SettingError
+from games.engine.settings import SettingError
 from tests.games.commotion.support import (
     GO,
     accepted,

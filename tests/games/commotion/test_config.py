@@ -8,7 +8,12 @@ import pytest
 
 from games.commotion.config import COUNTDOWN_MS, ROUND_OVER_MS, Config
 from games.commotion.spec import SPEC
-from games.core import SettingError, config_from_values, config_settings, config_to_values
+from games.engine.settings import (
+    SettingError,
+    config_from_values,
+    config_settings,
+    config_to_values,
+)
 
 INFOS = config_settings(Config)
 

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from games.core import Event, Outcome, Trial, log_replay
+from games.engine.contract import Event, Outcome, Trial
+from games.engine.replay import log_replay
 from games.live.host import GameClock, LogEntry, TableHost, TableSetup, next_motion_due
 from tests.games.live.virtual_time import loop_ms
 
@@ -598,7 +599,7 @@ class SlowStore(MemoryStore):
 async def test_the_time_an_input_waits_in_the_inbox_counts_with_its_round_trip() -> None:
     # Two slaps arrive together; the second waits while the first is stored. That wait is in
     # its stimulus's age at the engine, so it is added to the round trip the engine judges
-    # by (games.reaction), and the log keeps what the engine saw.
+    # by (games.engine.reaction), and the log keeps what the engine saw.
     alice, bob = FakeSocket(0), FakeSocket(1)
     store = SlowStore()
     host = await _host(store=store)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     import pytest
 
-    from games.core import Trial
+    from games.engine.contract import Trial
 
 
 class FakeTime:

@@ -20,7 +20,7 @@ from tests.games.live.virtual_time import run_virtual
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from games.core import Trial
+    from games.engine.contract import Trial
     from games.live.host import ClockMark, LogEntry
     from tests.games.live.virtual_time import VirtualTimeLoop
 

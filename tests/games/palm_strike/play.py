@@ -18,7 +18,7 @@ from tests.games.palm_strike.support import original_decks, where_cards_are
 if TYPE_CHECKING:
     import random
 
-    from games.contract import Outcome
+    from games.engine.contract import Outcome
     from games.palm_strike.state import State
     from tests.games.harness import Table
 

@@ -12,7 +12,7 @@ from games.palm_strike.rules import act, setup, tick
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from games.core import Outcome
+    from games.engine.contract import Outcome
     from games.palm_strike.bots import BotSkill
     from games.palm_strike.cards import Card
     from games.palm_strike.config import Config

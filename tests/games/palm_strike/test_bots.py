@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from games.core import SettingError
+from games.engine.settings import SettingError
 from games.palm_strike.bots import (
     BOT_CHOICE_DELAY_MS,
     BOT_FLIP_DELAY_MS,

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.core import (
+from games.engine.settings import (
     SettingError,
     SettingInfo,
     config_from_values,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.core import SettingError
+from games.engine.settings import SettingError
 from games.palm_strike import rules
 from games.palm_strike.bots import BotSkill
 from games.palm_strike.cards import PlayerCard, PublicCard, card_to_dict
@@ -386,7 +386,7 @@ def test_a_reaction_time_the_arrival_cannot_explain_is_implausible(
     rt: int, plausible: bool
 ) -> None:
     # The slap reached the server 1000 ms after the flip over a 40 ms round trip: at least
-    # 660 ms of that was the child's (games.reaction.LAG_SLACK_MS).
+    # 660 ms of that was the child's (games.engine.reaction.LAG_SLACK_MS).
     state = slap(_race_table(), 1, 1000, rt=rt, rtt=40)
     state, _, trials = advance(state, 2500)
     assert next(t for t in trials if t.seat == 1).data["plausible"] is plausible

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from hypothesis import HealthCheck, given, settings
 
-from games.kernel import TableState
+from games.engine.table import TableState
 from games.palm_strike.cards import PlayerCard
 from games.palm_strike.rules import next_deadline, setup, state_fingerprint, tick
 from games.palm_strike.state import BotMove, Choice, Response

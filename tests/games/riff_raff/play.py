@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import random
     from collections.abc import Callable, Iterator
 
-    from games.core import Outcome
+    from games.engine.contract import Outcome
     from games.riff_raff.bots import BotSkill
     from games.riff_raff.state import State
 

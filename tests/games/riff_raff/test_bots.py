@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from games.core import SettingError
+from games.engine.settings import SettingError
 from games.riff_raff.bots import (
     BOT_LEVELS,
     JITTER,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.core import (
+from games.engine.settings import (
     SettingError,
     config_from_values,
     config_settings,

@@ -29,7 +29,7 @@ from games.riff_raff.rules import (
 from games.riff_raff.ship import AREAS, within_band
 
 if TYPE_CHECKING:
-    from games.core import Event, Outcome, Trial
+    from games.engine.contract import Event, Outcome, Trial
     from games.riff_raff.state import State
 
 # A calm sea, few pieces, crates and sacks only: quick to settle and predictable.

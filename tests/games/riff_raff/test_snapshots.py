@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from games.core import log_replay
+from games.engine.replay import log_replay
 from games.riff_raff.bots import BOT_LEVELS
 from games.riff_raff.config import Config
 from games.riff_raff.rules import (
@@ -31,7 +31,7 @@ from games.riff_raff.state import ShipLine
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from games.core import Event, Outcome
+    from games.engine.contract import Event, Outcome
     from games.riff_raff.state import State
 
 Entry = tuple[str, int | None, "Mapping[str, Any] | None", int]

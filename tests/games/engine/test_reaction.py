@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.reaction import LAG_SLACK_MS, rt_plausible
+from games.engine.reaction import LAG_SLACK_MS, rt_plausible
 
 
 @pytest.mark.parametrize(

@@ -4,42 +4,22 @@ Pure types, no game and no runtime. A game's ``spec.py`` holds its rules module 
 ``GameSpec.rules``, typed :class:`Engine`, so mypy checks each game against this contract.
 The extras only some engines have are small protocols of their own, asked for with
 ``isinstance`` (they are ``runtime_checkable``) instead of ``getattr``. A player's input is a
-:class:`GameAction`: each game declares its actions once, as msgspec Structs in its
-``actions.py``, and the wire (``games.live.protocol``) unions them.
+``games.engine.actions.GameAction``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
-
-import msgspec
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from games.engine.actions import ActionInput
+
 StateT = TypeVar("StateT")
 StateT_contra = TypeVar("StateT_contra", contravariant=True)
-
-
-class GameAction(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True):
-    """One player input, tagged by ``kind``: the base of every game's action Structs.
-
-    A game's action is declared once, with its bounds as ``msgspec.Meta``: the wire decodes a
-    tablet's frame straight into it (strictly: unknown fields, wrong types and values out of
-    range are refused), and the engine reads a plain dict (a replayed log entry, a test) into
-    it through ``games.kernel.ActionSchema``, which answers with the game's own sentences.
-    """
-
-    # Fields a plain dict (a test, a tool; never the wire) may leave out, and what they then
-    # mean. The wire still requires them of a tablet.
-    plain_defaults: ClassVar[Mapping[str, Any]] = {}
-
-
-# What ``act`` takes: a decoded action, or its plain JSON form (``{"kind": ..., ...}``) as the
-# action log stores it.
-ActionInput = GameAction | Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -142,7 +122,7 @@ class Engine(TakesOver[StateT], Protocol[StateT]):
 
 @runtime_checkable
 class Retunable(Protocol[StateT]):
-    """An engine an adaptive ladder can move (games.adaptive_table)."""
+    """An engine an adaptive ladder can move (games.engine.adaptive)."""
 
     def retune(self, state: StateT, step: Mapping[str, Any]) -> StateT | None:
         """The state with one ladder rung's settings, or None if not at this moment.

@@ -7,7 +7,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rng import rng_copy
+from games.engine.rng import rng_copy
 
 
 @given(seed=st.integers(), draws=st.integers(0, 50))

@@ -9,19 +9,18 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
-from games.core import (
-    Event,
-    GameSpec,
-    Outcome,
+from games.engine.contract import Event, Outcome
+from games.engine.fingerprint import state_fingerprint
+from games.engine.replay import log_replay
+from games.engine.settings import (
     SettingError,
     config_from_values,
     config_settings,
     config_to_values,
-    log_replay,
     setting,
     validate_settings,
 )
-from games.fingerprint import state_fingerprint
+from games.engine.spec import GameSpec
 from games.palm_strike import rules as palm_strike_rules
 from games.palm_strike.actions import ACTIONS as PALM_STRIKE_ACTIONS
 from games.palm_strike.config import Config as PalmStrikeConfig

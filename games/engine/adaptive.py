@@ -2,7 +2,7 @@
 
 The wrapper is itself an engine (same ``setup``/``act``/``tick``/``view``/``replay``), so the
 table host drives it like any other. After every outcome it feeds the human seats' scored
-trials to their staircases (games.adaptive); the table plays at the lowest rung among them,
+trials to their staircases (games.engine.staircase); the table plays at the lowest rung among them,
 so nobody at the table is pushed past about 80 % correct. A change of rung reaches the game
 through the engine's ``retune``, which may decline until a safe moment (no flip being
 judged); the wrapper keeps asking after each outcome.
@@ -18,15 +18,17 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from games.adaptive import Staircase
-from games.contract import Framed, Outcome, Restorable, Trial
-from games.core import SettingError
-from games.kernel import log_replay
+from games.engine.contract import Framed, Outcome, Restorable, Trial
+from games.engine.replay import log_replay
+from games.engine.settings import SettingError
+from games.engine.staircase import Staircase
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from games.contract import ActionInput, GameEngine, LogEntry
+    from games.engine.actions import ActionInput
+    from games.engine.contract import GameEngine, LogEntry
+    from games.engine.table import TableT
 
 
 @dataclass(frozen=True)
@@ -207,3 +209,11 @@ class AdaptiveEngine:
 
     def _stamp(self, trial: Trial, rung: int) -> Trial:
         return dataclasses.replace(trial, data={**trial.data, "rung": rung})
+
+
+def retune(state: TableT, step: Mapping[str, Any]) -> TableT:
+    """A copy of ``state`` with one ladder rung's settings; SettingError if invalid. Each
+    game decides *when* (its own ``retune`` may answer None) and which settings it keeps."""
+    twin = state.clone()
+    twin.config = dataclasses.replace(state.config, **step)
+    return twin

@@ -10,16 +10,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.adaptive_table import AdaptiveConfig, AdaptiveEngine, SeatBand
-from games.core import Outcome, Trial
-from games.fingerprint import state_fingerprint
+from games.engine.adaptive import AdaptiveConfig, AdaptiveEngine, SeatBand
+from games.engine.contract import Outcome, Trial
+from games.engine.fingerprint import state_fingerprint
 from games.registry import game_get
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from games.adaptive_table import AdaptiveState
-    from games.core import ReplayEntry
+    from games.engine.adaptive import AdaptiveState
+    from games.engine.contract import ReplayEntry
 
 
 # -- a toy engine: every "answer" act is one trial; "busy" blocks retuning --------------------

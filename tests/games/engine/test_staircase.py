@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.adaptive import Staircase
+from games.engine.staircase import Staircase
 from games.registry import game_get
 
 if TYPE_CHECKING:

@@ -1,0 +1,2 @@
+"""What every game shares: the engine contract, settings, actions, the table state, refusals,
+replay, timing and the adaptive ladder. Imports no game."""
