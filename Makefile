@@ -122,7 +122,7 @@ bench-analytics: setup
 	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
 		export DATABASE_URL="sqlite:///$$tmp/bench.sqlite3" && \
 		$(BIN)/python manage.py migrate --noinput -v0 && \
-		$(BIN)/python manage.py analytics_bench
+		$(BIN)/python tests/load/bench_analytics.py
 
 # The same pages at a school's year of trials: 30 classes x 30 students x 200 sessions x 200
 # trials (36 M) seeded in SQL into a throwaway PostgreSQL database, which is dropped after.
@@ -135,7 +135,7 @@ bench-analytics-school: setup
 		trap '$(BIN)/python -m classroom.server.database_create --drop' EXIT INT TERM && \
 		$(BIN)/python -m classroom.server.database_create && \
 		$(BIN)/python manage.py migrate --noinput -v0 && \
-		$(BIN)/python manage.py analytics_school_bench $(SCHOOL_ARGS)
+		$(BIN)/python tests/load/bench_analytics.py --size school $(SCHOOL_ARGS)
 
 # Students one process holds with flip-to-last-tablet p99 <= 100 ms: ramps classes of 30 (each
 # with its teacher's console and projector open) on one process (SQLite), then on two

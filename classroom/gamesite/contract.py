@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from django.contrib.auth.models import User
     from django_stubs_ext import StrPromise
 
     from classroom.analytics.measures import Measures
-    from classroom.models import SchoolClass, Seat
+    from classroom.models import Seat
     from games.engine.spec import GameSpec
 
 # The ways of practising a game (``GameSite.practice_settings``): alone, or with patient bots.
@@ -102,20 +101,12 @@ class TabletLabels(Protocol):
     def __call__(self, *, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]: ...
 
 
-class DemoSeed(Protocol):
-    """A new class of ``teacher`` with a term of realistic demo trials of the game."""
-
-    def __call__(
-        self, *, teacher: User, students: int, sessions: int, trials_per_session: int, seed: int
-    ) -> SchoolClass: ...
-
-
 @dataclass(frozen=True)
 class BulkTrials:
     """What a game's trials look like in bulk, for seeding a school's year of them in SQL
-    (``manage.py analytics_school_bench``, ``classroom.management.school_seed``): the
+    (``make bench-analytics-school``, ``tests/seeding/school.py``): the
     columns' typical values and the game's own ``data`` keys, not the learning curves of a
-    ``demo_seed``, which writes every trial from Python and would take hours for millions."""
+    demo seed, which writes every trial from Python and would take hours for millions."""
 
     kind: str
     # The levels a class climbs through, in order (the series is played in equal parts).
@@ -188,8 +179,6 @@ class GameSite:
     round_breaks: frozenset[str] = ROUND_BREAKS
     # Games drawn live on a canvas: the scene data (``watch_template`` draws it).
     watch_scene: Callable[[], dict[str, Any]] | None = None
-    # Demo trials for benchmarks and demos (``manage.py analytics_bench``), if the game has them.
-    demo_seed: DemoSeed | None = None
     # The same in bulk, for a school's year of trials seeded in SQL, if the game has them.
     bulk_trials: BulkTrials | None = None
 

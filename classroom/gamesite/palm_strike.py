@@ -23,10 +23,8 @@ from games.palm_strike.spec import SPEC
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from django.contrib.auth.models import User
-
     from classroom.analytics.measures import Measures
-    from classroom.models import SchoolClass, Seat
+    from classroom.models import Seat
 
 FLIP = "palm_strike.flip"
 TEAM_FLIP = "palm_strike.team_flip"
@@ -133,32 +131,18 @@ def _answer_labels() -> dict[str, str]:
     }
 
 
-def demo_seed(
-    *, teacher: User, students: int, sessions: int, trials_per_session: int, seed: int
-) -> SchoolClass:
-    # Imported here: the seed needs the class services, which need the models loaded.
-    from classroom.gamesite.palm_strike_seed import demo_class_seed
-
-    return demo_class_seed(
-        teacher=teacher,
-        students=students,
-        sessions=sessions,
-        trials_per_session=trials_per_session,
-        seed=seed,
-    )
-
-
 def _bulk_settings(level: str) -> dict[str, Any]:
-    # Imported here, as in ``demo_seed``: the config module is only needed when seeding.
+    # Imported here: the config module is only needed when seeding.
     from games.engine.settings import config_to_values
     from games.palm_strike.config import Config
 
     return config_to_values(Config(level=level))  # type: ignore[arg-type]
 
 
-# A class's flips in bulk (``BulkTrials``): the odds ``palm_strike_seed`` draws from, as a
-# typical child's (about 40 % matches, a hit rate near 0.88 and false alarms near 0.07, a
-# median near 680 ms, Stroop words about 60 ms slower, the host's 100 ms floor).
+# A class's flips in bulk (``BulkTrials``): the odds the demo seed
+# (``tests/seeding/palm_strike.py``) draws from, as a typical child's (about 40 % matches, a
+# hit rate near 0.88 and false alarms near 0.07, a median near 680 ms, Stroop words about
+# 60 ms slower, the host's 100 ms floor).
 BULK_TRIALS = BulkTrials(
     kind=FLIP,
     levels=tuple(LEVELS),
@@ -491,6 +475,5 @@ SITE = GameSite(
     signal_detection=True,
     # The card's colour is what the child reacts to.
     colour_stimulus=True,
-    demo_seed=demo_seed,
     bulk_trials=BULK_TRIALS,
 )

@@ -28,8 +28,7 @@ SEED = """
 import django
 django.setup()
 from django.contrib.auth.models import User
-from classroom.gamesite import game_sites
-seed = next(site.demo_seed for site in game_sites() if site.demo_seed is not None)
+from tests.seeding.palm_strike import demo_class_seed as seed
 school_class = seed(teacher=User.objects.get(username="%s"), students=30, sessions=20,
                     trials_per_session=200, seed=3)
 print(school_class.pk)

@@ -46,13 +46,12 @@ PREPARE = """
 import json, os, django
 django.setup()
 from django.contrib.auth.models import User
-from classroom.gamesite import game_sites
 from classroom.models import Trial
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_create, session_start
+from tests.seeding.palm_strike import demo_class_seed as seed
 
 teacher = User.objects.create_user(username="bench-teacher", password="bench-password-123")
-seed = next(site.demo_seed for site in game_sites() if site.demo_seed is not None)
 school_class = seed(teacher=teacher, students=30, sessions=20, trials_per_session=200, seed=7)
 session = session_create(
     teacher=teacher, game="palm_strike", school_class=None, players_per_table=%(table)d,

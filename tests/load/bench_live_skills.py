@@ -5,7 +5,7 @@
 The console draws its live skills (``session_dashboard``: every student's measures, rolling
 median RT and its trend) every couple of seconds while a class plays, and they read every
 trial of the session, so their cost grows through the lesson. A class of 30 is seeded on a
-fresh SQLite file by the demo seed of the first game that has one, one session per size; each
+fresh SQLite file by the Palm Strike demo seed (``tests.seeding``), one session per size; each
 session's live skills are read ``--repeats`` times and the median CPU time
 (``time.process_time``) is printed as JSON per size: ``live_skills_cpu_ms_median`` as a page
 load reads them (the whole session), ``kept_between_draws_cpu_ms_median`` as a console's
@@ -49,18 +49,16 @@ def main() -> None:
         django.setup()
         from django.contrib.auth.models import User
 
-        from classroom.gamesite import game_sites
         from classroom.models import GameSession, Trial
         from classroom.selectors.analytics import session_dashboard
         from classroom.selectors.live_skills import LiveSkills
+        from tests.seeding.palm_strike import GAME, demo_class_seed
 
         call_command("migrate", verbosity=0, interactive=False)
-        site = next(site for site in game_sites() if site.demo_seed is not None)
-        assert site.demo_seed is not None
         results = []
         for number, size in enumerate(sizes):
             teacher = User.objects.create_user(f"bench-{number}", password="x" * 16)
-            school_class = site.demo_seed(
+            school_class = demo_class_seed(
                 teacher=teacher,
                 students=CLASS_SIZE,
                 sessions=1,
@@ -87,7 +85,7 @@ def main() -> None:
             assert skills.full_reads == 1, "every draw after the first reads only new trials"
             results.append(
                 {
-                    "game": site.spec.slug,
+                    "game": GAME,
                     "students": CLASS_SIZE,
                     "trials_per_student": size,
                     "trials": Trial.objects.filter(session=session).count(),

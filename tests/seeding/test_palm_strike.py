@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.utils import timezone
 
-from classroom.gamesite.palm_strike_seed import demo_class_seed
 from classroom.models import GameSession, Seat, Trial
 from games.palm_strike.matching import LEVELS
+from tests.seeding.palm_strike import demo_class_seed
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

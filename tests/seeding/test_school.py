@@ -1,5 +1,5 @@
 """The school seed behind ``make bench-analytics-school``: a year of trials in SQL, linked and
-plausible, on a real PostgreSQL (a throwaway database, through the management command)."""
+plausible, on a real PostgreSQL (a throwaway database, through the benchmark's script)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import dj_database_url
 import psycopg
 import pytest
 
-from classroom.management.school_seed import school_days, table_sizes
 from classroom.management.trial_tallies import COLUMNS, COUNT_SQL
+from tests.seeding.school import school_days, table_sizes
 from tests.services import POSTGRES_URL, require
 
 if TYPE_CHECKING:
@@ -68,8 +68,12 @@ def database_url() -> Iterator[str]:
 
 
 def _manage(url: str, *args: str) -> str:
+    return _run(url, "manage.py", *args)
+
+
+def _run(url: str, script: str, *args: str) -> str:
     done = subprocess.run(
-        [sys.executable, "manage.py", *args],
+        [sys.executable, script, *args],
         cwd=ROOT,
         env={**os.environ, "DATABASE_URL": url},
         capture_output=True,
@@ -100,9 +104,10 @@ def _tallies_differ(url: str) -> int:
 
 def test_a_small_school_is_linked_plausible_and_timed(database_url: str) -> None:
     _manage(database_url, "migrate", "--noinput", "-v0")
-    out = _manage(
+    out = _run(
         database_url,
-        "analytics_school_bench",
+        "tests/load/bench_analytics.py",
+        *("--size", "school"),
         *("--classes", "2", "--students", "5", "--sessions", "6", "--trials", "40"),
         *("--repeat", "1"),
     )

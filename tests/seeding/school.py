@@ -1,8 +1,8 @@
 """A school's year of trials in PostgreSQL, fast: classes, sessions, tables and seats through the
 ORM, the trials (millions) in one ``INSERT … SELECT generate_series`` per class.
 
-What ``demo_seed`` does trial by trial in Python would take hours at 36 M rows. Here Python
-draws only each child's traits (speed, learning, hit and false-alarm odds) from a seeded
+What ``tests.seeding.palm_strike`` does trial by trial in Python would take hours at 36 M rows.
+Here Python draws only each child's traits (speed, learning, hit and false-alarm odds) from a seeded
 ``random.Random``; PostgreSQL draws the trials from them with ``random()`` after
 ``setseed``, using the odds a game's site gives (``GameSite.bulk_trials``), so the trials have
 the columns, links and ``data`` the live tables write, and values a class could have played:
@@ -16,7 +16,7 @@ the columns, links and ``data`` the live tables write, and values a class could 
 * a share of implausible responses (under the host's floor), and no response after the
   window closes.
 
-PostgreSQL only (``generate_series``, ``setseed``); SQLite sizes use ``demo_seed``.
+PostgreSQL only (``generate_series``, ``setseed``); SQLite sizes use ``tests.seeding.palm_strike``.
 """
 
 from __future__ import annotations

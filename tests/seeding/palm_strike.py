@@ -1,4 +1,4 @@
-"""Realistic demo trials: a class that has played Palm Strike for a term, for benchmarks and demos.
+"""Realistic demo trials: a class that has played Palm Strike for a term, for benchmarks.
 
 Everything statistical comes from one seeded ``random.Random``, so a seed gives the same
 students, levels, cards, responses and reaction times every time (tokens and join codes stay
