@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from classroom.services.join_codes import join_code_generate
+from classroom.join_codes import join_code_generate
 
 
 class SchoolClass(models.Model):

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from classroom.services.join_codes import join_code_normalize
+from classroom.join_codes import join_code_normalize
 
 
 class JoinCodeForm(forms.Form):

@@ -18,7 +18,6 @@ from classroom.analytics import charts
 from classroom.forms.game_settings import game_settings_form_class
 from classroom.live.lobby_reads import LOBBY_TABLES, LobbyReads
 from classroom.live.parts import CACHE_VARIABLE, PartCache
-from classroom.live.standings import leaderboard_action, standings_shown
 from classroom.live.tiles import TableTile, table_tile
 from classroom.models import GameSession, Seat, Table
 from classroom.selectors.analytics import session_absent_students, session_dashboard
@@ -28,6 +27,7 @@ from classroom.selectors.sessions import (
     session_roster,
     table_mates,
 )
+from classroom.selectors.standings import leaderboard_action, standings_shown
 from classroom.selectors.unique_rows import unique_row
 from classroom.sockets.close_codes import CloseCode
 from games.registry import game_get

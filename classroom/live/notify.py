@@ -45,7 +45,8 @@ def seat_group(seat_id: int) -> str:
 
 
 def standings_group(session_id: int) -> str:
-    """The session's game sockets that draw points and ranks (see ``classroom.live.standings``)."""
+    """The session's game sockets that draw points and ranks
+    (see ``classroom.selectors.standings``)."""
     return f"session-{session_id}-standings"
 
 

@@ -47,7 +47,8 @@ class TableTile:
     round: int = 0
     # A public card face up in the middle (bg, word, ink), if the game has one.
     public: dict[str, str] | None = None
-    # May this tile show scores, ranks and winners now (classroom.live.standings)? Set by the page.
+    # May this tile show scores, ranks and winners now (classroom.selectors.standings)? Set by
+    # the page.
     standings: bool = True
 
     @cached_property

@@ -1,7 +1,8 @@
 """The class's highlights for the projector's end-of-session celebration.
 
 Class-wide figures always; names (first names only) only where the session lets the class
-see who did best (``classroom.live.standings``): never with the leaderboard off or without scoring.
+see who did best (``classroom.selectors.standings``): never with the leaderboard off or
+without scoring.
 """
 
 from __future__ import annotations

@@ -7,10 +7,10 @@ from typing import NamedTuple
 
 from django.contrib.auth.models import User
 
-from classroom.live.standings import TabletStandings, standings_for_tablets
 from classroom.models import Seat, Table
 from classroom.selectors.practice_access import practice_seat_problem
 from classroom.selectors.sessions import sessions_visible
+from classroom.selectors.standings import TabletStandings, standings_for_tablets
 from classroom.selectors.unique_rows import unique_row
 
 

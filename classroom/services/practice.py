@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 
 from classroom.gamesite import game_sites
 from classroom.gamesite.contract import PRACTICE_SOLO, PRACTICE_WITH_BOTS
+from classroom.join_codes import join_code_generate
 from classroom.live.hosting import tables_control
 from classroom.models import Assignment, GameSession, Seat, Table
-from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import table_roster_fix
 from classroom.services.student_seats import student_seat_new
 from games.engine.settings import config_to_values

@@ -19,13 +19,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classroom.join_codes import join_code_generate
 from classroom.live.notify import lobby_changed, seat_revoked
 from classroom.models import GameSession, PracticeSignIn, SchoolClass, Seat
 from classroom.selectors.practice_access import (
     practice_code_closed_message,
     practice_code_is_open,
 )
-from classroom.services.join_codes import join_code_generate
 from classroom.services.practice import practice_finish
 from classroom.services.tokens import token_new
 

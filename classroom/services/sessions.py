@@ -13,14 +13,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classroom.join_codes import join_code_generate
 from classroom.live.hosting import tables_control
 from classroom.live.notify import lobby_changed, seat_next_game, standings_changed
-from classroom.live.standings import standings_for_tablets
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Table
 from classroom.selectors.classes import classes_visible
 from classroom.selectors.sessions import session_tables_current, sessions_visible
+from classroom.selectors.standings import standings_for_tablets
 from classroom.server.process import processes_alive
-from classroom.services.join_codes import join_code_generate
 from classroom.services.live_tables import table_roster_fix, tables_roster_fix
 from classroom.services.retention import session_rows_delete
 from classroom.services.tables import tables_balance
@@ -288,7 +288,7 @@ def session_controls_update(
 
     None leaves a control as it is. Every open page follows at once: the console and the
     projector re-render, and the tablets are told (they decide per view; see
-    ``classroom.live.standings``).
+    ``classroom.selectors.standings``).
     """
     _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
     changed = []

@@ -239,7 +239,8 @@ class TableConsumer(_Socket):
             await self.listener.deliver(event["frame"])
 
     async def session_standings(self, event: dict[str, Any]) -> None:
-        """The teacher changed the leaderboard or scoring control (classroom.live.standings)."""
+        """The teacher changed the leaderboard or scoring control
+        (classroom.selectors.standings)."""
         if self.closed_here:
             return
         frame = StandingsFrame(

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from classroom.forms.join import JoinCodeForm, NicknameForm
 from classroom.forms.whole_numbers import whole_number_parse
+from classroom.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.people.device_cookies import device_cookie, device_id
 from classroom.people.seat_cookies import seat_cookie_get, seat_cookie_set
 from classroom.selectors.classes import student_get_by_token
@@ -24,7 +25,6 @@ from classroom.selectors.sessions import (
     session_open_for_class,
 )
 from classroom.services import seats as seat_services
-from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.services.join_queue import seat_join_queued
 from classroom.views.practice import badge_practice
 from classroom.views.seat_pages import joined_page

@@ -8,10 +8,10 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from classroom.join_codes import join_code_normalize
 from classroom.people.device_cookies import device_cookie, device_id
 from classroom.people.seat_cookies import seat_cookie_get, seat_cookie_name
 from classroom.selectors.sessions import session_get_by_code
-from classroom.services.join_codes import join_code_normalize
 from classroom.services.seats import seat_resume
 from classroom.views.join import code_not_found_page
 from classroom.views.seat_pages import seat_page

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from classroom.forms.join import JoinCodeForm
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite.ladder_labels import rung_label
+from classroom.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.models import Assignment, GameSession, PracticeSignIn, SchoolClass
 from classroom.people.device_cookies import device_cookie, device_id
 from classroom.people.practice_cookies import (
@@ -37,7 +38,6 @@ from classroom.selectors.sessions import (
 )
 from classroom.services import practice as practice_services
 from classroom.services import practice_access
-from classroom.services.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.services.seats import seat_join_student
 from classroom.web.rate_limits import join_code_guesses_exhausted, join_code_miss_count
 from games.registry import game_registry

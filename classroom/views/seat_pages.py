@@ -8,8 +8,8 @@ from django.shortcuts import redirect, render
 
 from classroom.gamesite import game_site
 from classroom.live import fragments
-from classroom.live.standings import standings_for_tablets, standings_rules
 from classroom.people.colour_vision import seat_palette
+from classroom.selectors.standings import standings_for_tablets, standings_rules
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse

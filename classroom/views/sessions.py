@@ -17,10 +17,10 @@ from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site_get
 from classroom.gamesite.labels import watch_scene
 from classroom.live import fragments, hosting
-from classroom.live.standings import leaderboard_action
 from classroom.models import GameSession, Seat
 from classroom.selectors.classes import ClassRight
 from classroom.selectors.sessions import session_deletable_by, session_last, session_table_ids
+from classroom.selectors.standings import leaderboard_action
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
 from classroom.views.access import session_or_404

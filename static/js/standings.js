@@ -1,8 +1,8 @@
 // What a tablet may show of points, ranks and winners: the session's leaderboard and scoring
 // controls, applied to the table's current view. The rule comes from the server with the page
-// (classroom/live/standings.py standings_rules: what each leaderboard choice shows); this only reads
-// it. The page starts from the settings it was rendered with; the table socket then tells it
-// the current ones when it connects and whenever the teacher changes them.
+// (classroom/selectors/standings.py standings_rules: what each leaderboard choice shows); this
+// only reads it. The page starts from the settings it was rendered with; the table socket then
+// tells it the current ones when it connects and whenever the teacher changes them.
 (function () {
   "use strict";
 

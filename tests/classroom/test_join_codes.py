@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.services.join_codes import (
+from classroom.join_codes import (
     JOIN_CODE_ALPHABET,
     JOIN_CODE_LENGTH,
     join_code_generate,

@@ -37,9 +37,9 @@ from django.db.models import DateTimeField, DurationField, ExpressionWrapper, In
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from classroom.join_codes import join_code_generate
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
 from classroom.services.classes import STUDENTS_PER_CLASS_MAX, class_create
-from classroom.services.join_codes import join_code_generate
 from classroom.services.student_seats import student_seat_new
 from games.engine.settings import config_to_values
 from games.palm_strike.cards import PublicCard, card_to_dict, public_deck

@@ -33,10 +33,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from classroom.gamesite import game_sites
+from classroom.join_codes import join_code_generate
 from classroom.management.trial_tallies import tallies_recount
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
 from classroom.services.classes import class_create
-from classroom.services.join_codes import join_code_generate
 from classroom.services.student_seats import student_seat_new
 
 if TYPE_CHECKING:

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from classroom.join_codes import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
 from classroom.server.haproxy import (
     haproxy_check,
     haproxy_config,
     haproxy_server_states,
     haproxy_start,
 )
-from classroom.services.join_codes import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
 from tests.cluster.processes import free_port
 from tests.services import require
 

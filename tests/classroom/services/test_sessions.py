@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.core.exceptions import ValidationError
 
+from classroom.join_codes import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
-from classroom.services.join_codes import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
 from classroom.services.sessions import (
     SessionDeletion,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.live.standings import leaderboard_action, standings_for_tablets, standings_shown
 from classroom.models import GameSession
+from classroom.selectors.standings import leaderboard_action, standings_for_tablets, standings_shown
 
 Status = GameSession.Status
 
