@@ -11,8 +11,9 @@ import logging
 from django.conf import settings
 from django_tasks import task
 
+from classroom.events import ClassDeleted, ExportRequested, event_subscribe
 from classroom.services.classes import classes_purge as classes_purge_service
-from classroom.services.exports import export_run
+from classroom.services.exports import export_run, export_task_record
 from classroom.services.retention import sessions_prune
 
 logger = logging.getLogger(__name__)
@@ -46,3 +47,18 @@ def classes_purge() -> int:
     """Remove the sessions and trials of the classes their owners deleted
     (``classroom.services.classes.classes_purge``)."""
     return classes_purge_service()
+
+
+def _export_requested(event: ExportRequested) -> None:
+    result = export_build.enqueue(export_id=event.export_id)
+    export_task_record(export_id=event.export_id, task_id=str(result.id))
+
+
+def _class_deleted(event: ClassDeleted) -> None:
+    classes_purge.enqueue()
+
+
+def tasks_subscribe() -> None:
+    """Queue the background work the store asks for (the app does it when it starts)."""
+    event_subscribe(kind=ExportRequested, handler=_export_requested)
+    event_subscribe(kind=ClassDeleted, handler=_class_deleted)

@@ -19,7 +19,16 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError, connection, transaction
 
+from classroom.events import SeatGivenToBot, TablesControlled, event_subscribe
 from classroom.live.engines import table_engine
+from classroom.live.log_store import (
+    StaleOwner,
+    TableRecord,
+    action_log_append_many,
+    table_clock_save,
+    table_epoch_claim,
+    table_record,
+)
 from classroom.live.notify import teachers_group
 from classroom.models import GameSession, Table
 from classroom.server import metrics
@@ -33,16 +42,7 @@ from classroom.server.lease_keeper import (
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
 from classroom.server.router import RemoteTable, process_router
 from classroom.server.sqlite_anchor import sqlite_checkpoints_leave
-from classroom.services.live_tables import (
-    StaleOwner,
-    TableRecord,
-    action_log_append_many,
-    roster_takeovers,
-    table_clock_save,
-    table_epoch_claim,
-    table_finished,
-    table_record,
-)
+from classroom.services.live_tables import roster_takeovers, table_finished
 from games.live.host import ClockMark, LogEntry, StoreUnavailable, TableHost, TableSetup
 from games.live.registry import HostRegistry
 from games.live.supervision import supervised_task
@@ -442,25 +442,17 @@ async def _control(table_ids: list[int], command: str) -> None:
     registry.control(table_ids, command)
 
 
-def tables_control(
-    *, session_id: int, command: str, table_ids: Sequence[int] | None = None
-) -> None:
-    """Pause, resume or end the session's running tables (or only ``table_ids``) once the
-    change is committed."""
-
-    def send() -> None:
-        chosen = (
-            list(table_ids)
-            if table_ids is not None
-            else list(Table.objects.filter(session_id=session_id).values_list("pk", flat=True))
-        )
-        try:
-            async_to_sync(_control)(chosen, command)
-        except RuntimeError:
-            # No event loop of ours here (a management command): no host runs in it either.
-            logger.debug("no running loop for table control", exc_info=True)
-
-    transaction.on_commit(send)
+def _tables_controlled(event: TablesControlled) -> None:
+    chosen = (
+        list(event.table_ids)
+        if event.table_ids is not None
+        else list(Table.objects.filter(session_id=event.session_id).values_list("pk", flat=True))
+    )
+    try:
+        async_to_sync(_control)(chosen, event.command)
+    except RuntimeError:
+        # No event loop of ours here (a management command): no host runs in it either.
+        logger.debug("no running loop for table control", exc_info=True)
 
 
 async def _to_bot(table_id: int, seat_index: int, level: str) -> None:
@@ -479,15 +471,17 @@ async def _to_bot(table_id: int, seat_index: int, level: str) -> None:
         )
 
 
-def table_seat_to_bot(*, table_id: int, seat_index: int, level: str) -> None:
-    """Once the change is committed, a bot plays the seat of the table: its host is told,
-    here or (clustered) in the process that owns it; a host started later reads it from the
-    roster."""
+def _seat_given_to_bot(event: SeatGivenToBot) -> None:
+    # Its host is told, here or (clustered) in the process that owns it; a host started later
+    # reads it from the roster.
+    try:
+        async_to_sync(_to_bot)(event.table_id, event.seat_index, event.level)
+    except RuntimeError:
+        logger.debug("no running loop for a seat takeover", exc_info=True)
 
-    def send() -> None:
-        try:
-            async_to_sync(_to_bot)(table_id, seat_index, level)
-        except RuntimeError:
-            logger.debug("no running loop for a seat takeover", exc_info=True)
 
-    transaction.on_commit(send)
+def hosts_subscribe() -> None:
+    """Steer the table hosts when the store pauses, resumes or ends tables, or gives a seat to
+    a bot (the app does it when it starts)."""
+    event_subscribe(kind=TablesControlled, handler=_tables_controlled)
+    event_subscribe(kind=SeatGivenToBot, handler=_seat_given_to_bot)

@@ -1,4 +1,4 @@
-"""Tell every open page of a session that its lobby changed, once the change is committed.
+"""Tell the open pages of a session what changed in the store, once the change is committed.
 
 Each page's socket then renders its own fragment (console, projector, or one seat's lobby) in
 its own language; see ``classroom.live.fragments``.
@@ -9,16 +9,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+
+from classroom.events import (
+    LobbyChanged,
+    PresenceChanged,
+    SeatNextGame,
+    SeatRevoked,
+    StandingsChanged,
+    TeacherAccessChanged,
+    event_subscribe,
+)
 
 if TYPE_CHECKING:
     import concurrent.futures
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Mapping
 
 
 logger = logging.getLogger(__name__)
@@ -50,44 +58,41 @@ def standings_group(session_id: int) -> str:
     return f"session-{session_id}-standings"
 
 
-def seat_revoked(*, seat_id: int, reason: str = "removed") -> None:
-    """Tell the seat's game sockets (after commit) that it was removed or taken over, or
-    (``reason``) why else their token stopped working."""
-    transaction.on_commit(partial(_send, seat_group(seat_id), "seat.revoked", {"reason": reason}))
+def _seat_revoked(event: SeatRevoked) -> None:
+    _send(seat_group(event.seat_id), "seat.revoked", {"reason": event.reason})
 
 
-def seat_next_game(*, seat_id: int) -> None:
-    """Tell the seat's game sockets (after commit) that its table deals a new game: the tablet
-    loads it (Play again on the console; no code to type)."""
-    transaction.on_commit(partial(_send, seat_group(seat_id), "seat.next_game"))
+def _seat_next_game(event: SeatNextGame) -> None:
+    # The tablet loads the new game (Play again on the console; no code to type).
+    _send(seat_group(event.seat_id), "seat.next_game")
 
 
-def teacher_access_changed(*, teacher_id: int) -> None:
-    """Tell the teacher's open pages (after commit) that what they may see changed (a class
-    share was revoked): each looks again whether it may still watch its session."""
-    transaction.on_commit(partial(_send, teacher_group(teacher_id), "teacher.access_changed"))
+def _teacher_access_changed(event: TeacherAccessChanged) -> None:
+    # Each of the teacher's pages looks again whether it may still watch its session.
+    _send(teacher_group(event.teacher_id), "teacher.access_changed")
 
 
-def lobby_changed(*, session_id: int, tables: Iterable[int] | None = None) -> None:
-    """Schedule a push after the current transaction commits (at once outside one).
-
-    ``tables``: only the players of these tables changed, so only the tablets seated there
-    (and the teacher's pages) need to redraw; None when it may concern every tablet.
-    """
-    data = None if tables is None else {"tables": sorted(tables)}
-    transaction.on_commit(partial(_send, session_group(session_id), "lobby.changed", data))
+def _lobby_changed(event: LobbyChanged) -> None:
+    data = None if event.tables is None else {"tables": sorted(event.tables)}
+    _send(session_group(event.session_id), "lobby.changed", data)
 
 
-def presence_changed(*, session_id: int) -> None:
-    """A tablet connected or left: only the teacher's pages show that (after commit)."""
-    transaction.on_commit(partial(_send, teachers_group(session_id), "lobby.changed"))
+def _presence_changed(event: PresenceChanged) -> None:
+    _send(teachers_group(event.session_id), "lobby.changed")
 
 
-def standings_changed(*, session_id: int, standings: Mapping[str, Any]) -> None:
-    """Tell the session's game sockets (after commit) what they may show of points and ranks."""
-    transaction.on_commit(
-        partial(_send, standings_group(session_id), "session.standings", dict(standings))
-    )
+def _standings_changed(event: StandingsChanged) -> None:
+    _send(standings_group(event.session_id), "session.standings", dict(event.standings))
+
+
+def notices_subscribe() -> None:
+    """Tell the open pages of every store event they show (the app does it when it starts)."""
+    event_subscribe(kind=SeatRevoked, handler=_seat_revoked)
+    event_subscribe(kind=SeatNextGame, handler=_seat_next_game)
+    event_subscribe(kind=TeacherAccessChanged, handler=_teacher_access_changed)
+    event_subscribe(kind=LobbyChanged, handler=_lobby_changed)
+    event_subscribe(kind=PresenceChanged, handler=_presence_changed)
+    event_subscribe(kind=StandingsChanged, handler=_standings_changed)
 
 
 def _send(group: str, message_type: str, data: Mapping[str, Any] | None = None) -> None:

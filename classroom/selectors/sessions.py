@@ -11,9 +11,9 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, SeatDevice, Table
+from classroom.processes import processes_alive
 from classroom.selectors.classes import ClassRight, classes_visible
 from classroom.selectors.unique_rows import unique_row
-from classroom.server.process import processes_alive
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -30,8 +30,8 @@ def drawing_process_start(databases: dict[str, Any], parent_pid: int, parent_id:
     django.setup()
     from django.db.backends.signals import connection_created
 
+    from classroom.processes import process_identity_adopt
     from classroom.server.kept_connections import thread_keeps_connections
-    from classroom.server.process import process_identity_adopt
 
     process_identity_adopt(parent_id)
     # One draw after another on this thread: its SQLite connection stays open, and the

@@ -37,8 +37,9 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
+from classroom import processes
 from classroom.live.page_draws import DrawAsk, Drawn, page_draw, page_forget
-from classroom.server import metrics, process
+from classroom.server import metrics
 from classroom.server.drawing_process import drawing_process_start
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ class PageDrawer:
                     max_workers=1,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=drawing_process_start,
-                    initargs=(settings.DATABASES, os.getpid(), process.PROCESS_ID),
+                    initargs=(settings.DATABASES, os.getpid(), processes.PROCESS_ID),
                 )
                 self._drawing = _Drawing(pool=pool, started=pool.submit(os.getpid))
             return self._drawing

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from classroom.live.notify import teacher_access_changed
+from classroom.events import TeacherAccessChanged, event_publish
 from classroom.models import ClassShare
 from classroom.selectors.classes import ClassRight, classes_visible, teachers_find
 
@@ -89,4 +89,4 @@ def class_share_revoke(*, share: ClassShare, by: User) -> None:
     _owner_required(share.school_class, by)
     teacher_id = share.teacher_id
     share.delete()
-    teacher_access_changed(teacher_id=teacher_id)
+    event_publish(event=TeacherAccessChanged(teacher_id=teacher_id))

@@ -12,8 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from classroom.live.hosting import table_seat_to_bot
-from classroom.live.notify import lobby_changed, seat_revoked
+from classroom.events import ClassDeleted, LobbyChanged, SeatGivenToBot, SeatRevoked, event_publish
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
 from classroom.people.names import display_name_clean, name_key
 from classroom.services.exports import class_exports_discard
@@ -145,17 +144,20 @@ def _seat_forget(seat: Seat) -> None:
         entry = {key: value for key, value in roster[index].items() if key not in _NAMED}
         if playing:
             entry |= {"name": _free_bot_name(roster), "took_over": BOT_LEVEL}
-            table_seat_to_bot(table_id=table.pk, seat_index=index, level=BOT_LEVEL)
+            event_publish(
+                event=SeatGivenToBot(table_id=table.pk, seat_index=index, level=BOT_LEVEL)
+            )
         else:
             entry |= {"name": "", "removed": True}
         roster[index] = entry
         table.roster = roster
         table.save(update_fields=["roster"])
-    seat_revoked(seat_id=seat.pk)  # the consumer finds no seat and closes with "removed"
+    # The consumer finds no seat and closes with "removed".
+    event_publish(event=SeatRevoked(seat_id=seat.pk))
     seat.delete()  # its connections go; its trials lose the seat (SET_NULL)
     if session.status == GameSession.Status.LOBBY:
         tables_balance(session=session)
-    lobby_changed(session_id=session.pk)
+    event_publish(event=LobbyChanged(session_id=session.pk))
 
 
 # Roster keys that tie a place to a child.
@@ -257,10 +259,7 @@ def class_delete_begin(*, school_class: SchoolClass) -> bool:
     for student in locked.students.all():
         badge_sign_ins_end(student=student)
     trials = Trial.objects.filter(_class_trials(locked)).exists()
-    # Imported here: the task module imports the services.
-    from classroom.tasks import classes_purge
-
-    transaction.on_commit(lambda: classes_purge.enqueue())
+    event_publish(event=ClassDeleted(class_id=locked.pk))
     return trials
 
 

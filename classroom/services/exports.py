@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from classroom.events import ExportRequested, event_publish_now
 from classroom.exports.downloads import WORKBOOK, workbook_file_write
 from classroom.exports.sources import class_source, session_source
 from classroom.models import Export
@@ -137,13 +138,15 @@ def export_retry(*, export: Export) -> Export:
 
 
 def _enqueue(export: Export) -> Export:
-    # Imported here: the task module imports this one.
-    from classroom.tasks import export_build
-
-    result = export_build.enqueue(export_id=export.pk)
-    Export.objects.filter(pk=export.pk).update(task_id=str(result.id)[:64])
+    # The task worker's side queues the build and records its task (``export_task_record``).
+    event_publish_now(event=ExportRequested(export_id=export.pk))
     export.refresh_from_db()
     return export
+
+
+def export_task_record(*, export_id: int, task_id: str) -> None:
+    """Remember which background task builds the export."""
+    Export.objects.filter(pk=export_id).update(task_id=task_id[:64])
 
 
 def _source(export: Export) -> ExportSource:

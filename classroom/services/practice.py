@@ -16,10 +16,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classroom.events import TablesControlled, event_publish
 from classroom.gamesite import game_sites
 from classroom.gamesite.contract import PRACTICE_SOLO, PRACTICE_WITH_BOTS
 from classroom.join_codes import join_code_generate
-from classroom.live.hosting import tables_control
 from classroom.models import Assignment, GameSession, Seat, Table
 from classroom.services.live_tables import table_roster_fix
 from classroom.services.student_seats import student_seat_new
@@ -62,7 +62,7 @@ def _practice_end(session: GameSession) -> None:
     session.ended_at = timezone.now()
     session.save(update_fields=["status", "ended_at"])
     session.tables.update(status=Table.Status.ENDED)
-    tables_control(session_id=session.pk, command="end")
+    event_publish(event=TablesControlled(session_id=session.pk, command="end"))
 
 
 def _create_session(

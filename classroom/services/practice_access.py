@@ -19,8 +19,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classroom.events import LobbyChanged, SeatRevoked, event_publish
 from classroom.join_codes import join_code_generate
-from classroom.live.notify import lobby_changed, seat_revoked
 from classroom.models import GameSession, PracticeSignIn, SchoolClass, Seat
 from classroom.selectors.practice_access import (
     practice_code_closed_message,
@@ -40,7 +40,7 @@ FOR_AN_HOUR = "hour"
 UNTIL_END_OF_DAY = "day"
 OPEN_FOR = (FOR_AN_HOUR, UNTIL_END_OF_DAY)
 
-# Why a seat's game socket is closed (classroom.sockets.table maps them to the child's words).
+# Why a seat's game socket is closed (classroom.consumers maps them to the child's words).
 BADGE_REPLACED = "badge_replaced"
 PRACTICE_CLOSED = "practice_closed"
 
@@ -54,11 +54,11 @@ def _seats_sign_out(seats: QuerySet[Seat], *, reason: str) -> list[Seat]:
         seat.token = token_new()
         seat.via_badge = False
         seat.save(update_fields=["token", "via_badge"])
-        seat_revoked(seat_id=seat.pk, reason=reason)
+        event_publish(event=SeatRevoked(seat_id=seat.pk, reason=reason))
         if seat.session.is_practice:
             practice_finish(seat=seat)
         else:
-            lobby_changed(session_id=seat.session_id)
+            event_publish(event=LobbyChanged(session_id=seat.session_id))
         done.append(seat)
     return done
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from classroom.live.notify import presence_changed
+from classroom.events import PresenceChanged, event_publish
 from classroom.models import Seat, SeatConnection
-from classroom.server.process import PROCESS_ID
+from classroom.processes import PROCESS_ID
 
 
 @transaction.atomic
@@ -25,7 +25,7 @@ def seat_connection_open(*, seat_id: int, session_id: int, channel_name: str) ->
     connection = SeatConnection.objects.create(
         seat_id=seat_id, channel_name=channel_name, process_id=PROCESS_ID
     )
-    presence_changed(session_id=session_id)
+    event_publish(event=PresenceChanged(session_id=session_id))
     return connection.pk
 
 
@@ -38,4 +38,4 @@ def seat_connection_close(*, channel_name: str) -> None:
         return
     connection.delete()
     Seat.objects.filter(pk=connection.seat_id).update(last_seen_at=timezone.now())
-    presence_changed(session_id=connection.seat.session_id)
+    event_publish(event=PresenceChanged(session_id=connection.seat.session_id))

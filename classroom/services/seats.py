@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom.live.notify import lobby_changed, seat_revoked
+from classroom.events import LobbyChanged, SeatRevoked, event_publish
 from classroom.models import GameSession, Seat, SeatDevice, Student, Table
 from classroom.people.names import display_name_clean, name_key
 from classroom.people.nickname_filter import nickname_is_blocked
@@ -36,7 +36,7 @@ from classroom.services.tokens import token_new
 from games.registry import game_get
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
 NICKNAME_MAX = 20
 
@@ -159,7 +159,7 @@ def _student_take(batch: _Batch, request: StudentJoin) -> tuple[Seat, bool]:
         seat.token = token_new()
         seat.via_badge = request.from_badge
         seat.save(update_fields=["token", "via_badge"])
-        seat_revoked(seat_id=seat.pk)
+        event_publish(event=SeatRevoked(seat_id=seat.pk))
         return seat, False
     seat = Seat.objects.create(
         session=session,
@@ -237,7 +237,7 @@ def seats_join(
         tables = _seats_place(session=batch.session, seats=newcomers)
         # Only the tablets at those tables redraw (0: a seat at no table, so every one does).
         changed = None if tables is None or 0 in returning else tables | returning
-        lobby_changed(session_id=batch.session.pk, tables=changed)
+        event_publish(event=LobbyChanged(session_id=batch.session.pk, tables=_ids(changed)))
     return outcomes
 
 
@@ -324,7 +324,7 @@ def seat_rename(*, seat: Seat, name: str) -> Seat:
         if roster != table.roster:
             table.roster = roster
             table.save(update_fields=["roster"])
-    lobby_changed(session_id=session.pk)
+    event_publish(event=LobbyChanged(session_id=session.pk))
     return seat
 
 
@@ -347,7 +347,7 @@ def seat_move(*, seat: Seat, table_number: int | None) -> Seat:
     seat.pinned = True
     seat.save(update_fields=["table", "pinned"])
     tables_drop_empty(session=session)
-    lobby_changed(session_id=session.pk)
+    event_publish(event=LobbyChanged(session_id=session.pk))
     return seat
 
 
@@ -365,11 +365,11 @@ def seat_kick(*, seat: Seat) -> Seat:
     seat.pinned = False
     seat.save(update_fields=["kicked_at", "table", "pinned"])
     SeatDevice.objects.filter(seat=seat).update(kicked_at=seat.kicked_at)
-    seat_revoked(seat_id=seat.pk)
+    event_publish(event=SeatRevoked(seat_id=seat.pk))
     session = GameSession.objects.get(pk=seat.session_id)
     if session.status == GameSession.Status.LOBBY:
         tables_balance(session=session)
-    lobby_changed(session_id=seat.session_id)
+    event_publish(event=LobbyChanged(session_id=seat.session_id))
     return seat
 
 
@@ -386,14 +386,14 @@ def seat_readmit(*, seat: Seat) -> Seat:
         # (and its tablets with it).
         session_id = seat.session_id
         seat.delete()
-        lobby_changed(session_id=session_id)
+        event_publish(event=LobbyChanged(session_id=session_id))
         return seat
     seat.kicked_at = None
     seat.token = token_new()
     seat.save(update_fields=["kicked_at", "token"])
     SeatDevice.objects.filter(seat=seat).update(kicked_at=None)
     tables = _seats_place(session=GameSession.objects.get(pk=seat.session_id), seats=[seat])
-    lobby_changed(session_id=seat.session_id, tables=tables)
+    event_publish(event=LobbyChanged(session_id=seat.session_id, tables=_ids(tables)))
     return seat
 
 
@@ -440,5 +440,9 @@ def seat_option_set(*, seat: Seat, name: str, value: Any) -> Seat:
         remembered[session.game] = options
         student.game_options = remembered
         student.save(update_fields=["game_options"])
-    lobby_changed(session_id=session.pk)
+    event_publish(event=LobbyChanged(session_id=session.pk))
     return seat
+
+
+def _ids(tables: Iterable[int] | None) -> tuple[int, ...] | None:
+    return None if tables is None else tuple(sorted(tables))

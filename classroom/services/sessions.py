@@ -13,14 +13,19 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classroom.events import (
+    LobbyChanged,
+    SeatNextGame,
+    StandingsChanged,
+    TablesControlled,
+    event_publish,
+)
 from classroom.join_codes import join_code_generate
-from classroom.live.hosting import tables_control
-from classroom.live.notify import lobby_changed, seat_next_game, standings_changed
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Table
+from classroom.processes import processes_alive
 from classroom.selectors.classes import classes_visible
 from classroom.selectors.sessions import session_tables_current, sessions_visible
 from classroom.selectors.standings import standings_for_tablets
-from classroom.server.process import processes_alive
 from classroom.services.live_tables import table_roster_fix, tables_roster_fix
 from classroom.services.retention import session_rows_delete
 from classroom.services.tables import tables_balance
@@ -115,7 +120,7 @@ def _set_status(session: GameSession, status: str, table_status: str) -> None:
     session.status = status
     session.save(update_fields=["status", "started_at", "ended_at"])
     session.tables.exclude(status=Table.Status.ENDED).update(status=table_status)
-    lobby_changed(session_id=session.pk)
+    event_publish(event=LobbyChanged(session_id=session.pk))
 
 
 @transaction.atomic
@@ -134,7 +139,7 @@ def session_start(*, session: GameSession) -> GameSession:
 def session_pause(*, session: GameSession) -> GameSession:
     _require(session, Status.RUNNING)
     _set_status(session, Status.PAUSED, Table.Status.PAUSED)
-    tables_control(session_id=session.pk, command="pause")
+    event_publish(event=TablesControlled(session_id=session.pk, command="pause"))
     return session
 
 
@@ -142,7 +147,7 @@ def session_pause(*, session: GameSession) -> GameSession:
 def session_resume(*, session: GameSession) -> GameSession:
     _require(session, Status.PAUSED)
     _set_status(session, Status.RUNNING, Table.Status.RUNNING)
-    tables_control(session_id=session.pk, command="resume")
+    event_publish(event=TablesControlled(session_id=session.pk, command="resume"))
     return session
 
 
@@ -151,7 +156,7 @@ def session_end(*, session: GameSession) -> GameSession:
     _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
     session.ended_at = timezone.now()
     _set_status(session, Status.ENDED, Table.Status.ENDED)
-    tables_control(session_id=session.pk, command="end")
+    event_publish(event=TablesControlled(session_id=session.pk, command="end"))
     return session
 
 
@@ -210,12 +215,14 @@ def session_play_again(
         Seat.objects.filter(pk__in=seat_ids).update(table=table)
         table_roster_fix(session=session, table=table)
         moved.extend(seat_ids)
-    tables_control(
-        session_id=session.pk, command="end", table_ids=[table.pk for table in old_tables]
+    event_publish(
+        event=TablesControlled(
+            session_id=session.pk, command="end", table_ids=tuple(table.pk for table in old_tables)
+        )
     )
     for seat_id in moved:
-        seat_next_game(seat_id=seat_id)
-    lobby_changed(session_id=session.pk)
+        event_publish(event=SeatNextGame(seat_id=seat_id))
+    event_publish(event=LobbyChanged(session_id=session.pk))
     return session
 
 
@@ -261,7 +268,7 @@ def session_lock(*, session: GameSession, locked: bool) -> GameSession:
     _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
     session.lobby_locked = locked
     session.save(update_fields=["lobby_locked"])
-    lobby_changed(session_id=session.pk)
+    event_publish(event=LobbyChanged(session_id=session.pk))
     return session
 
 
@@ -271,7 +278,7 @@ def session_rebalance(*, session: GameSession) -> GameSession:
     _require(session, Status.LOBBY)
     session.seats.update(pinned=False)
     tables_balance(session=session)
-    lobby_changed(session_id=session.pk)
+    event_publish(event=LobbyChanged(session_id=session.pk))
     return session
 
 
@@ -308,9 +315,13 @@ def session_controls_update(
     if not changed:
         return session
     session.save(update_fields=changed)
-    lobby_changed(session_id=session.pk)
+    event_publish(event=LobbyChanged(session_id=session.pk))
     if {"leaderboard", "scoring", "sound"} & set(changed):
-        standings_changed(session_id=session.pk, standings=standings_for_tablets(session=session))
+        event_publish(
+            event=StandingsChanged(
+                session_id=session.pk, standings=standings_for_tablets(session=session)
+            )
+        )
     return session
 
 

@@ -37,9 +37,9 @@ from classroom.selectors.sockets import (
     seat_find_by_token,
     session_visible_to,
 )
+from classroom.server.heartbeat import heartbeat_ensure
 from classroom.server.lobby_thread import lobby_database_call
 from classroom.server.page_drawing import teacher_page_draw, teacher_page_forget
-from classroom.server.process import heartbeat_ensure
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.sockets.base import _heartbeat_for, _Socket
 from classroom.sockets.close_codes import CloseCode

@@ -29,7 +29,7 @@ from classroom.selectors.sockets import (
     seat_token_valid,
     table_visible_to,
 )
-from classroom.server.process import heartbeat_ensure
+from classroom.server.heartbeat import heartbeat_ensure
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.sockets.base import (
     FLOOD_COOLDOWN,

@@ -49,8 +49,8 @@ def _setup(database: Path) -> list[Any]:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    from classroom.live.log_store import table_record
     from classroom.models import Table
-    from classroom.services.live_tables import table_record
     from tests.load.bench_console_render import _class_started
 
     _session_id, tables = _class_started()
@@ -118,7 +118,7 @@ def _statements_per_commit(batches: _Batches) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from classroom.services.live_tables import action_log_append_many
+    from classroom.live.log_store import action_log_append_many
 
     with CaptureQueriesContext(connection) as queries:
         action_log_append_many(items=batches.next())
@@ -149,7 +149,7 @@ def main() -> None:
     sys.setswitchinterval(0.001)
     with tempfile.TemporaryDirectory() as workdir:
         records = _setup(Path(workdir) / "bench.sqlite3")
-        from classroom.services.live_tables import action_log_append_many
+        from classroom.live.log_store import action_log_append_many
 
         batches = _Batches(records, args.entries)
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="log-writer")

@@ -10,9 +10,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from classroom.live.hosting import registry, table_host_load
+from classroom.live.log_store import StaleOwner, table_clock_save, table_epoch_claim
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.services.classes import student_remove
-from classroom.services.live_tables import StaleOwner, table_clock_save, table_epoch_claim
 from classroom.services.seats import seat_join_guest, seat_join_student
 from classroom.services.sessions import session_create, session_pause, session_start
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from classroom.live.hosting import LogWriter
-from classroom.services.live_tables import StaleOwner, TableRecord
+from classroom.live.log_store import StaleOwner, TableRecord
 from games.live.host import LogEntry
 
 if TYPE_CHECKING:

@@ -12,6 +12,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 
+from classroom.events import Event, SeatRevoked
 from classroom.models import GameSession, PracticeSignIn, SchoolClass, Seat
 from classroom.selectors.practice_access import (
     practice_code_is_open,
@@ -62,11 +63,15 @@ def _fresh(school_class: SchoolClass) -> SchoolClass:
 def revoked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
     """Every seat whose game sockets were told to stop, with the reason they were given."""
     calls: list[tuple[int, str]] = []
-    monkeypatch.setattr(
-        practice_access,
-        "seat_revoked",
-        lambda *, seat_id, reason="removed": calls.append((seat_id, reason)),
-    )
+    publish = practice_access.event_publish
+
+    def published(*, event: Event) -> None:
+        if isinstance(event, SeatRevoked):
+            calls.append((event.seat_id, event.reason))
+        else:
+            publish(event=event)
+
+    monkeypatch.setattr(practice_access, "event_publish", published)
     return calls
 
 

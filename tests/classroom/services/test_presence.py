@@ -9,7 +9,7 @@ from django.db import IntegrityError, connection
 from django.test.utils import CaptureQueriesContext
 
 from classroom.models import Seat, SeatConnection
-from classroom.server.process import PROCESS_ID
+from classroom.processes import PROCESS_ID
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.services.seats import seat_join_guest
 

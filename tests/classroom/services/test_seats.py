@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from classroom.models import GameSession, Seat, SeatConnection, Student, Table
+from classroom.processes import PROCESS_ID
 from classroom.selectors.sessions import seat_get_by_token
-from classroom.server.process import PROCESS_ID
 from classroom.services.classes import class_create, student_token_rotate
 from classroom.services.seats import (
     NICKNAME_MAX,

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from classroom.live import notify
 from classroom.models import GameSession, Seat, SeatConnection, Table
+from classroom.processes import PROCESS_ID
 from classroom.selectors.sessions import session_game_over, session_tables_current
-from classroom.server.process import PROCESS_ID
 from classroom.services.live_tables import table_finished
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import (

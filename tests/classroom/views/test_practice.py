@@ -13,7 +13,7 @@ from django.utils import translation
 from classroom.models import Assignment, GameSession, Seat, SeatConnection
 from classroom.people.practice_cookies import PRACTICE_COOKIE
 from classroom.people.seat_cookies import seat_cookie_name
-from classroom.server.process import PROCESS_ID
+from classroom.processes import PROCESS_ID
 from classroom.services.practice_access import practice_code_open
 from classroom.services.seats import seat_join_student
 from tests.classroom.trial_rows import played_session, trial_add

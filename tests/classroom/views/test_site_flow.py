@@ -15,7 +15,7 @@ from django.urls import reverse
 from classroom.live import hosting
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Student
 from classroom.people.seat_cookies import seat_cookie_name
-from classroom.server.process import PROCESS_ID
+from classroom.processes import PROCESS_ID
 from classroom.services.classes import class_create
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick, seat_move
 from classroom.services.sessions import session_create, session_end, session_start

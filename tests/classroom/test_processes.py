@@ -9,8 +9,8 @@ from django.core.cache import cache
 from django.test import override_settings
 
 from classroom.models import SeatConnection
+from classroom.processes import PROCESS_ID, process_alive_mark, processes_alive
 from classroom.selectors.sessions import seat_is_connected, seats_with_presence
-from classroom.server.process import PROCESS_ID, process_alive_mark, processes_alive
 from classroom.services.seats import seat_join_guest
 
 if TYPE_CHECKING:

@@ -10,14 +10,14 @@ from django.db import IntegrityError, connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from classroom.models import ActionLogEntry, Table, Trial
-from classroom.services.classes import student_colour_safe_set, student_remove
-from classroom.services.live_tables import (
+from classroom.live.log_store import (
     StaleOwner,
     action_log_append_many,
     table_epoch_claim,
     table_record,
 )
+from classroom.models import ActionLogEntry, Table, Trial
+from classroom.services.classes import student_colour_safe_set, student_remove
 from classroom.services.seats import seat_join_guest, seat_join_student
 from classroom.services.sessions import session_create, session_start
 from games.engine.contract import Trial as EngineTrial
