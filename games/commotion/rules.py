@@ -76,7 +76,7 @@ from games.commotion.piles import can_play as can_play
 from games.commotion.piles import is_closed, wants
 from games.commotion.state import Player
 from games.commotion.state import State as State
-from games.commotion.table import (
+from games.commotion.tableau import (
     TABLEAU_SIZE,
     can_extra,
     can_out,

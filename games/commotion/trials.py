@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from games.commotion.cards import card_to_dict
 from games.commotion.piles import fits_openings, openings
 from games.commotion.state import Opportunity
-from games.commotion.table import visible_cards
+from games.commotion.tableau import visible_cards
 from games.engine.contract import Trial
 from games.engine.reaction import rt_plausible
 

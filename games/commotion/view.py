@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.commotion.cards import card_to_dict
 from games.commotion.piles import is_closed, next_number, pile_colour, piles_for, wants
-from games.commotion.table import can_extra, can_out, table_stuck, visible_cards
+from games.commotion.tableau import can_extra, can_out, table_stuck, visible_cards
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

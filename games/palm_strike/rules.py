@@ -70,6 +70,7 @@ from games.palm_strike.actions import (
 from games.palm_strike.cards import Card, PublicCard, card_to_dict, player_deck, public_deck
 from games.palm_strike.matching import cards_match
 from games.palm_strike.matching import matches as matches
+from games.palm_strike.seating import judge, next_seat
 from games.palm_strike.state import (
     BotMove,
     Choice,
@@ -80,7 +81,6 @@ from games.palm_strike.state import (
 from games.palm_strike.state import (
     State as State,
 )
-from games.palm_strike.table import judge, next_seat
 from games.palm_strike.view import view as view
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.palm_strike.cards import card_to_dict
 from games.palm_strike.matching import cards_match
-from games.palm_strike.table import judge
+from games.palm_strike.seating import judge
 
 if TYPE_CHECKING:
     from games.palm_strike.cards import Card

@@ -277,7 +277,7 @@ class Player(Skill):
 
 def _commotion_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
     from games.commotion.piles import can_play, piles_for
-    from games.commotion.table import can_turn, visible_cards
+    from games.commotion.tableau import can_turn, visible_cards
     from games.commotion.trials import playable_now
 
     host = tablet.host

@@ -14,7 +14,7 @@ from games.commotion.bots import BotSkill
 from games.commotion.cards import HIGHEST
 from games.commotion.config import Config
 from games.commotion.rules import view
-from games.commotion.table import MAX_TABLEAU, TABLEAU_SIZE
+from games.commotion.tableau import MAX_TABLEAU, TABLEAU_SIZE
 from tests.games.commotion.support import original_cards, where_cards_are
 from tests.games.harness import Play
 

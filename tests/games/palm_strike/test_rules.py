@@ -26,7 +26,7 @@ from games.palm_strike.rules import (
     tick,
     view,
 )
-from games.palm_strike.table import neighbours
+from games.palm_strike.seating import neighbours
 from tests.games.palm_strike.support import (
     BG,
     GB,
