@@ -159,7 +159,7 @@ BULK_TRIALS = BulkTrials(
     response_window_ms=2500,
     plausible_floor_ms=100,
     implausible_share=0.01,
-    # As ``games.palm_strike.rules._trials`` stores them beside the shared columns.
+    # As ``games.palm_strike.trials.flip_trials`` stores them beside the shared columns.
     data={
         "public": {"type": "public", "bg": "orange", "word": "red", "ink": "blue"},
         "first": False,

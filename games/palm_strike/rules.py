@@ -26,8 +26,8 @@ changes the game.
 [digital] additions beyond RULES.md, all deliberate:
 
 * deck swap is dealt from a swapped orange deck in which every card matches some white card
-  (cards.py ``_SWAP_RECIPE``), so every end condition is reachable. The old guards stay as
-  safety nets: with slap scope A a card that nothing matches would never leave its owner, so
+  (cards.py ``_SWAP_RECIPE``), so every end condition is reachable. Two guards stay as safety
+  nets: with slap scope A a card that nothing matches would never leave its owner, so
   when every player holds one the round ends (fewest cards wins); in team mode the game ends
   when no centre card can be claimed any more (most cards wins);
 * as a last safety net a round also ends after ``MAX_FLIPS_PER_ROUND`` flips (fewest cards
@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine import adaptive
 from games.engine.changes import Changes
-from games.engine.contract import Outcome, Trial
+from games.engine.contract import Outcome
 from games.engine.fingerprint import state_fingerprint as state_fingerprint
 from games.engine.reaction import rt_plausible
 from games.engine.refusals import GAME_OVER, Refusal, act_preamble, refused
@@ -67,7 +67,7 @@ from games.palm_strike.actions import (
     FlipAction,
     SlapAction,
 )
-from games.palm_strike.cards import Card, PublicCard, card_to_dict, player_deck, public_deck
+from games.palm_strike.cards import Card, card_to_dict, player_deck, public_deck
 from games.palm_strike.matching import cards_match
 from games.palm_strike.matching import matches as matches
 from games.palm_strike.seating import judge, next_seat
@@ -80,6 +80,12 @@ from games.palm_strike.state import (
 )
 from games.palm_strike.state import (
     State as State,
+)
+from games.palm_strike.trials import (
+    MIN_PLAUSIBLE_RT_MS,
+    PLAUSIBLE_SLACK_MS,
+    flip_matches_for,
+    flip_trials,
 )
 from games.palm_strike.view import view as view
 
@@ -100,10 +106,6 @@ READY_MS = 1500
 ROUND_BREAK_MS = 4000
 # Auto pacing: if a choice held up a due flip, the flip comes this long after the choice.
 RESUME_MS = 1000
-# Plausible reaction times: at least a human floor, at most the time the card has existed
-# (plus the measured round trip and a little slack for clock granularity).
-MIN_PLAUSIBLE_RT_MS = 100
-PLAUSIBLE_SLACK_MS = 50
 # See the module doc: a safety net against rounds that can never end.
 MAX_FLIPS_PER_ROUND = 300
 # Team mode, end condition B.
@@ -180,16 +182,6 @@ def _is_bot(state: State, seat: int) -> bool:
     return seat in state.bots
 
 
-def _flip_matches_for(state: State, flip: Flip, seat: int) -> bool:
-    """Whether a correct slap existed for ``seat`` on ``flip`` (the table as flipped)."""
-    config = state.config
-    if config.team_mode:
-        return any(
-            card is not None and cards_match(flip.card, card, config.level) for card in flip.centre
-        )
-    return judge(config.slap_scope, state.seats, flip.table, flip.card, config.level, seat).any
-
-
 def _schedule_turn(state: State, now_ms: int) -> None:
     """Tap pacing: a bot whose turn it is flips after a short pause; for a child who does not
     flip (away, or the tablet asleep) the card turns over by itself after a long one, so the
@@ -231,7 +223,7 @@ def _plan_bots(state: State, flip: Flip) -> None:
             if place is not None:
                 flip.bot_moves.append(BotMove(flip.shown_ms + rt, seat, rt, place))
         else:
-            rt = botlib.decide(skill, state.rng, _flip_matches_for(state, flip, seat), window)
+            rt = botlib.decide(skill, state.rng, flip_matches_for(state, flip, seat), window)
             if rt is not None:
                 flip.bot_moves.append(BotMove(flip.shown_ms + rt, seat, rt))
     # Stable sort: bots due at the same moment act in seat order.
@@ -489,44 +481,6 @@ def _apply_choice(state: State, index: int, now_ms: int, ch: Changes, *, by_defa
 # Closing a flip, rounds and the end
 
 
-def _trials(state: State, flip: Flip) -> list[Trial]:
-    """One trial per seat for the flip whose window just closed."""
-    config = state.config
-    kind = "palm_strike.team_flip" if config.team_mode else "palm_strike.flip"
-    public = card_to_dict(flip.card)
-    congruent = flip.card.word == flip.card.ink if isinstance(flip.card, PublicCard) else None
-    trials = []
-    for seat in state.seats:
-        response = next((r for r in flip.responses if r.seat == seat), None)
-        expected = _flip_matches_for(state, flip, seat)
-        if response is None:
-            correct = not expected
-        elif config.team_mode:
-            correct = expected and response.hit
-        else:
-            correct = expected
-        data: dict[str, Any] = {
-            "flip": flip.number,
-            "level": config.level,
-            "public": public,
-            "target": expected,
-            "responded": response is not None,
-            "congruent": congruent,
-            "response": "slap" if response is not None else "none",
-            "rt_ms": response.rt_ms if response is not None else None,
-            # No response: no measurement to doubt.
-            "plausible": response.plausible if response is not None else True,
-            "correct": correct,
-            "first": flip.winner == seat,
-            "bot": _is_bot(state, seat),
-        }
-        if config.team_mode:
-            card = response.card if response is not None else None
-            data["claimed_card"] = card_to_dict(card) if card is not None else None
-        trials.append(Trial(seat=seat, kind=kind, data=data))
-    return trials
-
-
 def _most_cards(state: State) -> list[int]:
     best = max(len(state.hands[seat]) for seat in state.seats)
     return [seat for seat in state.seats if len(state.hands[seat]) == best]
@@ -664,7 +618,7 @@ def _close_window(state: State, now_ms: int, ch: Changes) -> None:
         outcome=flip.outcome,
         slappers=slappers,
     )
-    ch.add(trials=_trials(state, flip))
+    ch.add(trials=flip_trials(state, flip))
     _finish_flip(state, now_ms, ch)
 
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from games.riff_raff.config import Config
+
 
 class TieUndecided(ValueError):
     """Seats hold the same card and nobody has said in which order they go."""
@@ -69,3 +71,10 @@ def captain_of(
     if tie_pick is None or tie_pick not in top:
         raise TieUndecided(top)
     return tie_pick
+
+
+def first_captain(config: Config, seats: Sequence[int]) -> int:
+    """The captain before round 1 (seed: 由年紀最長的玩家擔任首回合開始前的船長), who settles a
+    round-1 tie for captain: the seat at the place the teacher set (``first_captain``, 1 is
+    the first seat; a place beyond the table is its last seat)."""
+    return seats[min(config.first_captain, len(seats)) - 1]

@@ -1,4 +1,4 @@
-"""Riff Raff's engine (RULES.md §3): setup, player inputs, timers and physics, views, replay.
+"""Riff Raff's engine (RULES.md §3): setup, player inputs, timers and physics, replay.
 
 The engine contract (ARCHITECTURE.md): pure functions of a :class:`State`, with time only
 from ``now_ms`` arguments and randomness only from the state's seeded generator (the ship's
@@ -103,20 +103,20 @@ from games.riff_raff.actions import (
     Order,
     PickCaptain,
 )
-from games.riff_raff.captaincy import TieUndecided, captain_of, placing_order
-from games.riff_raff.cargo import CARGO, outline
+from games.riff_raff.captaincy import TieUndecided, captain_of, first_captain, placing_order
 from games.riff_raff.config import CARDS, DECLARE_FROM_AREA, MAX_SETTLE_MS, ROUNDS, Config
 from games.riff_raff.ship import (
     AREAS,
     WAVE_PERIOD_STEPS,
     release_height_ok,
-    ship_outline,
 )
 from games.riff_raff.ship import (
     STEP_MS as STEP_MS,
 )
 from games.riff_raff.state import Falling, Piece, Player, ShipLine
 from games.riff_raff.state import State as State
+from games.riff_raff.view import frame as frame
+from games.riff_raff.view import view as view
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -150,13 +150,6 @@ def _table_skill(config: Config, skill: BotSkill) -> BotSkill:
     if skill == botlib.BOT_LEVELS["steady"]:
         return botlib.BOT_LEVELS[config.bot_skill]
     return skill
-
-
-def first_captain(config: Config, seats: Sequence[int]) -> int:
-    """The captain before round 1 (seed: 由年紀最長的玩家擔任首回合開始前的船長), who settles a
-    round-1 tie for captain: the seat at the place the teacher set (``first_captain``, 1 is
-    the first seat; a place beyond the table is its last seat)."""
-    return seats[min(config.first_captain, len(seats)) - 1]
 
 
 def setup(
@@ -817,97 +810,6 @@ def act(state: State, seat: int, action: ActionInput, now_ms: int) -> Outcome[St
     _apply(work, seat, parsed, now_ms, ch)
     _wake_bots(work, now_ms)
     return Outcome(state=work, events=tuple(ch.events), trials=tuple(ch.trials))
-
-
-# ============================================================================================
-# What seats see
-
-
-def frame(state: State) -> dict[str, Any]:
-    """The motion frame the host streams between logged changes, the same for every seat:
-    ``ship`` [x, y, angle] and ``pieces`` [[id, x, y, angle], ...] in world coordinates
-    (see ``Ship.frame``), ``falling`` (ids catchable now), ``moving`` (the physics runs) and
-    ``sim_ms`` (the game time the ship has reached)."""
-    motion = state.ship.world().frame()
-    return {
-        "ship": motion["ship"],
-        "pieces": motion["pieces"],
-        "falling": [falling.piece.id for falling in state.falling],
-        "moving": state.physics,
-        "sim_ms": state.sim_ms,
-    }
-
-
-def _piece(piece: Piece) -> dict[str, Any]:
-    return {"id": piece.id, "shape": piece.shape, "owner": piece.owner}
-
-
-def _player_view(state: State, seat: int, mine: int | None) -> dict[str, Any]:
-    player = state.players[seat]
-    return {
-        "seat": seat,
-        "bot": seat in state.bots,
-        "pieces_left": len(player.supply),
-        # Your own supply piece by piece; everyone else's as a count.
-        "supply": [_piece(p) for p in player.supply] if seat == mine else len(player.supply),
-        "placed": player.placed,
-        "cards_left": len(player.cards),
-        # Played cards lie face up for everyone (seed: 棄牌堆 正面朝上), last on top.
-        "played": list(player.played),
-    }
-
-
-def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The JSON-ready picture of the table for ``seat`` (None: teacher or projector).
-
-    Secret: each seat's pick before all have picked (``chosen`` says only whether a seat has
-    picked; ``your_card`` is your own), and the other seats' cards in hand and supplies
-    beyond their counts. The ship, cargo and catch windows are the same for everyone.
-    """
-    mine = seat if seat is not None and seat in state.players else None
-    area = state.area_of_turn()
-    zone = AREAS[area].zone if area is not None else None
-    return {
-        "game": "riff_raff",
-        "phase": state.phase,
-        "round": state.round,
-        "rounds_total": state.rounds_total,
-        "you": seat,
-        "captain": state.captain,
-        # Captain before round 1 (the teacher's pick or the first seat): settles a round-1 tie.
-        "first_captain": first_captain(state.config, state.seats),
-        "tie_chooser": state.previous_captain if state.phase == "captain_tie" else None,
-        "tied": list(state.tied) if state.phase in ("captain_tie", "order_tie") else [],
-        "order": list(state.order),
-        "active": state.active,
-        "area": area,
-        "cards_left": sorted(state.players[mine].cards) if mine is not None else None,
-        "your_card": state.chosen.get(mine) if mine is not None else None,
-        "chosen": {str(s): s in state.chosen for s in state.seats},
-        "revealed": (
-            {str(s): card for s, card in sorted(state.revealed.items())}
-            if state.revealed is not None
-            else None
-        ),
-        "declared": state.declared,
-        "to_place": state.to_place if state.active is not None else 0,
-        "players": [_player_view(state, s, mine) for s in state.seats],
-        "drop_zone": (
-            {"area": zone.area, "x_min": zone.x_min, "x_max": zone.x_max, "y": zone.y}
-            if zone is not None
-            else None
-        ),
-        "catchable": [
-            {"piece": f.piece.id, "left_ms": f.left_ms, "until_ms": f.until_ms}
-            for f in state.falling
-        ],
-        "pieces": {str(p.id): {"shape": p.shape, "owner": p.owner} for p in state.cargo.values()},
-        "shapes": {name: outline(name) for name in CARGO},
-        "ship": ship_outline(),
-        "frame": frame(state),
-        "winners": list(state.winners) if state.winners is not None else None,
-        "end_reason": state.end_reason,
-    }
 
 
 # ============================================================================================

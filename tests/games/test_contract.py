@@ -1,6 +1,7 @@
-"""Every game in the registry keeps the engine contract (games/contract.py), one test each:
-random play by a class replays to the same fingerprint, refusals leave the state identical,
-no view leaks what its viewer may not see, and garbage input is refused without an error.
+"""Every game in the registry keeps the engine contract (games/engine/contract.py), one test
+each: random play by a class replays to the same fingerprint, refusals leave the state
+identical, no view leaks what its viewer may not see, and garbage input is refused without an
+error. Every game also has the same files (``LAYOUT``).
 
 How a random class plays each game, and that game's own checks along the way (cards
 conserved …), is ``PLAY`` in ``tests/games/<game>/play.py``.
@@ -9,6 +10,7 @@ conserved …), is ``PLAY`` in ``tests/games/<game>/play.py``.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -92,6 +94,29 @@ def test_garbage_input_is_refused_kindly_and_changes_nothing(slug: str) -> None:
             assert outcome.rejected
 
     run()
+
+
+# Every game keeps the same file layout, so a reader who knows one game finds their way in
+# the next; game-specific concepts (cards.py, ship.py ...) sit beside these.
+LAYOUT = (
+    "config.py",
+    "state.py",
+    "actions.py",
+    "rules.py",
+    "view.py",
+    "trials.py",
+    "bots.py",
+    "spec.py",
+)
+GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_game_has_the_same_file_layout(slug: str) -> None:
+    folder = GAMES_DIR / slug
+    missing = [name for name in LAYOUT if not (folder / name).is_file()]
+    assert not missing, f"games/{slug} lacks {missing}"
+    assert game_registry()[slug].engine_path == f"games.{slug}.rules"
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -21,7 +21,7 @@ The model behind the numbers, per student:
 Sessions are ended, one a week on a school day, each with the fewest tables of at most four
 that seat the class (sizes differ by at most one, as the lobby balances them) and the class
 reshuffled between tables every week. Trials carry the same ``data`` keys the live tables
-store (see ``games.palm_strike.rules._trials``).
+store (see ``games.palm_strike.trials.flip_trials``).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ BATCH_SIZE = 5000
 # a couple of slaps then lasts about four seconds, close to auto pacing with a 2.5 s window.
 SECONDS_PER_LOG_ENTRY = 1
 RESPONSE_WINDOW_MS = 2500
-# The host's floor (games.palm_strike.rules.MIN_PLAUSIBLE_RT_MS): faster is flagged implausible.
+# The host's floor (games.palm_strike.trials.MIN_PLAUSIBLE_RT_MS): faster is flagged implausible.
 MIN_PLAUSIBLE_RT_MS = 100
 
 TARGET_SHARE = 0.4

@@ -225,11 +225,11 @@ def _palm_decide(tablet: ScriptedTablet, view: dict[str, Any]) -> None:
     if view.get("phase") != "open" or flip in tablet.seen or tablet.host is None:
         return
     tablet.seen.add(flip)
-    from games.palm_strike.rules import _flip_matches_for  # the truth the tablet perceives
+    from games.palm_strike.trials import flip_matches_for  # the truth the tablet perceives
 
     state = tablet.host.state
     assert state.current is not None
-    match = _flip_matches_for(state, state.current, tablet.index)
+    match = flip_matches_for(state, state.current, tablet.index)
     p = tablet.skill.p_respond_signal if match else tablet.skill.p_respond_noise
     if tablet.rng.random() < p:
         tablet.answer_after(tablet.rt(), lambda: {"kind": "slap", "flip": flip})
