@@ -101,11 +101,6 @@ def openings(centre: Sequence[Sequence[Card]]) -> frozenset[Face]:
     return frozenset(faces)
 
 
-def fits_somewhere(card: Card, centre: Sequence[Sequence[Card]]) -> bool:
-    """Whether ``card`` can go anywhere in the centre; a START can always begin a pile."""
-    return fits_openings(card, openings(centre))
-
-
 def fits_openings(card: Card, faces: frozenset[Face]) -> bool:
     return card.is_start or face(card) in faces
 

@@ -75,8 +75,6 @@ class Outcome(Generic[StateT]):
 # ("bot", seat, {"bot": level}, now_ms): from then on the computer plays that seat (its child
 # was taken off the class list mid-game; see ``TakesOver.takeover``).
 LogEntry = tuple[str, int | None, Mapping[str, Any] | None, int]
-# The name callers used before there was one type for it.
-ReplayEntry = LogEntry
 
 
 class TakesOver(Protocol[StateT]):

@@ -13,7 +13,7 @@ A tablet's socket also beats from this side: the watchdog calls ``beat`` every `
 (the server's round-trip probe, games.live.round_trip), and the tablet's answer is its sign of
 life, so a tablet pings only when it hears nothing (static/js/heartbeat.js). One probe and its
 answer stand in for a ping, its pong, a probe and its answer: half the frames a school's
-tablets cost the server (make bench-capacity, README).
+tablets cost the server.
 """
 
 from __future__ import annotations

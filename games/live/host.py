@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
 
     from games.engine.actions import ActionInput
-    from games.engine.contract import Engine, Outcome, ReplayEntry, Trial
+    from games.engine.contract import Engine, Outcome, Trial
+    from games.engine.contract import LogEntry as EngineLogEntry
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +97,7 @@ class LogEntry:
     # The tablet's id for the input (acts only), so a duplicate is never applied twice.
     client_id: str | None = None
 
-    def as_replay(self) -> ReplayEntry:
+    def as_replay(self) -> EngineLogEntry:
         return (self.kind, self.seat, self.action, self.now_ms)
 
 

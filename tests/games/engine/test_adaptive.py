@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from games.engine.adaptive import AdaptiveState
-    from games.engine.contract import ReplayEntry
+    from games.engine.contract import LogEntry
 
 
 # -- a toy engine: every "answer" act is one trial; "busy" blocks retuning --------------------
@@ -145,7 +145,7 @@ def test_replaying_the_answers_rebuilds_the_same_levels(answers: list[tuple[int,
     engine = AdaptiveEngine(Toy, LADDER)
     config = AdaptiveConfig(game=ToyConfig(), bands={0: SeatBand(start=1), 1: SeatBand(start=3)})
     state = engine.setup(config, [0, 1], 1)
-    log: list[ReplayEntry] = []
+    log: list[LogEntry] = []
     for seat, correct in answers:
         action = {"kind": "answer", "correct": correct}
         state = engine.act(state, seat, action, 0).state
@@ -167,7 +167,7 @@ def _play(slug: str, base: Mapping[str, Any], *, until_ms: int, moves: bool = Tr
     config = AdaptiveConfig(game=spec.config(base), bands={0: SeatBand(start=2)})
     bots = {1: spec.make_bot("steady")}
     state = engine.setup(config, [0, 1], 11, bots)
-    log: list[ReplayEntry] = []
+    log: list[LogEntry] = []
     trials = 0
     rungs_seen = {state.rung}
     while (deadline := engine.next_deadline(state)) is not None and deadline <= until_ms:
