@@ -16,14 +16,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from games.commotion.state import Source
-from games.engine.actions import (
-    TIMING_REFUSALS,
-    ActionSchema,
-    FieldRefusals,
-    GameAction,
-    ReactionMs,
-    RoundTripMs,
-)
+from games.engine.actions import ActionSchema, FieldRefusals, GameAction, ReactionMs, RoundTripMs
 from games.engine.translation import gettext_noop
 
 # More than any row (6 cards) holds.
@@ -118,7 +111,6 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
         "card": _CARD,
         "pile": _PILE,
         "pile_size": _PILE_SIZE,
-        **TIMING_REFUSALS,
     },
     finish=_finish,
 )

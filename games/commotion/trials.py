@@ -85,19 +85,29 @@ def humans(state: State) -> list[int]:
     return [seat for seat in state.seats if seat not in state.bots]
 
 
+# What each outcome says of the opportunity: (target, responded, correct). A missed card
+# has no response, so no measurement to doubt; beaten means a rival was first: neither right
+# nor wrong for this seat.
+_OUTCOMES: dict[str, tuple[bool | None, bool, bool | None]] = {
+    "spotted": (True, True, True),
+    "late": (None, True, True),
+    "wrong": (False, True, False),
+    "missed": (True, False, False),
+    "beaten": (None, False, None),
+}
+
+
 def _trial(
     state: State,
     seat: int,
     key: Key,
-    *,
-    target: bool | None,
-    responded: bool,
-    correct: bool | None,
-    rt_ms: int | None,
-    plausible: bool,
     outcome: str,
+    *,
+    rt_ms: int | None = None,
+    plausible: bool = True,
 ) -> Trial:
     source, card = key
+    target, responded, correct = _OUTCOMES[outcome]
     data: dict[str, Any] = {
         "outcome": outcome,
         "level": level(state.config, seat),
@@ -115,36 +125,6 @@ def _trial(
     return Trial(seat=seat, kind=TRIAL_KIND, data=data)
 
 
-def _miss(state: State, seat: int, key: Key) -> Trial:
-    # No response: no measurement to doubt.
-    return _trial(
-        state,
-        seat,
-        key,
-        target=True,
-        responded=False,
-        correct=False,
-        rt_ms=None,
-        plausible=True,
-        outcome="missed",
-    )
-
-
-def _beaten(state: State, seat: int, key: Key) -> Trial:
-    # A rival was first: neither right nor wrong for this seat.
-    return _trial(
-        state,
-        seat,
-        key,
-        target=None,
-        responded=False,
-        correct=None,
-        rt_ms=None,
-        plausible=True,
-        outcome="beaten",
-    )
-
-
 def late(
     state: State, seat: int, key: Key, rt_ms: int, *, pile: int, top: Card | None
 ) -> Trial | None:
@@ -158,18 +138,8 @@ def late(
         return None
     if any((o.source, o.card) == key for o in state.opportunities.get(seat, [])):
         return None
-    trial = _trial(
-        state,
-        seat,
-        key,
-        target=None,
-        responded=True,
-        correct=True,
-        rt_ms=rt_ms,
-        # Its opportunity is closed: only the human floor can be checked.
-        plausible=rt_ms >= MIN_PLAUSIBLE_RT_MS,
-        outcome="late",
-    )
+    # Its opportunity is closed: only the human floor can be checked.
+    trial = _trial(state, seat, key, "late", rt_ms=rt_ms, plausible=rt_ms >= MIN_PLAUSIBLE_RT_MS)
     return _onto(trial, pile, top)
 
 
@@ -200,9 +170,9 @@ def sync(state: State, now_ms: int, *, own_play: int | None = None) -> list[Tria
                 current[key] -= 1
                 kept.append(opportunity)
             elif own_play is None:
-                trials.append(_miss(state, seat, key))
+                trials.append(_trial(state, seat, key, "missed"))
             elif seat != own_play:
-                trials.append(_beaten(state, seat, key))
+                trials.append(_trial(state, seat, key, "beaten"))
         for (source, card), count in current.items():
             kept.extend(Opportunity(source, card, now_ms) for _ in range(count))
         state.opportunities[seat] = kept
@@ -242,17 +212,7 @@ def hit(
         floor_ms=MIN_PLAUSIBLE_RT_MS,
         slack_ms=PLAUSIBLE_SLACK_MS,
     )
-    trial = _trial(
-        state,
-        seat,
-        key,
-        target=True,
-        responded=True,
-        correct=True,
-        rt_ms=rt_ms,
-        plausible=plausible,
-        outcome="spotted",
-    )
+    trial = _trial(state, seat, key, "spotted", rt_ms=rt_ms, plausible=plausible)
     return _onto(trial, pile, top)
 
 
@@ -270,24 +230,14 @@ def false_alarm(
         return None
     # There was no opportunity to time it against: only the human floor applies.
     plausible = rt_ms >= MIN_PLAUSIBLE_RT_MS
-    trial = _trial(
-        state,
-        seat,
-        key,
-        target=False,
-        responded=True,
-        correct=False,
-        rt_ms=rt_ms,
-        plausible=plausible,
-        outcome="wrong",
-    )
+    trial = _trial(state, seat, key, "wrong", rt_ms=rt_ms, plausible=plausible)
     return _onto(trial, pile, top)
 
 
 def close_all(state: State) -> list[Trial]:
     """The round is over: every open opportunity is a miss."""
     trials = [
-        _miss(state, seat, (opportunity.source, opportunity.card))
+        _trial(state, seat, (opportunity.source, opportunity.card), "missed")
         for seat in humans(state)
         for opportunity in state.opportunities.get(seat, [])
     ]

@@ -69,7 +69,8 @@ class FieldRefusals:
         return cls(missing=message, wrong=message, out_of_range=message)
 
 
-# The timings every game's actions carry (``ReactionMs``, ``RoundTripMs``).
+# The timings every game's actions carry (``ReactionMs``, ``RoundTripMs``): every schema
+# answers for them.
 TIMING_REFUSALS: Mapping[str, FieldRefusals] = {
     "rt_ms": FieldRefusals(
         missing=gettext_noop("The reaction time is missing."),
@@ -100,12 +101,17 @@ class ActionSchema(Generic[ActionT]):
     """
 
     kinds: tuple[type[ActionT], ...]
-    # Per field name, what to say when msgspec refuses it.
+    # Per field name, what to say when msgspec refuses it (the timings, ``rt_ms`` and
+    # ``rtt_ms``, are answered for every game: ``TIMING_REFUSALS``).
     refusals: Mapping[str, FieldRefusals]
     # The checks a Struct cannot state (a list naming a seat twice, a bound narrower than the
     # wire's), and normalising (a field that is ignored in some case): the action to play, or
     # the sentence refusing it.
     finish: Callable[[ActionT], ActionT | str] | None = None
+
+    @cached_property
+    def _said(self) -> dict[str, FieldRefusals]:
+        return {**self.refusals, **TIMING_REFUSALS}
 
     @cached_property
     def _by_kind(self) -> dict[str, type[ActionT]]:
@@ -148,10 +154,10 @@ class ActionSchema(Generic[ActionT]):
         """The game's sentence for msgspec's ``error``."""
         missing = _MISSING_FIELD.match(error)
         if missing is not None:
-            said = self.refusals.get(missing["name"])
+            said = self._said.get(missing["name"])
             return said.missing if said is not None else UNREADABLE
         at = _AT_FIELD.search(error)
-        said = self.refusals.get(at["name"]) if at is not None else None
+        said = self._said.get(at["name"]) if at is not None else None
         if said is None:
             return UNREADABLE
         return said.out_of_range if _OUT_OF_RANGE.match(error) else said.wrong

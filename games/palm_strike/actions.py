@@ -14,14 +14,7 @@ from typing import Annotated
 
 import msgspec
 
-from games.engine.actions import (
-    TIMING_REFUSALS,
-    ActionSchema,
-    FieldRefusals,
-    GameAction,
-    ReactionMs,
-    RoundTripMs,
-)
+from games.engine.actions import ActionSchema, FieldRefusals, GameAction, ReactionMs, RoundTripMs
 from games.engine.translation import gettext_noop
 
 FlipNumber = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
@@ -72,6 +65,5 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
             wrong=gettext_noop("The card number must be a whole number."),
             out_of_range=gettext_noop("The card number is out of range."),
         ),
-        **TIMING_REFUSALS,
     },
 )

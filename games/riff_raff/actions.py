@@ -21,14 +21,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from games.engine.actions import (
-    TIMING_REFUSALS,
-    ActionSchema,
-    FieldRefusals,
-    GameAction,
-    ReactionMs,
-    RoundTripMs,
-)
+from games.engine.actions import ActionSchema, FieldRefusals, GameAction, ReactionMs, RoundTripMs
 from games.engine.translation import gettext_noop
 
 CardNumber = Annotated[int, msgspec.Meta(ge=1, le=10)]
@@ -118,7 +111,6 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
         ),
         "y": FieldRefusals.one(_ON_THE_SHIP),
         "angle": FieldRefusals.one(gettext_noop("The angle must be a number of radians.")),
-        **TIMING_REFUSALS,
     },
     finish=_finish,
 )
