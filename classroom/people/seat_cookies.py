@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.shortcuts import redirect
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -29,6 +30,13 @@ def seat_cookie_set(response: HttpResponse, *, seat: Seat) -> None:
         samesite="Lax",
         secure=settings.HTTPS,
     )
+
+
+def seat_lobby_redirect(*, seat: Seat) -> HttpResponse:
+    """The way to the seat's lobby, with the cookie that seats the tablet there."""
+    response = redirect("play_lobby", code=seat.session.code)
+    seat_cookie_set(response, seat=seat)
+    return response
 
 
 def seat_cookie_get(request: HttpRequest, *, code: str) -> str:

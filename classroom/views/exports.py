@@ -6,6 +6,7 @@ is ready and stays for later downloads."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
@@ -36,22 +37,23 @@ from classroom.services.exports import (
 from classroom.views.access import class_or_404, session_or_404
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from django.http.response import HttpResponseBase
 
+    from classroom.exports.sources import ExportSource
     from classroom.models import Export, GameSession, SchoolClass
     from classroom.views.http import TeacherRequest
 
 PANEL = "classroom/_export_panel.html#panel"
 
 
-def _refusal(request: TeacherRequest, kind: str) -> HttpResponseBase | None:
-    """Checked after ownership: another teacher learns nothing, whatever the method."""
+def _not_a_read(request: TeacherRequest) -> HttpResponseNotAllowed | None:
+    """405 for anything but GET and HEAD. Checked after ownership: another teacher learns
+    nothing, whatever the method."""
     if request.method not in {"GET", "HEAD"}:
         return HttpResponseNotAllowed(["GET", "HEAD"])
-    if kind not in KINDS:
-        raise Http404
     return None
 
 
@@ -81,25 +83,41 @@ def _stem(export: Export) -> str:
 @login_required
 def session_export(request: TeacherRequest, session_id: int, kind: str) -> HttpResponseBase:
     session = session_or_404(request, session_id)
-    if (refusal := _refusal(request, kind)) is not None:
-        return refusal
-    if kind in PREPARED_KINDS:
-        export = export_latest(owner=request.user, kind=kind, session=session)
-        return _prepared(export, reverse("session_report", args=[session.pk]))
-    return export_response(request=request, kind=kind, source=session_source(session=session))
+    return _download(request, kind, partial(session_source, session=session), session=session)
 
 
 @login_required
 def class_export(request: TeacherRequest, class_id: int, kind: str) -> HttpResponseBase:
     school_class = class_or_404(request, class_id)
-    if (refusal := _refusal(request, kind)) is not None:
-        return refusal
-    if kind in PREPARED_KINDS:
-        export = export_latest(owner=request.user, kind=kind, school_class=school_class)
-        return _prepared(export, reverse("class_overview", args=[school_class.pk]))
-    return export_response(
-        request=request, kind=kind, source=class_source(school_class=school_class)
+    return _download(
+        request, kind, partial(class_source, school_class=school_class), school_class=school_class
     )
+
+
+def _download(
+    request: TeacherRequest,
+    kind: str,
+    source: Callable[[], ExportSource],
+    *,
+    session: GameSession | None = None,
+    school_class: SchoolClass | None = None,
+) -> HttpResponseBase:
+    """A file of the session's or class's export, written as it goes; for a kind that is
+    prepared in the background, the latest prepared file, or the report page where it is
+    prepared."""
+    if (refusal := _not_a_read(request)) is not None:
+        return refusal
+    if kind not in KINDS:
+        raise Http404
+    if kind in PREPARED_KINDS:
+        export = export_latest(
+            owner=request.user, kind=kind, session=session, school_class=school_class
+        )
+        if session is not None:
+            return _prepared(export, reverse("session_report", args=[session.pk]))
+        assert school_class is not None
+        return _prepared(export, reverse("class_overview", args=[school_class.pk]))
+    return export_response(request=request, kind=kind, source=source())
 
 
 def export_panel_context(
@@ -150,16 +168,25 @@ def _panel_response(
 @login_required
 @require_POST
 def session_export_prepare(request: TeacherRequest, session_id: int) -> HttpResponse:
-    session = session_or_404(request, session_id)
-    export = export_prepare(owner=request.user, kind=WORKBOOK, session=session)
-    return _panel_response(request, export)
+    return _prepare(request, session=session_or_404(request, session_id))
 
 
 @login_required
 @require_POST
 def class_export_prepare(request: TeacherRequest, class_id: int) -> HttpResponse:
-    school_class = class_or_404(request, class_id)
-    export = export_prepare(owner=request.user, kind=WORKBOOK, school_class=school_class)
+    return _prepare(request, school_class=class_or_404(request, class_id))
+
+
+def _prepare(
+    request: TeacherRequest,
+    *,
+    session: GameSession | None = None,
+    school_class: SchoolClass | None = None,
+) -> HttpResponse:
+    """Queue the workbook of the session or class; the panel shows its progress."""
+    export = export_prepare(
+        owner=request.user, kind=WORKBOOK, session=session, school_class=school_class
+    )
     return _panel_response(request, export)
 
 
@@ -167,16 +194,16 @@ def class_export_prepare(request: TeacherRequest, class_id: int) -> HttpResponse
 def export_status(request: TeacherRequest, export_id: int) -> HttpResponse:
     """The panel as it is now (htmx polls it while the file is prepared)."""
     export = export_of_owner(owner=request.user, export_id=export_id)
-    if request.method not in {"GET", "HEAD"}:
-        return HttpResponseNotAllowed(["GET", "HEAD"])
+    if (refusal := _not_a_read(request)) is not None:
+        return refusal
     return render(request, PANEL, _panel(export, _prepare_url(export), error=""))
 
 
 @login_required
 def export_file(request: TeacherRequest, export_id: int) -> HttpResponseBase:
     export = export_of_owner(owner=request.user, export_id=export_id)
-    if request.method not in {"GET", "HEAD"}:
-        return HttpResponseNotAllowed(["GET", "HEAD"])
+    if (refusal := _not_a_read(request)) is not None:
+        return refusal
     path = export_file_path(export)
     if path is None or export.kind not in PREPARED_KINDS:
         raise Http404  # printed reports are shown on their page, not downloaded

@@ -14,7 +14,7 @@ from classroom.forms.join import JoinCodeForm, NicknameForm
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.join_codes import join_code_is_well_formed, join_code_normalize
 from classroom.people.device_cookies import device_cookie, device_id
-from classroom.people.seat_cookies import seat_cookie_get, seat_cookie_set
+from classroom.people.seat_cookies import seat_cookie_get, seat_cookie_set, seat_lobby_redirect
 from classroom.selectors.classes import student_get_by_token
 from classroom.selectors.nicknames import nickname_suggest
 from classroom.selectors.sessions import (
@@ -29,6 +29,7 @@ from classroom.services.join_queue import seat_join_queued
 from classroom.views.practice import badge_practice
 from classroom.views.seat_pages import joined_page
 from classroom.web.rate_limits import (
+    TOO_MANY_GUESSES,
     join_code_guesses_exhausted,
     join_code_miss_count,
 )
@@ -37,14 +38,6 @@ if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
 
     from classroom.models import GameSession, Seat
-
-TOO_MANY_GUESSES = 429
-
-
-def _to_lobby(seat: Seat) -> HttpResponse:
-    response = redirect("play_lobby", code=seat.session.code)
-    seat_cookie_set(response, seat=seat)
-    return response
 
 
 def _joined(request: HttpRequest, session: GameSession, seat: Seat) -> HttpResponse:
@@ -227,4 +220,4 @@ def join_badge(request: HttpRequest, token: str) -> HttpResponse:
             {"form": JoinCodeForm(), "problem": " ".join(error.messages)},
             status=404,
         )
-    return _to_lobby(seat)
+    return seat_lobby_redirect(seat=seat)

@@ -3,6 +3,7 @@ or an assignment, play against patient bots (or alone where the game allows it),
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -23,7 +24,7 @@ from classroom.people.practice_cookies import (
     practice_sign_in_get,
     practice_sign_in_set,
 )
-from classroom.people.seat_cookies import seat_cookie_get, seat_cookie_set
+from classroom.people.seat_cookies import seat_cookie_get, seat_lobby_redirect
 from classroom.selectors import analytics as analytics_selectors
 from classroom.selectors.levels import level_track, student_rung
 from classroom.selectors.practice import practice_sessions, student_assignments
@@ -39,15 +40,15 @@ from classroom.selectors.sessions import (
 from classroom.services import practice as practice_services
 from classroom.services import practice_access
 from classroom.services.seats import seat_join_student
-from classroom.web.rate_limits import join_code_guesses_exhausted, join_code_miss_count
+from classroom.web import rate_limits
 from games.registry import game_registry
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from django.http import HttpRequest, HttpResponse
 
     from classroom.models import Seat, Student
-
-TOO_MANY_GUESSES = 429
 
 
 def _signed_in(request: HttpRequest) -> PracticeSignIn | HttpResponse:
@@ -61,6 +62,22 @@ def _signed_in(request: HttpRequest) -> PracticeSignIn | HttpResponse:
     response = _sign_in_page(request, _code_form(), problem=problem, status=403)
     practice_sign_in_forget(response)
     return response
+
+
+def _practice_signed_in(
+    view: Callable[[HttpRequest, PracticeSignIn], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """The view for a tablet signed in to practise, handed the sign-in; the way back to
+    signing in for any other tablet."""
+
+    @functools.wraps(view)
+    def signed_in_view(request: HttpRequest) -> HttpResponse:
+        sign_in = _signed_in(request)
+        if not isinstance(sign_in, PracticeSignIn):
+            return sign_in
+        return view(request, sign_in)
+
+    return signed_in_view
 
 
 def _code_form(data: Any = None, **kwargs: Any) -> JoinCodeForm:
@@ -94,10 +111,8 @@ def _games(student: Student) -> list[dict[str, Any]]:
 
 
 @require_GET
-def practice_home(request: HttpRequest) -> HttpResponse:
-    sign_in = _signed_in(request)
-    if not isinstance(sign_in, PracticeSignIn):
-        return sign_in
+@_practice_signed_in
+def practice_home(request: HttpRequest, sign_in: PracticeSignIn) -> HttpResponse:
     return render(request, "practice/home.html", _home_context(sign_in))
 
 
@@ -115,18 +130,19 @@ def practice_sign_in(request: HttpRequest) -> HttpResponse:
             form.add_error("code", practice_code_closed_message())
             status = 403
         else:
+            exhausted = rate_limits.join_code_guesses_exhausted(request)
             form.add_error(
                 "code",
                 _("Too many wrong codes. Wait a minute, then try again.")
-                if join_code_guesses_exhausted(request)
+                if exhausted
                 else _("We couldn't find a class with the code %(code)s.") % {"code": code or "—"},
             )
-            status = TOO_MANY_GUESSES if join_code_guesses_exhausted(request) else 200
+            status = rate_limits.TOO_MANY_GUESSES if exhausted else 200
     return _sign_in_page(request, form, status=status)
 
 
 def _class_for_code(request: HttpRequest, code: str) -> SchoolClass | None:
-    if join_code_guesses_exhausted(request):
+    if rate_limits.join_code_guesses_exhausted(request):
         return None
     found = (
         SchoolClass.objects.filter(practice_code=code, deleted_at__isnull=True).first()
@@ -134,7 +150,7 @@ def _class_for_code(request: HttpRequest, code: str) -> SchoolClass | None:
         else None
     )
     if found is None:
-        join_code_miss_count(request)
+        rate_limits.join_code_miss_count(request)
     return found
 
 
@@ -192,13 +208,11 @@ def badge_practice(request: HttpRequest, student: Student) -> HttpResponse:
 
 @require_POST
 @device_cookie
-def practice_join_class(request: HttpRequest) -> HttpResponse:
+@_practice_signed_in
+def practice_join_class(request: HttpRequest, sign_in: PracticeSignIn) -> HttpResponse:
     """From the practice page into the class game that just opened: signed in by badge, by
     the badge's rule (it may take the child's seat over); by class code, by the roster
     tap's (a seat another tablet is connected to is refused)."""
-    sign_in = _signed_in(request)
-    if not isinstance(sign_in, PracticeSignIn):
-        return sign_in
     student = sign_in.student
     session = session_open_for_class(school_class_id=student.school_class_id)
     if session is None:
@@ -212,16 +226,12 @@ def practice_join_class(request: HttpRequest) -> HttpResponse:
         )
     except ValidationError as error:
         return _home_with_problem(request, sign_in, " ".join(error.messages))
-    response = redirect("play_lobby", code=seat.session.code)
-    seat_cookie_set(response, seat=seat)
-    return response
+    return seat_lobby_redirect(seat=seat)
 
 
 @require_POST
-def practice_start(request: HttpRequest) -> HttpResponse:
-    sign_in = _signed_in(request)
-    if not isinstance(sign_in, PracticeSignIn):
-        return sign_in
+@_practice_signed_in
+def practice_start(request: HttpRequest, sign_in: PracticeSignIn) -> HttpResponse:
     student = sign_in.student
     assignment_id = request.POST.get("assignment", "")
     assignment_pk = whole_number_parse(assignment_id)
@@ -242,9 +252,7 @@ def practice_start(request: HttpRequest) -> HttpResponse:
         )
     except ValidationError as error:
         return _home_with_problem(request, sign_in, " ".join(error.messages))
-    response = redirect("play_lobby", code=seat.session.code)
-    seat_cookie_set(response, seat=seat)
-    return response
+    return seat_lobby_redirect(seat=seat)
 
 
 def _home_context(sign_in: PracticeSignIn, *, problem: str = "") -> dict[str, Any]:
@@ -315,14 +323,12 @@ def practice_result(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def practice_progress(request: HttpRequest) -> HttpResponse:
+@_practice_signed_in
+def practice_progress(request: HttpRequest, sign_in: PracticeSignIn) -> HttpResponse:
     """The child's own progress: practice and class games, with their level in each game.
 
     Signed in by badge, all of it. Signed in by class code (anyone could have tapped the
     name), only the games played on this sign-in, without the history."""
-    sign_in = _signed_in(request)
-    if not isinstance(sign_in, PracticeSignIn):
-        return sign_in
     student = sign_in.student
     by_badge = sign_in.via == PracticeSignIn.Via.BADGE
     mine = set(sign_in.seats.values_list("session_id", flat=True))

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS = "8/5m"
 LOGIN_FAILURES_PER_ADDRESS = "20/m"
 LOGIN_FAILURES_PER_USERNAME = "100/h"
+# The status of a page refused because its tablet guessed too many join codes.
+TOO_MANY_GUESSES = 429
 JOIN_CODE_MISS_RATE = "12/m"  # per tablet: address + browser
 JOIN_CODE_MISS_RATE_PER_ADDRESS = "60/m"
 
