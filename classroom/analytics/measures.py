@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import TYPE_CHECKING, TypeVar
 
+from classroom.analytics.counts import counts_sum
 from classroom.analytics.signal import SignalCounts
 from classroom.analytics.speed import (
     RtSummary,
@@ -41,15 +42,7 @@ class Tally:
 
     def __add__(self, other: Tally) -> Tally:
         """The counts of both groups together (a session from its kinds of trial)."""
-        return Tally(
-            trials=self.trials + other.trials,
-            correct=self.correct + other.correct,
-            signal=self.signal + other.signal,
-            congruent_targets=self.congruent_targets + other.congruent_targets,
-            congruent_errors=self.congruent_errors + other.congruent_errors,
-            incongruent_targets=self.incongruent_targets + other.incongruent_targets,
-            incongruent_errors=self.incongruent_errors + other.incongruent_errors,
-        )
+        return counts_sum(self, other)
 
 
 @dataclass(frozen=True)

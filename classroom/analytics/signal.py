@@ -20,6 +20,8 @@ from collections import Counter
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from classroom.analytics.counts import counts_sum
+
 if typing.TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -124,12 +126,7 @@ class SignalCounts:
         )
 
     def __add__(self, other: SignalCounts) -> SignalCounts:
-        return SignalCounts(
-            hits=self.hits + other.hits,
-            misses=self.misses + other.misses,
-            false_alarms=self.false_alarms + other.false_alarms,
-            correct_rejections=self.correct_rejections + other.correct_rejections,
-        )
+        return counts_sum(self, other)
 
     @property
     def trials(self) -> int:
