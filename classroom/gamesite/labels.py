@@ -1,7 +1,6 @@
 """Names the pages give games, levels and kinds of trial, asked of each game's site module.
 
 The colour words are here too: the Stroop stimulus, printed in the session's language.
-Imports of ``classroom.gamesite`` are inside the functions: site modules import this one.
 """
 
 from __future__ import annotations
@@ -12,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
+
+from classroom.gamesite import game_site_get, game_sites
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -32,8 +33,6 @@ def colour_words(*, language: str) -> dict[str, str]:
 
 def level_label(level: str) -> str:
     """A level's name for teachers' pages (levels no game names show as they are)."""
-    from classroom.gamesite import game_sites
-
     for site in game_sites():
         if (name := site.level_name(level)) is not None:
             return name
@@ -42,8 +41,6 @@ def level_label(level: str) -> str:
 
 def kind_label(kind: str) -> str:
     """What one kind of trial is called on the teachers' pages."""
-    from classroom.gamesite import game_sites
-
     for site in game_sites():
         if (name := site.kind_names().get(kind)) is not None:
             return name
@@ -52,8 +49,6 @@ def kind_label(kind: str) -> str:
 
 def game_name(game: str) -> str:
     """A game's name in the page's language (a game no longer registered shows its slug)."""
-    from classroom.gamesite import game_site_get
-
     site = game_site_get(game)
     return _(site.spec.name) if site is not None else game
 
@@ -61,15 +56,11 @@ def game_name(game: str) -> str:
 def game_choices() -> list[tuple[str, str]]:
     """Every game as a form offers it: (slug, name in the active language), in the registry's
     order."""
-    from classroom.gamesite import game_sites
-
     return [(site.slug, _(site.spec.name)) for site in game_sites()]
 
 
 def game_names(*, colour_stimulus: bool = False, colour_symbols: bool = False) -> str:
     """The names of the games with the asked-for trait, as a list in a sentence."""
-    from classroom.gamesite import game_sites
-
     names = [
         _(site.spec.name)
         for site in game_sites()
@@ -120,8 +111,6 @@ def colour_safe_class_help() -> str:
 
 def watch_scene(game: str) -> dict[str, Any] | None:
     """What a teacher page needs to draw a game's tables live, for games drawn on a canvas."""
-    from classroom.gamesite import game_site_get
-
     site = game_site_get(game)
     return site.watch_scene() if site is not None and site.watch_scene is not None else None
 
@@ -146,8 +135,6 @@ class MeasureHeads:
 def measure_heads(games: Iterable[str]) -> MeasureHeads:
     """The heads of a table or chart showing sessions of ``games`` (slugs, repeats allowed):
     one game's own names; several games (or none) share names that fit them all."""
-    from classroom.gamesite import game_site_get
-
     sites = [site for slug in dict.fromkeys(games) if (site := game_site_get(slug)) is not None]
     dprime = any(site.signal_detection for site in sites)
     if len(sites) == 1:
