@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -26,7 +26,7 @@ from classroom.gamesite import game_site
 from classroom.gamesite.labels import game_name
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from django_stubs_ext import StrPromise
 
@@ -202,32 +202,42 @@ def _trial_cell(value: Callable[[TrialRow], object], row: TrialRow) -> Cell:
     return _cell(value(row))
 
 
-def _own_header(label: StrPromise, slug: str, taken: set[str], pooled: bool) -> StrPromise:
-    """A game's column header; in a file of several games, one another game's column already
-    has (two games may both have a "Round") names its game, so every header of a
-    file is unique (statistics packages need unique variable names)."""
-    if pooled and str(label) in taken:
-        return format_lazy("{} ({})", label, game_name(slug))
-    return label
+def _games_columns(
+    games: Sequence[str],
+    shared: Sequence[Column[R]],
+    own_columns: Callable[[str], Iterable[Column[R]]],
+) -> list[Column[R]]:
+    """Each game's own columns (``own_columns(slug)``), blank on another game's rows. In a
+    file of several games, a header that another column already has (two games may both have
+    a "Round") names its game, so every header of a file is unique (statistics packages need
+    unique variable names)."""
+    taken = {str(column.header) for column in shared}
+    own: list[Column[R]] = []
+    for slug in games:
+        for column in own_columns(slug):
+            header = column.header
+            if len(games) > 1 and str(header) in taken:
+                header = format_lazy("{} ({})", header, game_name(slug))
+            taken.add(str(header))
+            own.append(replace(column, header=header, value=_of_game(slug, column.value)))
+    return own
+
+
+def _game_trial_columns(slug: str) -> Iterator[Column[TrialRow]]:
+    for column in game_site(slug).trial_columns:
+        yield Column(
+            column.label,
+            partial(_trial_cell, column.value),
+            column.width,
+            meaning=column.meaning,
+            unit=column.unit,
+        )
 
 
 def trial_columns(games: Sequence[str]) -> tuple[Column[TrialRow], ...]:
     """The shared columns, each game's own (``GameSite.trial_columns``), then plausibility."""
-    own: list[Column[TrialRow]] = []
-    taken = {str(column.header) for column in (*SHARED_TRIAL_COLUMNS, *LAST_TRIAL_COLUMNS)}
-    for slug in games:
-        for column in game_site(slug).trial_columns:
-            header = _own_header(column.label, slug, taken, len(games) > 1)
-            taken.add(str(header))
-            own.append(
-                Column(
-                    header,
-                    _of_game(slug, partial(_trial_cell, column.value)),
-                    column.width,
-                    meaning=column.meaning,
-                    unit=column.unit,
-                )
-            )
+    shared = (*SHARED_TRIAL_COLUMNS, *LAST_TRIAL_COLUMNS)
+    own = _games_columns(games, shared, _game_trial_columns)
     return (*SHARED_TRIAL_COLUMNS, *own, *LAST_TRIAL_COLUMNS)
 
 
@@ -293,25 +303,22 @@ def _header(measure: Measure) -> StrPromise:
     return label
 
 
+def _game_summary_columns(slug: str) -> Iterator[Column[SummaryRow]]:
+    for measure in game_site(slug).measures:
+        yield Column(
+            _header(measure),
+            partial(_summary_cell, measure),
+            10,
+            meaning=measure.meaning,
+            unit=_unit(measure),
+            formula=measure_formula(measure),
+        )
+
+
 def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
     """Name, game and level, then each game's own measures (``GameSite.measures``) with
     two decimals (times in whole ms); a game's columns are blank on another game's rows."""
-    own: list[Column[SummaryRow]] = []
-    taken = {str(column.header) for column in SHARED_SUMMARY_COLUMNS}
-    for slug in games:
-        for measure in game_site(slug).measures:
-            header = _own_header(_header(measure), slug, taken, len(games) > 1)
-            taken.add(str(header))
-            own.append(
-                Column(
-                    header,
-                    _of_game(slug, partial(_summary_cell, measure)),
-                    10,
-                    meaning=measure.meaning,
-                    unit=_unit(measure),
-                    formula=measure_formula(measure),
-                )
-            )
+    own = _games_columns(games, SHARED_SUMMARY_COLUMNS, _game_summary_columns)
     return (*SHARED_SUMMARY_COLUMNS, *own)
 
 
