@@ -73,7 +73,7 @@ test: setup
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest -q \
 		-n 2 --dist loadscope \
 		tests/classroom/test_authorization.py tests/classroom/sockets/test_authorization.py \
-		tests/classroom/sockets/test_table.py tests/classroom/live/test_log_store.py
+		tests/classroom/sockets/test_table.py tests/classroom/hosting/test_log_store.py
 	@echo "The socket authorization and fuzz tests again, on PostgreSQL and Redis (the cluster's"
 	@echo "channel layer and leases):"
 	SNAPCLASS_REQUIRE_SERVICES=1 DATABASE_URL=$(TEST_POSTGRES_URL) REDIS_URL=$(TEST_REDIS_URL) \

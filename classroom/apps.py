@@ -11,8 +11,8 @@ class ClassroomConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from classroom.live.hosting import hosts_subscribe
-        from classroom.live.notify import notices_subscribe
+        from classroom.hosting.table_hosts import hosts_subscribe
+        from classroom.pages.notify import notices_subscribe
         from classroom.server.kept_connections import connection_keep_on_kept_thread
         from classroom.server.sqlite_anchor import sqlite_anchor_hold
         from classroom.tasks import tasks_subscribe

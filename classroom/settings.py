@@ -227,7 +227,7 @@ if DEBUG:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Consoles and projectors are drawn in a process of their own beside each serving process
-# (classroom.server.page_drawing), so their draws never hold up the flips; off, they are drawn
+# (classroom.pages.page_drawing), so their draws never hold up the flips; off, they are drawn
 # on a thread of the serving process.
 TEACHER_PAGES_DRAWN_APART = _env_flag("SNAPCLASS_DRAW_PAGES_APART", default=True)
 # Seat tokens live in a cookie for this long; a school day with room to spare.

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.utils import translation
 from xdist.scheduler import LoadScopeScheduling
 
-from classroom.live.hosting import log_writer
+from classroom.hosting.table_hosts import log_writer
 from classroom.services.classes import class_create
 from classroom.services.sessions import session_create
 
@@ -63,7 +63,7 @@ def _fresh_cache() -> None:
 @pytest.fixture(autouse=True)
 def _teacher_pages_drawn_in_thread(settings: Any) -> None:
     # A process of its own would not see what a test's transaction wrote; the drawing
-    # process is tested apart (tests/classroom/server/test_page_drawing.py) and serves every
+    # process is tested apart (tests/classroom/pages/test_page_drawing.py) and serves every
     # browser test's Daphne.
     settings.TEACHER_PAGES_DRAWN_APART = False
 
@@ -71,7 +71,7 @@ def _teacher_pages_drawn_in_thread(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_render_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     # The teacher pages' budget is per process: one test's renders never slow the next's.
-    from classroom.live.render_budget import RenderBudget
+    from classroom.pages.render_budget import RenderBudget
     from classroom.sockets import pages
 
     monkeypatch.setattr(pages, "teacher_render_budget", RenderBudget())

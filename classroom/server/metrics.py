@@ -58,12 +58,12 @@ TEACHER_PAGE_STRETCH = Gauge(
     "snapclass_teacher_page_stretch",
     "How many times their usual gap teacher pages (consoles, projectors) now wait between "
     "two draws, because together they used more than their share of this process "
-    "(classroom/live/render_budget.py); 1 is their usual pace.",
+    "(classroom/pages/render_budget.py); 1 is their usual pace.",
 )
 PAGE_DRAWING_RESTARTS = Counter(
     "snapclass_page_drawing_restarts",
     "Times the process drawing this process's teacher pages died or hung and was replaced "
-    "(classroom/server/page_drawing.py).",
+    "(classroom/pages/page_drawing.py).",
 )
 # Both kinds are exported from the start (as 0), so a dashboard's query finds them.
 for _kind_name in ("tablet", "console"):

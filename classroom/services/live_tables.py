@@ -1,6 +1,6 @@
 """Tables that play: fixing who sits where when play starts, and when a table is over.
 
-Writing what happens at a table is the table hosts' log store (``classroom.live.log_store``).
+Writing what happens at a table is the table hosts' log store (``classroom.hosting.log_store``).
 """
 
 from __future__ import annotations

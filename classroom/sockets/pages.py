@@ -1,8 +1,8 @@
 """WebSocket consumers: authenticate, validate frames, forward, relay. Nothing else.
 
-Lobby state lives in the database. When it changes, ``classroom.live.notify`` tells the
+Lobby state lives in the database. When it changes, ``classroom.pages.notify`` tells the
 session's group; each socket then renders its own page's fragment (see
-``classroom.live.fragments``) and sends it for htmx to swap in.
+``classroom.pages.fragments``) and sends it for htmx to swap in.
 """
 
 from __future__ import annotations
@@ -20,16 +20,18 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-from classroom.live import fragments, hosting
-from classroom.live.code_sessions import code_session_hint, code_session_remember
-from classroom.live.idle import idle_watch_ensure
-from classroom.live.notify import (
+from classroom.hosting import table_hosts
+from classroom.hosting.idle import idle_watch_ensure
+from classroom.pages import fragments
+from classroom.pages.code_sessions import code_session_hint, code_session_remember
+from classroom.pages.notify import (
     session_group,
     teacher_group,
     teachers_group,
 )
-from classroom.live.page_draws import DrawAsk, Page
-from classroom.live.render_budget import teacher_render_budget
+from classroom.pages.page_drawing import teacher_page_draw, teacher_page_forget
+from classroom.pages.page_draws import DrawAsk, Page
+from classroom.pages.render_budget import teacher_render_budget
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.selectors.sessions import session_table_ids
@@ -39,7 +41,6 @@ from classroom.selectors.sockets import (
 )
 from classroom.server.heartbeat import heartbeat_ensure
 from classroom.server.lobby_thread import lobby_database_call
-from classroom.server.page_drawing import teacher_page_draw, teacher_page_forget
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.sockets.base import _heartbeat_for, _Socket
 from classroom.sockets.close_codes import CloseCode
@@ -255,17 +256,17 @@ class _TeacherConsumer(_LobbyConsumer):
     table_ids: set[int]
     _table_ids_read: set[int] | None = None
     # A lobby change came since the last draw was asked for: the next reads the lobby again
-    # (the draws keep their last reads of it: ``classroom.live.lobby_reads``).
+    # (the draws keep their last reads of it: ``classroom.pages.lobby_reads``).
     _lobby_changed = True
 
     def gather(self) -> None:
         # Game state lives in the table hosts: those in this event loop (this session's
         # only), and the latest view each host in another process sent with its change.
-        local = hosting.registry.teacher_views(self.table_ids)
+        local = table_hosts.registry.teacher_views(self.table_ids)
         self.views = {**self.remote_views, **local}
 
     async def draw(self) -> tuple[str, int | None, float]:
-        # Drawn apart from the sockets (``classroom.server.page_drawing``), from plain data:
+        # Drawn apart from the sockets (``classroom.pages.page_drawing``), from plain data:
         # what the draws keep between them (parts, lobby reads, live skills) is found there
         # by this socket's name.
         ask = DrawAsk(

@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy
 if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise as StrOrPromise
 
-from classroom.live import hosting
-from classroom.live.idle import idle_watch_ensure
-from classroom.live.notify import (
+from classroom.hosting import table_hosts
+from classroom.hosting.idle import idle_watch_ensure
+from classroom.pages.notify import (
     seat_group,
     standings_group,
     teacher_group,
@@ -110,7 +110,7 @@ class _SocketListener:
 class TableConsumer(_Socket):
     """A tablet at a playing table: JSON frames to and from the table host."""
 
-    host: hosting.TableHandle | None = None
+    host: table_hosts.TableHandle | None = None
     listener: _SocketListener | None = None
     seat_id: int | None = None
     # The group telling this page what it may show of points and ranks, if it asked.
@@ -144,7 +144,7 @@ class TableConsumer(_Socket):
             # A page of the game before (Play again came while this tablet was away).
             await self.close(code=CloseCode.NEXT_GAME)
             return
-        host = await hosting.table_handle(found.table_id)
+        host = await table_hosts.table_handle(found.table_id)
         if host is None:
             await self._refuse("not_playing", NOT_PLAYING, CloseCode.NOT_PLAYING)
             return
@@ -185,7 +185,7 @@ class TableConsumer(_Socket):
             self.host.forget_on_stop(self._host_stopped)
             self.host.leave(self.listener)
             if isinstance(self.host, TableHost):
-                hosting.registry.listener_left(self.host)
+                table_hosts.registry.listener_left(self.host)
         if self.standings_group is not None:
             await self.channel_layer.group_discard(self.standings_group, self.channel_name)
         if self.seat_id is not None:
@@ -298,7 +298,7 @@ class TableWatchConsumer(TableConsumer):
             return
         self.access_group = teacher_group(self.scope["user"].pk)
         await self.channel_layer.group_add(self.access_group, self.channel_name)
-        host = await hosting.table_watch_handle(table_id)
+        host = await table_hosts.table_watch_handle(table_id)
         if host is None:
             await self._refuse("not_playing", WATCH_NOT_PLAYING, CloseCode.NOT_PLAYING)
             return

@@ -1,6 +1,6 @@
 """``{% livepart "name" id value… %}…{% endlivepart %}``: a part of a live page that a page's
 socket draws again only when one of the values after its slot changed (see
-``classroom.live.parts``). The values must be everything the part shows; the language is
+``classroom.pages.parts``). The values must be everything the part shows; the language is
 added by the cache. Without a ``live_parts`` cache in the context the part renders as usual.
 """
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from django import template
 
-from classroom.live.parts import CACHE_VARIABLE, PartCache
+from classroom.pages.parts import CACHE_VARIABLE, PartCache
 
 if TYPE_CHECKING:
     from django.template.base import FilterExpression, NodeList, Parser, Token

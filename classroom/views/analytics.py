@@ -23,8 +23,8 @@ from classroom.analytics.progress import (
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import level_label, measure_heads
-from classroom.live.fragments import game_name
 from classroom.models import Seat
+from classroom.pages.fragments import game_name
 from classroom.reports.progress import (
     accuracy,
     class_reports_context,

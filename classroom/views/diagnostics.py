@@ -17,8 +17,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import Http404, JsonResponse
 
-from classroom.live import hosting
-from classroom.live.render_budget import teacher_render_budget
+from classroom.hosting import table_hosts
+from classroom.pages.render_budget import teacher_render_budget
 from classroom.web.client_address import client_address_from_request
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ async def diagnostics(request: HttpRequest) -> JsonResponse:
     # Async, so it runs on the event loop that owns the table hosts and sees its tasks.
     if not settings.SNAPCLASS_DIAGNOSTICS or client_address_from_request(request) not in LOOPBACK:
         raise Http404
-    registry = hosting.registry
+    registry = table_hosts.registry
     table_ids = list(registry.teacher_views())
     hosts = [host for host in map(registry.running, table_ids) if host is not None]
     try:

@@ -27,7 +27,7 @@ from django.http import Http404, HttpResponse
 from django.views.decorators.cache import never_cache
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.selectors.tasks import tasks_waiting
 from classroom.server import metrics as metrics_registry
 from classroom.server.metrics import ASYNC_TASKS
@@ -79,7 +79,7 @@ async def channel_layer_ready() -> None:
 
 
 async def log_writer_ready() -> None:
-    await hosting.log_writer.ping()
+    await table_hosts.log_writer.ping()
 
 
 READY_PARTS: dict[str, Callable[[], Awaitable[None]]] = {

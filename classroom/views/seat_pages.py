@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from django.shortcuts import redirect, render
 
 from classroom.gamesite import game_site
-from classroom.live import fragments
+from classroom.pages import fragments
 from classroom.people.colour_vision import seat_palette
 from classroom.selectors.standings import standings_for_tablets, standings_rules
 

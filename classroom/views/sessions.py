@@ -16,8 +16,9 @@ from classroom.forms.sessions import SessionForm
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site_get
 from classroom.gamesite.labels import watch_scene
-from classroom.live import fragments, hosting
+from classroom.hosting import table_hosts
 from classroom.models import GameSession, Seat
+from classroom.pages import fragments
 from classroom.selectors.classes import ClassRight
 from classroom.selectors.sessions import session_deletable_by, session_last, session_table_ids
 from classroom.selectors.standings import leaderboard_action
@@ -133,7 +134,7 @@ def _watch_context(session: GameSession) -> dict[str, Any]:
 @login_required
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = session_or_404(request, session_id)
-    views = hosting.registry.teacher_views(session_table_ids(session_id=session.pk))
+    views = table_hosts.registry.teacher_views(session_table_ids(session_id=session.pk))
     context = fragments.console_context(session=session, views=views)
     context.update(_watch_context(session))
     context["may_delete"] = session_deletable_by(session=session, teacher=request.user)
@@ -143,7 +144,7 @@ def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
 @login_required
 def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = session_or_404(request, session_id)
-    views = hosting.registry.teacher_views(session_table_ids(session_id=session.pk))
+    views = table_hosts.registry.teacher_views(session_table_ids(session_id=session.pk))
     context = fragments.projector_context(session=session, views=views)
     context["join_url"] = join_url = request.build_absolute_uri(
         reverse("join_session", args=[session.code])
@@ -201,7 +202,7 @@ def _console_after_action(
         session.refresh_from_db()
         # The tables as they play now, as the page's socket draws them: without them every
         # tile said "Waiting for the first tablet to connect" until the socket's next frame.
-        views = hosting.registry.teacher_views(session_table_ids(session_id=session.pk))
+        views = table_hosts.registry.teacher_views(session_table_ids(session_id=session.pk))
         context = fragments.console_context(session=session, views=views)
         context["action_error"] = " ".join(error.messages) if error else ""
         return render(request, "classroom/session_console.html#live", context)

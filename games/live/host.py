@@ -67,7 +67,7 @@ PLAYERS_ONLY = gettext_noop("Only players can play.")
 NOT_SAVED = gettext_noop("That tap could not be saved, so it did not count. Please try again.")
 
 # The host's heartbeat: its loop stamps ``alive_ms`` at least this often, and the lease keeper
-# renews a table's lease only while the stamp is fresh (classroom.server.lease_keeper), so a
+# renews a table's lease only while the stamp is fresh (classroom.hosting.lease_keeper), so a
 # host that hangs or starves loses its table to another process instead of freezing it.
 ALIVE_EVERY_MS = 500
 # An input the store could not take (the database is down) is tried again, waiting these

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from classroom.live.page_draws import DrawAsk
 from classroom.models import Table
-from tests.classroom.live.test_fragments import _views
+from classroom.pages.page_draws import DrawAsk
+from tests.classroom.pages.test_fragments import _views
 
 if TYPE_CHECKING:
     from classroom.models import GameSession

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.models import Seat, Trial
 from classroom.services.seats import seat_join_student
 from classroom.services.sessions import session_start
@@ -50,7 +50,7 @@ async def adaptive_table(
         return session, [Seat.objects.select_related("table").get(pk=s.pk) for s in seats]
 
     yield await sync_to_async(prepare)()
-    await hosting.registry.stop_all()
+    await table_hosts.registry.stop_all()
 
 
 async def test_the_table_starts_at_its_weakest_players_level_shows_it_and_records_it(

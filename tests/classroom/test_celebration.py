@@ -9,8 +9,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from classroom.live import fragments
 from classroom.models import GameSession, Student
+from classroom.pages import fragments
 from classroom.selectors.celebration import first_name, session_highlights
 from classroom.services.classes import class_create
 from tests.classroom.trial_rows import played_session, trial_add

@@ -12,8 +12,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from classroom.forms.sessions import SessionForm
-from classroom.live import fragments, notify
 from classroom.models import GameSession
+from classroom.pages import fragments, notify
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import (
     session_controls_update,

@@ -103,7 +103,7 @@ from django.contrib.auth.models import User
 from classroom.models import Table
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_create, session_start
-from classroom.live.engines import table_engine
+from classroom.hosting.engines import table_engine
 from games.registry import game_get
 teacher = User.objects.create_user(username="timers-teacher", password="timers-password-123")
 session = session_create(teacher=teacher, game="commotion", school_class=None,

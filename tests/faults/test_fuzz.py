@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from classroom.asgi import application
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.models import ActionLogEntry, Seat
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
@@ -281,7 +281,7 @@ async def _arena(session: GameSession, teacher_cookies: dict[str, str]) -> Arena
                 and frame["view"]["phase"] == "waiting_flip"
             ),
         )
-    host = hosting.registry.running(seats[0].table_id or 0)
+    host = table_hosts.registry.running(seats[0].table_id or 0)
     assert isinstance(host, TableHost)
     assert host.engine.view(host.state, first)["active_seat"] != first
     lobby = _socket(f"/ws/play/{session.code}/", {cookie: seats[first].token})
@@ -353,7 +353,7 @@ class ServerLoop:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=120)
 
     def close(self) -> None:
-        self.run(hosting.registry.stop_all())
+        self.run(table_hosts.registry.stop_all())
         self.run(_cancel_the_rest())
         # The sync thread's database connection, or PostgreSQL cannot drop the test database.
         self.run(sync_to_async(connections.close_all)())

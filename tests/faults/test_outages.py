@@ -20,7 +20,7 @@ from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from classroom.asgi import application
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.models import ActionLogEntry, Seat
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.server import outages
@@ -70,7 +70,7 @@ async def playing(
         return session, [Seat.objects.get(pk=seat.pk) for seat in seats]
 
     yield await sync_to_async(prepare)()
-    await hosting.registry.stop_all()
+    await table_hosts.registry.stop_all()
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +90,7 @@ async def test_an_input_stored_after_a_database_outage_is_pending_then_acknowled
         views.append((await _frames_until(socket, "state"))[-1]["view"])
     flipper = sockets[views[0]["active_seat"]]
 
-    real_append = hosting.action_log_append_many
+    real_append = table_hosts.action_log_append_many
     refused: list[int] = []
 
     def database_down_for_a_while(**kwargs: Any) -> None:
@@ -99,7 +99,7 @@ async def test_an_input_stored_after_a_database_outage_is_pending_then_acknowled
             raise OperationalError("server closed the connection unexpectedly")
         real_append(**kwargs)
 
-    monkeypatch.setattr(hosting, "action_log_append_many", database_down_for_a_while)
+    monkeypatch.setattr(table_hosts, "action_log_append_many", database_down_for_a_while)
     monkeypatch.setattr(host_module, "STORE_RETRY_DELAYS_S", (0.01,))
     await flipper.send_to(
         text_data=json.dumps({"type": "act", "seq": 1, "action": {"kind": "flip"}, "cid": "p:1"})
@@ -141,7 +141,7 @@ async def test_a_tablet_connecting_during_an_outage_is_asked_to_try_again_calmly
         raise error
 
     if patch == "table_handle":
-        monkeypatch.setattr(hosting, "table_handle", down_async)
+        monkeypatch.setattr(table_hosts, "table_handle", down_async)
     else:
         monkeypatch.setattr(table_sockets, "seat_playing_find", down)
     caplog.set_level(logging.WARNING)

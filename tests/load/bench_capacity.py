@@ -638,7 +638,7 @@ class _Timings:
 
     def wrap_writer(self) -> None:
         """Time every group commit of the live tables' log writer (its own thread)."""
-        live_tables = sys.modules.get("classroom.live.hosting")
+        live_tables = sys.modules.get("classroom.hosting.table_hosts")
         if live_tables is None or getattr(live_tables, "_bench_timed", False):
             return
         write = live_tables._write_in_thread
@@ -1174,7 +1174,7 @@ async def _ramp(
             # The sockets HAProxy has open to each process (tablets; teachers' pages too).
             step["students_per_process"] = server.sockets_per_process() or [load.students]
             # How many times less often each process drew its teacher pages than one class
-            # gets them (classroom/live/render_budget.py): what the flips' pace cost them.
+            # gets them (classroom/pages/render_budget.py): what the flips' pace cost them.
             step["teacher_page_stretch"] = [
                 (await asyncio.to_thread(_diagnostics, port)).get("teacher_page_stretch")
                 for port in server.ports

@@ -123,7 +123,7 @@ async def _mid_game(
 ) -> tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]]:
     """The tables' teacher views after ``warm_s`` of play, and the same with one table's
     view taken a flip later."""
-    from classroom.live.hosting import registry
+    from classroom.hosting.table_hosts import registry
 
     draw = random.Random(21)
     hosts = [await registry.host_for(table_id) for table_id in tables]

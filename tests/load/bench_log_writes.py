@@ -3,9 +3,9 @@
     .venv/bin/python tests/load/bench_log_writes.py [--commits 400] [--entries 4] [--busy 0.6]
 
 A flip reaches its tablets only once its log entry is committed (write-ahead), by the log
-writer's thread (``classroom.live.hosting``). Every SQLite step that thread takes lets the GIL
-go, and under load it must then win the GIL back from the event loop, which keeps it for up
-to the switch interval (``classroom.server.gil_switching``): a commit's time grows with the
+writer's thread (``classroom.hosting.table_hosts``). Every SQLite step that thread takes lets
+the GIL go, and under load it must then win the GIL back from the event loop, which keeps it
+for up to the switch interval (``classroom.server.gil_switching``): a commit's time grows with the
 number of its steps, not with its work.
 
 The console bench's class (30 guests at 8 tables of auto-flip Palm Strike) is made with the
@@ -49,7 +49,7 @@ def _setup(database: Path) -> list[Any]:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from classroom.live.log_store import table_record
+    from classroom.hosting.log_store import table_record
     from classroom.models import Table
     from tests.load.bench_console_render import _class_started
 
@@ -118,7 +118,7 @@ def _statements_per_commit(batches: _Batches) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from classroom.live.log_store import action_log_append_many
+    from classroom.hosting.log_store import action_log_append_many
 
     with CaptureQueriesContext(connection) as queries:
         action_log_append_many(items=batches.next())
@@ -149,7 +149,7 @@ def main() -> None:
     sys.setswitchinterval(0.001)
     with tempfile.TemporaryDirectory() as workdir:
         records = _setup(Path(workdir) / "bench.sqlite3")
-        from classroom.live.log_store import action_log_append_many
+        from classroom.hosting.log_store import action_log_append_many
 
         batches = _Batches(records, args.entries)
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="log-writer")

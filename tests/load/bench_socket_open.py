@@ -6,7 +6,7 @@ session known beforehand.
 A guest session of ``--sockets`` seats on a fresh SQLite file; each seat's socket opens
 through the site's ASGI application in this process (``WebsocketCommunicator``, no server),
 is accepted, gets its first lobby, and closes. Every other socket finds its code already
-remembered (``classroom/live/code_sessions.py``: one call to the sockets' database thread,
+remembered (``classroom/pages/code_sessions.py``: one call to the sockets' database thread,
 which also draws the lobby), the others find it forgotten (two calls: the seat, then the
 lobby), so the two ways take turns under the same machine. Printed as JSON: the median CPU
 time (``time.process_time``, this process only) from the handshake to the first lobby, each
@@ -51,7 +51,7 @@ async def _open_cpu_ms(session: Any, seat: Any, *, known: bool) -> float:
     from channels.testing import WebsocketCommunicator
 
     from classroom.asgi import application
-    from classroom.live import code_sessions
+    from classroom.pages import code_sessions
     from classroom.people.seat_cookies import seat_cookie_name
 
     code_sessions._sessions.clear()

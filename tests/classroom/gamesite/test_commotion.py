@@ -6,8 +6,8 @@ from django.utils import translation
 
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import kind_label, level_label
-from classroom.live.tiles import table_tile
 from classroom.models import Table
+from classroom.pages.tiles import table_tile
 from classroom.people.colour_vision import trial_accommodation
 from games.commotion.config import Config
 from games.commotion.trials import level, level_fields

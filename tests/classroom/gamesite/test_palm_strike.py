@@ -9,7 +9,7 @@ from django.utils import translation
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import game_name, kind_label, level_label
 from classroom.gamesite.ladder_labels import rung_label
-from classroom.live.tiles import table_tile
+from classroom.pages.tiles import table_tile
 from classroom.people.colour_vision import trial_accommodation
 
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ from django.utils import translation
 
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import kind_label, level_label, watch_scene
-from classroom.live.tiles import table_tile
 from classroom.models import Table
+from classroom.pages.tiles import table_tile
 from classroom.selectors.analytics import MIXED_KIND_GAMES
 from games.riff_raff.config import Config
 from games.riff_raff.trials import level, level_wave_strength

@@ -15,8 +15,8 @@ from asgiref.sync import sync_to_async
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from classroom.live.engines import table_engine
-from classroom.live.hosting import table_host_load
+from classroom.hosting.engines import table_engine
+from classroom.hosting.table_hosts import table_host_load
 from classroom.models import GameSession, Table
 from classroom.server.backup import (
     BackupError,

@@ -10,7 +10,8 @@ from django.test import AsyncClient, Client, override_settings
 from django_tasks_db.models import DBTaskResult
 from prometheus_client import REGISTRY
 
-from classroom.live import hosting, render_budget
+from classroom.hosting import table_hosts
+from classroom.pages import render_budget
 from classroom.server import metrics
 from classroom.services.exports import export_prepare
 from classroom.sockets.limits import SocketCap
@@ -107,10 +108,10 @@ async def test_open_sockets_are_counted_as_tablets_and_consoles() -> None:
 
 
 async def test_each_log_commit_is_timed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hosting, "action_log_append_many", lambda *, items: None)
+    monkeypatch.setattr(table_hosts, "action_log_append_many", lambda *, items: None)
     commits = _sample("snapclass_log_write_seconds_count")
     entries = _sample("snapclass_log_entries_written_total")
-    writer = hosting.LogWriter()
+    writer = table_hosts.LogWriter()
     await writer._write(items=[(None, None, ()), (None, None, ())])  # type: ignore[list-item]
     assert _sample("snapclass_log_write_seconds_count") == commits + 1
     assert _sample("snapclass_log_entries_written_total") == entries + 2
@@ -131,7 +132,7 @@ async def test_live_tables_are_read_at_each_scrape() -> None:
     try:
         response = await AsyncClient().get("/metrics", headers={"Authorization": "Bearer t"})
     finally:
-        metrics.live_tables_from(hosting.registry.running_count)
+        metrics.live_tables_from(table_hosts.registry.running_count)
     assert "snapclass_live_tables 3.0" in response.content.decode()
     response = await AsyncClient().get("/metrics", headers={"Authorization": "Bearer t"})
     assert "snapclass_live_tables 0.0" in response.content.decode()  # none runs here

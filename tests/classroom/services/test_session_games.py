@@ -9,8 +9,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from classroom.live import notify
 from classroom.models import GameSession, Seat, SeatConnection, Table
+from classroom.pages import notify
 from classroom.processes import PROCESS_ID
 from classroom.selectors.sessions import session_game_over, session_tables_current
 from classroom.services.live_tables import table_finished

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.test import Client
 
 from classroom.asgi import application
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.models import ActionLogEntry, ClassShare, Seat
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.routing import websocket_urlpatterns
@@ -142,7 +142,7 @@ async def world(
         )
 
     yield await sync_to_async(prepare)()
-    await hosting.registry.stop_all()
+    await table_hosts.registry.stop_all()
 
 
 def _path(route: str, world: World) -> str:

@@ -21,10 +21,10 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from classroom.asgi import application
-from classroom.live import fragments
-from classroom.live.code_sessions import code_session_hint, code_session_remember
-from classroom.live.page_draws import page_forget
 from classroom.models import Seat, SeatConnection
+from classroom.pages import fragments
+from classroom.pages.code_sessions import code_session_hint, code_session_remember
+from classroom.pages.page_draws import page_forget
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import (
@@ -518,7 +518,7 @@ async def test_console_draws_its_live_skills_at_most_every_few_seconds_and_after
 
 class _StretchedBudget:
     """A process whose teacher pages spend four times their share (the arithmetic is in
-    ``tests/classroom/live/test_render_budget.py``)."""
+    ``tests/classroom/pages/test_render_budget.py``)."""
 
     def __init__(self) -> None:
         self.draws: list[float] = []
@@ -613,7 +613,7 @@ def _page_render(page: str, session: GameSession, *, dashboard: bool) -> str:
 async def test_a_teacher_page_is_sent_what_a_render_from_nothing_draws_after_each_change(
     make_session: Callable[..., GameSession], teacher_cookies: dict[str, str], page: str
 ) -> None:
-    """Each socket draws again only the parts that changed (classroom.live.parts), and
+    """Each socket draws again only the parts that changed (classroom.pages.parts), and
     still sends the whole fragment, the same HTML as a render from nothing."""
     session = await sync_to_async(make_session)(players_per_table=2)
     seats = await sync_to_async(_started_with_guests)(session)

@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from classroom.asgi import application
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.models import Seat, SeatConnection
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
@@ -80,7 +80,7 @@ async def playing(
         return session, [Seat.objects.get(pk=s.pk) for s in seats]
 
     yield await sync_to_async(prepare)()
-    await hosting.registry.stop_all()
+    await table_hosts.registry.stop_all()
 
 
 async def test_a_second_socket_on_a_seat_replaces_the_first(

@@ -15,7 +15,7 @@ from django.urls import reverse
 from prometheus_client import REGISTRY
 
 from classroom.asgi import application
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.models import ActionLogEntry, Seat
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.classes import class_create, student_remove, student_token_rotate
@@ -98,7 +98,7 @@ async def playing(
         return session, [Seat.objects.select_related("table").get(pk=s.pk) for s in seats]
 
     yield await sync_to_async(prepare)()
-    await hosting.registry.stop_all()
+    await table_hosts.registry.stop_all()
 
 
 async def test_a_seated_tablet_gets_its_own_view(playing: tuple[GameSession, list[Seat]]) -> None:
@@ -406,7 +406,7 @@ async def test_a_student_taken_off_the_class_list_mid_game_leaves_the_table_play
         # Paused, the table writes nothing more: what is stored can be compared with it.
         await sync_to_async(session_pause)(session=session)
         await _frame(ben_tablet, "state", where=lambda frame: frame["view"]["paused"], tries=80)
-        host = hosting.registry.running(zofia_seat.table_id or 0)
+        host = table_hosts.registry.running(zofia_seat.table_id or 0)
         assert host is not None
         kinds = await sync_to_async(list)(
             ActionLogEntry.objects.filter(table_id=zofia_seat.table_id).values_list(
@@ -417,7 +417,7 @@ async def test_a_student_taken_off_the_class_list_mid_game_leaves_the_table_play
         assert len(kinds) == host.version  # every entry stored: no write failed
         await ben_tablet.disconnect()
     finally:
-        await hosting.registry.stop_all()
+        await table_hosts.registry.stop_all()
 
     def pages() -> list[str]:
         client.force_login(teacher)
@@ -520,7 +520,7 @@ async def test_a_forged_round_trip_does_not_make_a_too_fast_reaction_time_plausi
     assert [payload["rtt_ms"] < 1000 for payload in stored] == [True]
     for socket in (forger, honest):
         await socket.disconnect()
-    await hosting.registry.stop_all()
+    await table_hosts.registry.stop_all()
 
 
 @pytest.mark.parametrize("frame", ["probe", "pong"])

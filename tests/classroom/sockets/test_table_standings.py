@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from classroom.asgi import application
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_controls_update, session_start
@@ -53,7 +53,7 @@ async def playing(
         return session, seats[0]
 
     yield await sync_to_async(prepare)()
-    await hosting.registry.stop_all()
+    await table_hosts.registry.stop_all()
 
 
 async def test_a_page_that_asks_hears_the_settings_first_and_every_change(

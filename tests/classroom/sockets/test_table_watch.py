@@ -13,7 +13,7 @@ from django.conf import settings
 from django.test import Client
 
 from classroom.asgi import application
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.models import ActionLogEntry, Seat
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
@@ -88,7 +88,7 @@ async def riff_raff_table(teacher: User) -> AsyncIterator[tuple[GameSession, lis
         return session, [Seat.objects.select_related("table").get(pk=s.pk) for s in seats]
 
     yield await sync_to_async(prepare)()
-    await hosting.registry.stop_all()
+    await table_hosts.registry.stop_all()
 
 
 async def _tablet_playing(session: GameSession, seat: Seat) -> WebsocketCommunicator:
@@ -184,7 +184,7 @@ async def test_watching_a_table_no_tablet_runs_neither_starts_it_nor_stops_tryin
     await watch.connect(timeout=TIMEOUT)
     error, code = await _closed_with(watch)
     assert (error["code"], code) == ("not_playing", 4404)
-    assert hosting.registry.running(ava.table_id) is None
+    assert table_hosts.registry.running(ava.table_id) is None
 
 
 async def test_the_watching_page_is_told_to_reconnect_when_the_host_stops(
@@ -193,7 +193,7 @@ async def test_the_watching_page_is_told_to_reconnect_when_the_host_stops(
     session, (ava, _ben) = riff_raff_table
     assert ava.table_id is not None
     tablet, watch = await _watching(session, ava, teacher)
-    await hosting.registry.stop_all()
+    await table_hosts.registry.stop_all()
     for _ in range(5):
         output = await watch.receive_output(timeout=TIMEOUT)
         if output["type"] == "websocket.close":

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from classroom.forms.sessions import SessionForm
-from classroom.live.fragments import projector_fragment_render
 from classroom.models import GameSession
+from classroom.pages.fragments import projector_fragment_render
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.classes import student_colour_safe_set
 from classroom.services.seats import seat_join_guest, seat_join_student

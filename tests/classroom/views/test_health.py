@@ -8,7 +8,7 @@ import contextlib
 import pytest
 from django.test import AsyncClient, Client, override_settings
 
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.views import health
 
 
@@ -71,7 +71,7 @@ async def test_readyz_names_a_failure_without_its_message(monkeypatch: pytest.Mo
 
 @pytest.mark.django_db(transaction=True)
 async def test_readyz_fails_when_the_log_writer_task_has_died() -> None:
-    writer = hosting.log_writer
+    writer = table_hosts.log_writer
     dead = asyncio.ensure_future(asyncio.sleep(0))
     dead.cancel()  # as if the writer's task had died
     with contextlib.suppress(asyncio.CancelledError):

@@ -257,7 +257,7 @@ def test_a_riff_raff_report_without_falls_draws_no_empty_chart(
 def test_the_riff_raff_console_tiles_show_catch_time_and_stayed_aboard(
     class_session: GameSession, school_class: SchoolClass
 ) -> None:
-    from classroom.live.fragments import dashboard_context
+    from classroom.pages.fragments import dashboard_context
 
     ben = school_class.students.get(display_name="Ben")
     seat = played_session(session=class_session, students=[ben], game="riff_raff")[ben.pk]

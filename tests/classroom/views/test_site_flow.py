@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from classroom.live import hosting
+from classroom.hosting import table_hosts
 from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Student
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.processes import PROCESS_ID
@@ -802,7 +802,7 @@ def test_a_console_action_answers_with_the_tables_as_they_play(
         asked.append(set(ids))
         return {pk: view for pk, view in playing.items() if pk in set(ids)}
 
-    monkeypatch.setattr(hosting.registry, "teacher_views", teacher_views)
+    monkeypatch.setattr(table_hosts.registry, "teacher_views", teacher_views)
     response = teacher_client.post(
         reverse("session_action", args=[session.pk, "pause"]), headers=headers
     )

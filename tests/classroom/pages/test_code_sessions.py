@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from classroom.live import code_sessions
-from classroom.live.code_sessions import code_session_hint, code_session_remember
+from classroom.pages import code_sessions
+from classroom.pages.code_sessions import code_session_hint, code_session_remember
 
 if TYPE_CHECKING:
     import pytest

@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 
 from classroom.analytics import charts
 from classroom.forms.game_settings import game_settings_form_class
-from classroom.live.lobby_reads import LOBBY_TABLES, LobbyReads
-from classroom.live.parts import CACHE_VARIABLE, PartCache
-from classroom.live.tiles import TableTile, table_tile
 from classroom.models import GameSession, Seat, Table
+from classroom.pages.lobby_reads import LOBBY_TABLES, LobbyReads
+from classroom.pages.parts import CACHE_VARIABLE, PartCache
+from classroom.pages.tiles import TableTile, table_tile
 from classroom.selectors.analytics import session_absent_students, session_dashboard
 from classroom.selectors.celebration import session_highlights
 from classroom.selectors.sessions import (

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from classroom.live.hosting import LogWriter
-from classroom.live.log_store import StaleOwner, TableRecord
+from classroom.hosting.log_store import StaleOwner, TableRecord
+from classroom.hosting.table_hosts import LogWriter
 from games.live.host import LogEntry
 
 if TYPE_CHECKING:

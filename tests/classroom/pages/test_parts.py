@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import pytest
 from django.utils import translation
 
-from classroom.live.parts import PartCache, part_key
 from classroom.models import Seat
+from classroom.pages.parts import PartCache, part_key
 from classroom.services.seats import seat_join_guest
 
 if TYPE_CHECKING:

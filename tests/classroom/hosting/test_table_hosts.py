@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from classroom.live.hosting import registry, table_host_load
-from classroom.live.log_store import StaleOwner, table_clock_save, table_epoch_claim
+from classroom.hosting.log_store import StaleOwner, table_clock_save, table_epoch_claim
+from classroom.hosting.table_hosts import registry, table_host_load
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
 from classroom.services.classes import student_remove
 from classroom.services.seats import seat_join_guest, seat_join_student

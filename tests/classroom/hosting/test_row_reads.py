@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from classroom.live.row_reads import ColumnByKey
+from classroom.hosting.row_reads import ColumnByKey
 from classroom.models import Seat, Table
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start

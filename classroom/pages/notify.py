@@ -1,7 +1,7 @@
 """Tell the open pages of a session what changed in the store, once the change is committed.
 
 Each page's socket then renders its own fragment (console, projector, or one seat's lobby) in
-its own language; see ``classroom.live.fragments``.
+its own language; see ``classroom.pages.fragments``.
 """
 
 from __future__ import annotations

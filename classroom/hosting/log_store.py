@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from classroom.live.row_insert import RowInserter
-from classroom.live.row_reads import ColumnByKey
+from classroom.hosting.row_insert import RowInserter
+from classroom.hosting.row_reads import ColumnByKey
 from classroom.models import ActionLogEntry, Seat, Table, Trial
 from classroom.people.colour_vision import palette_for_player, trial_accommodation
 from classroom.services.live_tables import roster_seat_ids

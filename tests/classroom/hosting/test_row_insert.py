@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from classroom.live import row_insert
-from classroom.live.row_insert import RowInserter
+from classroom.hosting import row_insert
+from classroom.hosting.row_insert import RowInserter
 from classroom.models import ActionLogEntry, Table
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start

@@ -5,7 +5,7 @@ language, with the tables' views it gathered on the event loop) and gets back ``
 ``page_draw`` reads the lobby, draws the parts that changed and reads the session's tables,
 keeping what it needs between one socket's draws (its parts, its lobby reads, its live skills)
 under the socket's name in this process. It runs in the process that draws the pages
-(``classroom.server.page_drawing``): its own, so the draws never hold the game sockets'
+(``classroom.pages.page_drawing``): its own, so the draws never hold the game sockets'
 interpreter lock, or a thread of the serving process.
 """
 
@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 from django.utils import translation
 
-from classroom.live import fragments
-from classroom.live.lobby_reads import LobbyReads
-from classroom.live.parts import PartCache
+from classroom.pages import fragments
+from classroom.pages.lobby_reads import LobbyReads
+from classroom.pages.parts import PartCache
 from classroom.selectors.live_skills import LiveSkills
 from classroom.selectors.sessions import session_table_ids
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from classroom.live.lobby_reads import LOBBY_REREAD_S, LobbyReads
+from classroom.pages.lobby_reads import LOBBY_REREAD_S, LobbyReads
 
 
 class _Reader:

@@ -9,8 +9,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers, get_channel_layer
 
-from classroom.live.notify import session_group, teachers_group
 from classroom.models import Seat
+from classroom.pages.notify import session_group, teachers_group
 from classroom.services.presence import seat_connection_open
 from classroom.services.seats import seat_join_guest
 from classroom.sockets.pages import SeatConsumer

@@ -38,9 +38,9 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from classroom import processes
-from classroom.live.page_draws import DrawAsk, Drawn, page_draw, page_forget
+from classroom.pages.drawing_process import drawing_process_start
+from classroom.pages.page_draws import DrawAsk, Drawn, page_draw, page_forget
 from classroom.server import metrics
-from classroom.server.drawing_process import drawing_process_start
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from classroom.live.render_budget import RenderBudget
+from classroom.pages.render_budget import RenderBudget
 
 
 def _draw_for(budget: RenderBudget, *, seconds: float, cpu_s_per_s: float, began: float) -> float:

@@ -10,8 +10,8 @@ import pytest
 from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from classroom.server.lease_keeper import process_leases
-from classroom.server.router import RemoteTable, TableRouter
+from classroom.hosting.lease_keeper import process_leases
+from classroom.hosting.router import RemoteTable, TableRouter
 from classroom.sockets.close_codes import CloseCode
 from games.live.registry import HostRegistry
 
@@ -154,7 +154,7 @@ async def test_when_a_dead_owners_lease_runs_out_the_table_is_taken_over_here_at
         loaded.append(table_id)
         return host
 
-    monkeypatch.setattr("classroom.server.router.process_leases", lambda: FakeLeases(owner_now))
+    monkeypatch.setattr("classroom.hosting.router.process_leases", lambda: FakeLeases(owner_now))
     registry = HostRegistry(loader, idle_stop_s=3600)  # type: ignore[arg-type]
     router = _router(registry)
     router.address = await router.layer.new_channel()
@@ -240,7 +240,7 @@ async def test_the_router_keeps_receiving_after_the_layer_fails(
 
 
 async def test_a_view_that_could_not_reach_other_processes_does_not_drop_their_sockets() -> None:
-    from classroom.server.router import _GroupListener
+    from classroom.hosting.router import _GroupListener
 
     layer = FlakyLayer(get_channel_layer(), send_down=1)
     listener = _GroupListener(layer, 7, 0)  # type: ignore[arg-type]

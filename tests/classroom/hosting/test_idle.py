@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.utils import timezone
 
-from classroom.live import idle
+from classroom.hosting import idle
 from classroom.models import GameSession, Seat
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import IDLE_END_AFTER, session_start

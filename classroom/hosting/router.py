@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from classroom.server.lease_keeper import OwnedElsewhere, process_leases
+from classroom.hosting.lease_keeper import OwnedElsewhere, process_leases
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
 from classroom.sockets.close_codes import CloseCode
 from games.engine.actions import action_plain

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from classroom.live import fragments
-from classroom.live.page_draws import page_draw, page_forget, page_memory
 from classroom.models import Table
+from classroom.pages import fragments
+from classroom.pages.page_draws import page_draw, page_forget, page_memory
 from classroom.services.seats import seat_join_guest
 from tests.classroom.draw_asks import draw_ask
-from tests.classroom.live.test_fragments import CHART_ID
+from tests.classroom.pages.test_fragments import CHART_ID
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

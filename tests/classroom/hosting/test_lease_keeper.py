@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
-from classroom.server import lease_keeper
-from classroom.server.lease_keeper import lease_hold_while
+from classroom.hosting import lease_keeper
+from classroom.hosting.lease_keeper import lease_hold_while
 from games.live.leases import Lease, RedisLeases
 from tests.services import REDIS_URL, require
 

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.utils import translation
 
-from classroom.live import fragments
-from classroom.live.engines import table_engine
-from classroom.live.parts import PartCache
+from classroom.hosting.engines import table_engine
 from classroom.models import Seat, Table
+from classroom.pages import fragments
+from classroom.pages.parts import PartCache
 from classroom.services.seats import seat_join_guest
 from classroom.services.sessions import session_start
 from games.registry import game_get

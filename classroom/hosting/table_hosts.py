@@ -20,8 +20,15 @@ from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError, connection, transaction
 
 from classroom.events import SeatGivenToBot, TablesControlled, event_subscribe
-from classroom.live.engines import table_engine
-from classroom.live.log_store import (
+from classroom.hosting.engines import table_engine
+from classroom.hosting.lease_keeper import (
+    OwnedElsewhere,
+    clustered,
+    lease_hold_while,
+    lease_keep,
+    process_leases,
+)
+from classroom.hosting.log_store import (
     StaleOwner,
     TableRecord,
     action_log_append_many,
@@ -29,18 +36,11 @@ from classroom.live.log_store import (
     table_epoch_claim,
     table_record,
 )
-from classroom.live.notify import teachers_group
+from classroom.hosting.router import RemoteTable, process_router
 from classroom.models import GameSession, Table
+from classroom.pages.notify import teachers_group
 from classroom.server import metrics
-from classroom.server.lease_keeper import (
-    OwnedElsewhere,
-    clustered,
-    lease_hold_while,
-    lease_keep,
-    process_leases,
-)
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
-from classroom.server.router import RemoteTable, process_router
 from classroom.server.sqlite_anchor import sqlite_checkpoints_leave
 from classroom.services.live_tables import roster_takeovers, table_finished
 from games.live.host import ClockMark, LogEntry, StoreUnavailable, TableHost, TableSetup

@@ -10,7 +10,7 @@ from django.db import IntegrityError, connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from classroom.live.log_store import (
+from classroom.hosting.log_store import (
     StaleOwner,
     action_log_append_many,
     table_epoch_claim,

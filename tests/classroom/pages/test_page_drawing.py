@@ -16,13 +16,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from prometheus_client import REGISTRY
 
-from classroom.live.page_draws import DrawAsk, page_draw, page_forget
 from classroom.models import Seat
-from classroom.server import page_drawing
-from classroom.server.page_drawing import PageDrawer
+from classroom.pages import page_drawing
+from classroom.pages.page_drawing import PageDrawer
+from classroom.pages.page_draws import DrawAsk, page_draw, page_forget
 from classroom.services.presence import seat_connection_open
 from tests.classroom.draw_asks import draw_ask
-from tests.classroom.live.test_fragments import CHART_ID
+from tests.classroom.pages.test_fragments import CHART_ID
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -143,7 +143,7 @@ _SERVING = textwrap.dedent(
     import django
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "classroom.settings")
     django.setup()
-    from classroom.server.page_drawing import PageDrawer
+    from classroom.pages.page_drawing import PageDrawer
     drawer = PageDrawer()
     drawer._current()
     while drawer.pid() is None:

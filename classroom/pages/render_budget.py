@@ -4,7 +4,7 @@ Every console and projector used to be drawn on the one thread Channels gives al
 database work: with a whole school playing, those draws took about three quarters of that
 thread and a third of the process's GIL (py-spy on ``tests/load/bench_capacity.py`` at
 510-630 students), time the flips of every table waited for. They are now drawn in a process
-of their own (``classroom.server.page_drawing``), which still takes a core the flips, the
+of their own (``classroom.pages.page_drawing``), which still takes a core the flips, the
 joins and the log writer share. A teacher reads a tile every few seconds; a child waits for
 the next card at once.
 

@@ -1,1 +1,0 @@
-"""Hosting tables from the site: the table hosts, their log, fragments, tiles, notices."""
