@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 
 from classroom.server import metrics
-from classroom.server.outages import OutageCalmSocket
 from classroom.sockets.close_codes import CloseCode
+from classroom.sockets.outage_calm import OutageCalmSocket
 from games.live.flood import Cooldown, TokenBucket
 from games.live.heartbeat import SilenceWatchdog
 from games.live.host import wall_ms
