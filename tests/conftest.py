@@ -71,10 +71,10 @@ def _teacher_pages_drawn_in_thread(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_render_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     # The teacher pages' budget is per process: one test's renders never slow the next's.
+    from classroom.pages import render_schedule
     from classroom.pages.render_budget import RenderBudget
-    from classroom.sockets import pages
 
-    monkeypatch.setattr(pages, "teacher_render_budget", RenderBudget())
+    monkeypatch.setattr(render_schedule, "teacher_render_budget", RenderBudget())
 
 
 @pytest.fixture

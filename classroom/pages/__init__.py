@@ -1,0 +1,1 @@
+"""Drawing the live pages: the teacher's console and projector, and the tablets' lobby."""

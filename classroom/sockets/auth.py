@@ -4,9 +4,9 @@ no session cookie.
 Channels' ``AuthMiddleware`` resolves ``scope["user"]`` for every socket through
 ``database_sync_to_async``, on the one thread every socket's database calls share. A tablet
 is never signed in (its seat cookie says who it is), so for a class opening its lobbies at
-once each socket only queued behind that thread's other work (the teacher pages' renders) to
-be told "anonymous". With no session cookie there is no user to find: it is anonymous at
-once. A socket with one (a teacher's page) is resolved as before.
+once each socket would queue behind that thread's other work (the teacher pages' draws) only
+to be told "anonymous". With no session cookie there is no user to find: it is anonymous at
+once. A socket with one (a teacher's page) is resolved by Channels.
 """
 
 from __future__ import annotations

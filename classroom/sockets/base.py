@@ -40,7 +40,7 @@ FLOOD_STRIKES_TO_CLOSE = 40
 FLOOD_COOLDOWN = Cooldown(seconds=10.0)
 
 
-class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
+class Socket(OutageCalmSocket, AsyncWebsocketConsumer):
     """What every socket here does alike with an incoming frame: the heartbeat hears it, the
     flood limit meters it, garbage is answered with an error and a ping with a pong."""
 
@@ -56,15 +56,13 @@ class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' own, without the ``aclose_old_connections()`` it runs before every
-        handler since 4.2.
+        handler.
 
         That call queues ``close_old_connections`` on the one thread every
-        ``database_sync_to_async`` call shares, so each message a socket handled (a slap, a
-        ping, a table's move) waited behind the teacher pages' renders there. The game
-        sockets had skipped it already; the lobby and teacher pages had not, and under a
-        school's load (``make bench-capacity``, about 700 students) a console's handshake
-        took over 5 s, and teacher pages fell more than a minute behind their channel, whose
-        expired messages made the in-memory layer drop them from every group: frozen, with
+        ``database_sync_to_async`` call shares, so each message a socket handles (a slap, a
+        ping, a table's move) would wait behind the teacher pages' draws there: under a
+        school's load a console's handshake takes seconds, and a teacher page falls so far
+        behind its channel that the in-memory layer drops it from every group, frozen with
         nothing said. Every database call of these sockets goes through
         ``database_sync_to_async``, which closes old connections itself, in that thread,
         before and after the call.
@@ -121,7 +119,7 @@ class _Socket(OutageCalmSocket, AsyncWebsocketConsumer):
         await self.close(code=CloseCode.POLICY)
 
 
-def _heartbeat_for(
+def heartbeat_for(
     scope: dict[str, Any],
     on_silent: Callable[[], Awaitable[None]],
     *,
@@ -130,15 +128,16 @@ def _heartbeat_for(
     """Held to the heartbeat: closed after 4 s without a frame (games.live.heartbeat), and
     ``beat`` called every PROBE_EVERY_MS.
 
-    Only pages that keep the heartbeat ask for it (?heartbeat=1: table_socket.js, live.js);
-    scripts, bots, tests and pages of an older release are left to Daphne's keepalive.
+    Only pages that keep the heartbeat ask for it (?heartbeat=1: the table socket and the
+    live pages' scripts); scripts, bots, tests and pages of another release are left to
+    Daphne's keepalive.
     """
-    if "1" not in _query(scope).get("heartbeat", []):
+    if "1" not in query_params(scope).get("heartbeat", []):
         return None
     watchdog = SilenceWatchdog(on_silent, beat=beat, beat_every_s=PROBE_EVERY_MS / 1000)
     watchdog.arm()
     return watchdog
 
 
-def _query(scope: dict[str, Any]) -> dict[str, list[str]]:
+def query_params(scope: dict[str, Any]) -> dict[str, list[str]]:
     return parse_qs(scope.get("query_string", b"").decode("latin-1"))

@@ -1,8 +1,10 @@
-"""WebSocket consumers: authenticate, validate frames, forward, relay. Nothing else.
+"""The sockets of the live pages: the teacher's console and projector, and a tablet's lobby.
 
 Lobby state lives in the database. When it changes, ``classroom.pages.notify`` tells the
-session's group; each socket then renders its own page's fragment (see
-``classroom.pages.fragments``) and sends it for htmx to swap in.
+session's group; each socket asks its ``RenderSchedule`` (``classroom.pages.render_schedule``)
+for a fresh draw of its own page's fragment, and sends it for htmx to swap in. A socket here
+checks who asks, joins the groups, and hands over what it hears: when and how often its page
+is drawn is the schedule's.
 """
 
 from __future__ import annotations
@@ -11,71 +13,57 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 from django.utils import translation
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
 
 from classroom.hosting import table_hosts
 from classroom.hosting.idle import idle_watch_ensure
 from classroom.pages import fragments
 from classroom.pages.code_sessions import code_session_hint, code_session_remember
-from classroom.pages.notify import (
-    session_group,
-    teacher_group,
-    teachers_group,
-)
+from classroom.pages.notify import session_group, teacher_group, teachers_group
 from classroom.pages.page_drawing import teacher_page_draw, teacher_page_forget
 from classroom.pages.page_draws import DrawAsk, Page
-from classroom.pages.render_budget import teacher_render_budget
+from classroom.pages.render_schedule import (
+    LOBBY_RENDER_GAP_S,
+    TEACHER_RENDER_GAP_S,
+    DashboardTimer,
+    Drawing,
+    Pace,
+    RenderSchedule,
+)
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.selectors.sessions import session_table_ids
-from classroom.selectors.sockets import (
-    seat_find_by_token,
-    session_visible_to,
-)
+from classroom.selectors.sockets import seat_find_by_token, session_visible_to
 from classroom.server.heartbeat import heartbeat_ensure
 from classroom.server.lobby_thread import lobby_database_call
 from classroom.services.presence import seat_connection_close, seat_connection_open
-from classroom.sockets.base import _heartbeat_for, _Socket
+from classroom.sockets.base import Socket, heartbeat_for
 from classroom.sockets.close_codes import CloseCode
 from classroom.web.rate_limits import (
     join_code_guesses_exhausted_for_scope,
     join_code_miss_count_for_scope,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
 logger = logging.getLogger(__name__)
 
-P = ParamSpec("P")
-R = TypeVar("R")
 
-# The least time between two renders of one lobby, console or projector socket while
-# changes keep coming (the first change of a quiet spell renders at once).
-LOBBY_RENDER_GAP_S = 0.25
-# The same for the teacher's console and the projector (the first change after a quiet
-# spell is still drawn at once).
-TEACHER_RENDER_GAP_S = 1.0
-# The least time between two renders of the console's live skills (every trial of the
-# session is read for them) while the tables keep changing.
-DASHBOARD_GAP_S = 2.0
+class PageSocket(Socket):
+    """Joins the session's groups and keeps one page fresh through its ``schedule``.
 
-
-class _LobbyConsumer(_Socket):
-    """Joins the session's group and keeps one page fragment fresh."""
+    A page socket says which groups it hears (``group_names``), which changes show on its
+    page (``concerns``) and how the page is drawn (the ``draw`` its schedule is given).
+    """
 
     session_id: int
     language: str
-    views: dict[int, dict[str, Any]]
-    _push_task: asyncio.Task[None] | None = None
-    _dirty = False
-    _sent_html: str | None = None
-    _rendered_at = float("-inf")  # loop time the last render began
-    # htmx reconnects a lobby socket only on 1006/1011-1013 (classroom.server.outages).
+    schedule: RenderSchedule
+    # htmx reconnects a page's socket only on 1006/1011-1013 (classroom.sockets.outage_calm).
     try_again_code = None
     render_gap_s = LOBBY_RENDER_GAP_S
 
@@ -87,8 +75,21 @@ class _LobbyConsumer(_Socket):
     rejoin_every_s = 15.0
     _joined_at = float("-inf")  # loop time of the last join
 
+    def schedule_for(self, draw: Callable[[], Awaitable[Drawing]], pace: Pace) -> RenderSchedule:
+        """The schedule of this socket's page: it draws with ``draw``, sends and closes here."""
+        return RenderSchedule(
+            draw=draw,
+            push=lambda html: self.send_unanswered(html, what="a page"),
+            close=lambda code: self.close(code=code),
+            pace=pace,
+        )
+
     def group_names(self, session_id: int) -> list[str]:
         return [session_group(session_id)]
+
+    def concerns(self, event: dict[str, Any]) -> bool:
+        """Does this change show on this socket's page?"""
+        return True
 
     async def join_session(self, session_id: int) -> None:
         await self._enter(session_id)
@@ -96,14 +97,13 @@ class _LobbyConsumer(_Socket):
 
     async def _go_live(self, *, drawn: str | None = None, drawn_at: float = 0.0) -> None:
         """Accept, and show the page: ``drawn`` (begun at loop time ``drawn_at``, after the
-        groups were joined), or a render now."""
+        groups were joined), or a draw now."""
         await self.accept()
-        self.watchdog = _heartbeat_for(self.scope, self._silent)
+        self.watchdog = heartbeat_for(self.scope, self._silent)
         if drawn is None:
             await self.lobby_changed({})
             return
-        self._rendered_at = drawn_at
-        self._sent_html = drawn
+        self.schedule.shown(drawn, drawn_at=drawn_at)
         await self.send(text_data=drawn)
 
     async def _enter(self, session_id: int) -> None:
@@ -140,8 +140,7 @@ class _LobbyConsumer(_Socket):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "session_id", None) is not None:
             await self._leave_groups()
-        if self._push_task is not None:
-            self._push_task.cancel()
+        self.schedule.cancel()
         if self.watchdog is not None:
             self.watchdog.stop()
 
@@ -153,94 +152,42 @@ class _LobbyConsumer(_Socket):
         await self.frame_take(text_data, bytes_data)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        if not self.concerns(event):
-            return
-        self.redraw()
+        if self.concerns(event):
+            self.redraw()
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.lobby_changed(event)
 
     def redraw(self) -> None:
-        # Coalesce bursts (a whole class joining): at most one render in flight, one queued.
-        self._dirty = True
-        if self._push_task is None or self._push_task.done():
-            self._push_task = asyncio.create_task(self._push_while_dirty())
-
-    async def _push_while_dirty(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self._dirty:
-            # At most one render per gap: a burst (a class joining at once, tables flipping)
-            # would render every socket of the session once per change, all on the one
-            # thread that also answers the joins. Changes that come meanwhile are shown
-            # together; the first change after a quiet spell is drawn at once.
-            now = loop.time()
-            wait = self._rendered_at + self.render_gap(now) - now
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self._dirty = False
-            self._rendered_at = loop.time()
-            self.gather()
-            html, close_code, cpu_s = await self.draw()
-            self.render_spent(cpu_s, loop.time())
-            if html != self._sent_html:
-                if not await self.send_unanswered(html, what="a page"):
-                    return  # closed while it was drawn: nobody to push to any more
-                self._sent_html = html
-            if close_code is not None:
-                await self.close(code=close_code)
-                return
-            self.after_render()
-
-    async def database_call(self, call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """Run a sync database call off the event loop, on the thread the page's calls use."""
-        result: R = await database_sync_to_async(call)(*args, **kwargs)
-        return result
-
-    async def draw(self) -> tuple[str, int | None, float]:
-        """The page drawn now (after ``gather``): its HTML, a close code, the CPU it took."""
-        return await self.database_call(self._render_timed)
-
-    def render_gap(self, now: float) -> float:
-        """The least time between two renders now."""
-        return self.render_gap_s
-
-    def render_spent(self, cpu_s: float, now: float) -> None:
-        """A render took ``cpu_s`` of its thread's CPU."""
-
-    def concerns(self, event: dict[str, Any]) -> bool:
-        """Does this change show on this socket's page?"""
-        return True
-
-    def after_render(self) -> None:
-        """What a render read that the next one needs (it ran in a thread)."""
-
-    def gather(self) -> None:
-        """Read what the render needs from this event loop (it then runs in a thread)."""
-
-    def _render_timed(self) -> tuple[str, int | None, float]:
-        began = time.thread_time()
-        html, close_code = self._render_in_language()
-        return html, close_code, time.thread_time() - began
-
-    def _render_in_language(self) -> tuple[str, int | None]:
-        with translation.override(self.language):
-            return self.render()
-
-    def render(self) -> tuple[str, int | None]:
-        raise NotImplementedError
+        self.schedule.redraw()
 
 
-class _TeacherConsumer(_LobbyConsumer):
-    # While tables play they change every few hundred ms, and a console render costs ~25 ms
-    # of CPU (the projector's ~7): at most once a second, and less often while the process's
-    # teacher pages use more than their budget.
+class TeacherPageSocket(PageSocket):
+    """A teacher's live page of a session (``page``): its tables as they change, drawn apart
+    from the sockets (``classroom.pages.page_drawing``) and within the teachers' budget."""
+
+    page: Page
+    # The console draws the live skills too, at their own pace (``DashboardTimer``).
+    live_skills = False
     render_gap_s = TEACHER_RENDER_GAP_S
 
-    def render_gap(self, now: float) -> float:
-        return self.render_gap_s * teacher_render_budget.stretch(now=now)
+    remote_views: dict[int, dict[str, Any]]
+    views: dict[int, dict[str, Any]]
+    with_dashboard = False  # the draw in progress draws the console's live skills
+    # The session's tables (the views this page asks the hosts for), as last read.
+    table_ids: set[int]
+    # A lobby change came since the last draw was asked for: the next reads the lobby again
+    # (the draws keep their last reads of it: ``classroom.pages.lobby_reads``).
+    _lobby_changed = True
 
-    def render_spent(self, cpu_s: float, now: float) -> None:
-        teacher_render_budget.spend(cpu_s=cpu_s, now=now)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.remote_views = {}
+        self.table_ids = set()
+        self.views = {}
+        pace = Pace(self.render_gap_s, budgeted=True)
+        self.schedule = self.schedule_for(lambda: self._draw_current(), pace)
+        self.dashboard = DashboardTimer(redraw=lambda: self.redraw()) if self.live_skills else None
 
     def group_names(self, session_id: int) -> list[str]:
         # The teacher's own group too: told when a class share of theirs is revoked. (Only
@@ -248,70 +195,7 @@ class _TeacherConsumer(_LobbyConsumer):
         user_id = self.scope["user"].pk
         return [session_group(session_id), teachers_group(session_id), teacher_group(user_id)]
 
-    remote_views: dict[int, dict[str, Any]]
-    page: Page
-    with_dashboard = False  # the draw in progress draws the console's live skills
-
-    # The session's tables (the views this page asks the hosts for), as last read.
-    table_ids: set[int]
-    _table_ids_read: set[int] | None = None
-    # A lobby change came since the last draw was asked for: the next reads the lobby again
-    # (the draws keep their last reads of it: ``classroom.pages.lobby_reads``).
-    _lobby_changed = True
-
-    def gather(self) -> None:
-        # Game state lives in the table hosts: those in this event loop (this session's
-        # only), and the latest view each host in another process sent with its change.
-        local = table_hosts.registry.teacher_views(self.table_ids)
-        self.views = {**self.remote_views, **local}
-
-    async def draw(self) -> tuple[str, int | None, float]:
-        # Drawn apart from the sockets (``classroom.pages.page_drawing``), from plain data:
-        # what the draws keep between them (parts, lobby reads, live skills) is found there
-        # by this socket's name.
-        ask = DrawAsk(
-            socket=self.channel_name,
-            page=self.page,
-            session_id=self.session_id,
-            language=self.language,
-            views=self.views,
-            dashboard=self.with_dashboard,
-            lobby_changed=self._lobby_changed,
-        )
-        self._lobby_changed = False
-        try:
-            drawn = await teacher_page_draw(ask)
-        except BaseException:
-            self._lobby_changed = ask.lobby_changed or self._lobby_changed
-            raise
-        self._table_ids_read = drawn.table_ids
-        return drawn.html, None, drawn.cpu_s
-
-    def after_render(self) -> None:
-        # New tables (the start, a late joiner's, Play again): draw again with their views.
-        if self._table_ids_read is not None and self._table_ids_read != self.table_ids:
-            self.table_ids = self._table_ids_read
-            self._lobby_changed = True
-            self._dirty = True
-
-    async def lobby_changed(self, event: dict[str, Any]) -> None:
-        self._lobby_changed = True
-        await super().lobby_changed(event)
-
-    async def disconnect(self, code: int) -> None:
-        await super().disconnect(code)
-        teacher_page_forget(self.channel_name)
-
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        # A table moved: its tile is drawn again; the lobby as last read still holds.
-        for table_id, view in event.get("views", {}).items():
-            self.remote_views[int(table_id)] = view
-        self.table_ids.update(int(table_id) for table_id in event.get("table_ids", []))
-        self.redraw()
-
     async def connect(self) -> None:
-        self.remote_views = {}
-        self.table_ids = set()
         session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         owned = await database_sync_to_async(self._owned_tables)(session_id)
         if owned is None:
@@ -329,6 +213,56 @@ class _TeacherConsumer(_LobbyConsumer):
             return None
         return session_table_ids(session_id=session_id)
 
+    async def _draw_current(self) -> Drawing:
+        # Game state lives in the table hosts: those in this event loop (this session's
+        # only), and the latest view each host in another process sent with its change.
+        local = table_hosts.registry.teacher_views(self.table_ids)
+        self.views = {**self.remote_views, **local}
+        self.with_dashboard = self.dashboard is not None and self.dashboard.due()
+        drawing, table_ids = await self._drawn()
+        # New tables (the start, a late joiner's, Play again): drawn again with their views.
+        if table_ids != self.table_ids:
+            self.table_ids = table_ids
+            self._lobby_changed = True
+            self.redraw()
+        return drawing
+
+    async def draw(self) -> Drawing:
+        """The page drawn from the views and lobby as last heard of."""
+        drawing, _table_ids = await self._drawn()
+        return drawing
+
+    async def _drawn(self) -> tuple[Drawing, set[int]]:
+        # Drawn from plain data: what the draws keep between them (parts, lobby reads, live
+        # skills) is found in the drawing process by this socket's name.
+        ask = DrawAsk(
+            socket=self.channel_name,
+            page=self.page,
+            session_id=self.session_id,
+            language=self.language,
+            views=self.views,
+            dashboard=self.with_dashboard,
+            lobby_changed=self._lobby_changed,
+        )
+        self._lobby_changed = False
+        try:
+            drawn = await teacher_page_draw(ask)
+        except BaseException:
+            self._lobby_changed = ask.lobby_changed or self._lobby_changed
+            raise
+        return (drawn.html, None, drawn.cpu_s), drawn.table_ids
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        self._lobby_changed = True
+        await super().lobby_changed(event)
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        # A table moved: its tile is drawn again; the lobby as last read still holds.
+        for table_id, view in event.get("views", {}).items():
+            self.remote_views[int(table_id)] = view
+        self.table_ids.update(int(table_id) for table_id in event.get("table_ids", []))
+        self.redraw()
+
     async def teacher_access_changed(self, event: dict[str, Any]) -> None:
         """A class share of this teacher was revoked: a page they may no longer see closes."""
         if not self.closed_here and not await database_sync_to_async(self._may_watch)(
@@ -336,37 +270,21 @@ class _TeacherConsumer(_LobbyConsumer):
         ):
             await self.close(code=CloseCode.FORBIDDEN)
 
+    async def disconnect(self, code: int) -> None:
+        if self.dashboard is not None:
+            self.dashboard.cancel()
+        await super().disconnect(code)
+        teacher_page_forget(self.channel_name)
 
-class ConsoleConsumer(_TeacherConsumer):
-    """The teacher's console: the tables as they change, the live skills at most every
-    DASHBOARD_GAP_S, and once more after the last change of a burst."""
+
+class ConsoleConsumer(TeacherPageSocket):
+    """The teacher's console: the tables as they change, and the class's live skills."""
 
     page = "console"
-    _dashboard_at = float("-inf")  # loop time of the last render with the live skills
-    _dashboard_task: asyncio.Task[None] | None = None
-
-    def gather(self) -> None:
-        super().gather()
-        now = asyncio.get_running_loop().time()
-        gap = DASHBOARD_GAP_S * teacher_render_budget.stretch(now=now)
-        self.with_dashboard = now - self._dashboard_at >= gap
-        if self.with_dashboard:
-            self._dashboard_at = now
-        elif self._dashboard_task is None or self._dashboard_task.done():
-            wait = self._dashboard_at + gap - now
-            self._dashboard_task = asyncio.create_task(self._dashboard_later(wait))
-
-    async def _dashboard_later(self, wait: float) -> None:
-        await asyncio.sleep(wait)
-        self.redraw()
-
-    async def disconnect(self, code: int) -> None:
-        if self._dashboard_task is not None:
-            self._dashboard_task.cancel()
-        await super().disconnect(code)
+    live_skills = True
 
 
-class ProjectorConsumer(_TeacherConsumer):
+class ProjectorConsumer(TeacherPageSocket):
     page = "projector"
 
 
@@ -380,13 +298,21 @@ class _Opened:
     lobby: str | None = None
 
 
-class SeatConsumer(_LobbyConsumer):
-    """A student's tablet, authenticated by the seat token in its cookie."""
+class SeatConsumer(PageSocket):
+    """A student's tablet in the lobby, authenticated by the seat token in its cookie.
+
+    Its database calls queue on a thread of their own (``lobby_database_call``): a class opens
+    its lobbies at once.
+    """
 
     token = ""
     seat_id: int | None = None
     # The table this tablet's lobby last showed (None: none yet, or at no table).
     shown_table_id: int | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.schedule = self.schedule_for(lambda: self.draw(), Pace(self.render_gap_s))
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -397,7 +323,7 @@ class SeatConsumer(_LobbyConsumer):
             # the same call: nothing that changes meanwhile is missed.
             await self._enter(hint)
         began = asyncio.get_running_loop().time()
-        opened = await self.database_call(self._open, code, hint)
+        opened = await lobby_database_call(self._open, code, hint)
         if opened.session_id is not None:
             code_session_remember(code, opened.session_id)
         if hint is not None and opened.session_id != hint:
@@ -438,27 +364,33 @@ class SeatConsumer(_LobbyConsumer):
         self.shown_table_id = fragment.table_id
         return _Opened(session_id=seat.session_id, seat_id=seat.pk, lobby=fragment.html)
 
-    async def database_call(self, call: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        # A class opens its lobbies at once: they queue on a thread of their own.
-        return await lobby_database_call(call, *args, **kwargs)
-
     async def disconnect(self, code: int) -> None:
         await self._connection_close()
         await super().disconnect(code)
 
     async def _silent(self) -> None:
-        # A silent tablet is gone now (see ``_presence_gone``), on this socket's own thread.
+        # A silent tablet is gone now (see ``classroom.sockets.table``), on its own thread.
         await self._connection_close()
         await super()._silent()
 
     async def _connection_close(self) -> None:
         if self.seat_id is not None:
-            await self.database_call(seat_connection_close, channel_name=self.channel_name)
+            await lobby_database_call(seat_connection_close, channel_name=self.channel_name)
 
     def concerns(self, event: dict[str, Any]) -> bool:
         # A join moves only a few tables' players: the tablets seated elsewhere look the same.
         tables = event.get("tables")
         return tables is None or self.shown_table_id is None or self.shown_table_id in tables
+
+    async def draw(self) -> Drawing:
+        """The tablet's lobby drawn now, with the close code of a seat that has none."""
+        return await lobby_database_call(self._drawn)
+
+    def _drawn(self) -> Drawing:
+        began = time.thread_time()
+        with translation.override(self.language):
+            html, close_code = self.render()
+        return html, close_code, time.thread_time() - began
 
     def render(self) -> tuple[str, int | None]:
         fragment = fragments.seat_fragment_render(session_id=self.session_id, token=self.token)

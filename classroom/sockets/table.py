@@ -33,9 +33,9 @@ from classroom.server.heartbeat import heartbeat_ensure
 from classroom.services.presence import seat_connection_close, seat_connection_open
 from classroom.sockets.base import (
     FLOOD_COOLDOWN,
-    _heartbeat_for,
-    _query,
-    _Socket,
+    Socket,
+    heartbeat_for,
+    query_params,
 )
 from classroom.sockets.close_codes import CloseCode
 from games.live.flood import TokenBucket
@@ -73,7 +73,7 @@ WATCH_NOT_PLAYING = gettext_lazy("This table is not playing right now.")
 class _SocketListener:
     """How a table host reaches one socket of its table in this process."""
 
-    def __init__(self, seat: int | None, consumer: TableConsumer) -> None:
+    def __init__(self, seat: int | None, consumer: TableSocket) -> None:
         self.seat: int | None = seat
         self._consumer = consumer
         self._language = language_from_scope(consumer.scope)
@@ -107,19 +107,92 @@ class _SocketListener:
         return server_frame_encode(error)
 
 
-class TableConsumer(_Socket):
-    """A tablet at a playing table: JSON frames to and from the table host."""
+class TableSocket(Socket):
+    """A page at a live table: frames relayed between the socket and the table host.
+
+    The page is held to the heartbeat if it asks: the server probes it every 2 s, its answers
+    are its sign of life, and a tablet's also time the round trip its reaction times are
+    judged by.
+    """
 
     host: table_hosts.TableHandle | None = None
     listener: _SocketListener | None = None
+    # The round trip to this page as the server times it (a page held to the heartbeat).
+    round_trip: RoundTrip | None = None
+    # A host that stops sends the page to reconnect, and so to its next host; a tablet keeps
+    # the last view of a game that ended instead.
+    keeps_an_ended_game = False
+
+    async def _refuse(self, code: str, message: StrOrPromise, close_code: int) -> None:
+        with translation.override(language_from_scope(self.scope)):
+            frame = ErrorFrame(code=code, message=str(message))
+        await self.send(text_data=server_frame_encode(frame))
+        await self.close(code=close_code)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        decoded = await self.frame_take(text_data, bytes_data)
+        if decoded is None or self.host is None or self.listener is None:
+            return
+        if isinstance(decoded, Sync):
+            self.host.resync(self.listener)
+        elif isinstance(decoded, Act):
+            # The server's own round trip, never the tablet's (games.live.round_trip).
+            server_rtt = self.round_trip.estimate_ms() if self.round_trip is not None else 0
+            action = action_for_engine(decoded.action, server_rtt_ms=server_rtt)
+            self.host.submit(self.listener, decoded.seq, action, decoded.cid)
+
+    async def pinged(self, seq: int) -> None:
+        # A tablet's ping answers the server's probe, or is its own (it heard nothing for a
+        # while): answered with a pong.
+        if self.round_trip is not None and self.round_trip.echoed(seq, wall_ms()):
+            return
+        await super().pinged(seq)
+
+    def _heartbeat_keep(self) -> None:
+        # A table page held to the heartbeat: the server probes it every 2 s and its answers
+        # are its sign of life; a tablet's also time the round trip its reaction times are
+        # judged by.
+        self.watchdog = heartbeat_for(self.scope, self._silent, beat=self._probe)
+        if self.watchdog is not None:
+            self.round_trip = RoundTrip()
+
+    async def _probe(self) -> None:
+        if self.round_trip is None or self.closed_here:
+            return
+        await self.send_unanswered(self.round_trip.probe(wall_ms()), what="a probe")
+
+    async def _silent(self) -> None:
+        await self.close(code=CloseCode.SILENT)
+
+    def _host_stopped(self) -> None:
+        if self.host is not None and not (self.keeps_an_ended_game and self.host.ended):
+            self._closing = asyncio.ensure_future(self.close(code=CloseCode.SERVICE_RESTART))
+
+    async def table_reply(self, event: dict[str, Any]) -> None:
+        """The answer to this socket's own input from a host in another process."""
+        if self.listener is not None:
+            await self.listener.deliver(event["frame"])
+
+    async def disconnect(self, code: int) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
+        if self.host is not None and self.listener is not None:
+            self.host.forget_on_stop(self._host_stopped)
+            self.host.leave(self.listener)
+            if isinstance(self.host, TableHost):
+                table_hosts.registry.listener_left(self.host)
+
+
+class TableConsumer(TableSocket):
+    """A tablet at a playing table, authenticated by the seat token in its cookie."""
+
+    keeps_an_ended_game = True
     seat_id: int | None = None
     # The group telling this page what it may show of points and ranks, if it asked.
     standings_group: str | None = None
     token = ""
     # This socket's number among the seat's sockets (``seat_connection_open``), once it has one.
     opened_as: int | None = None
-    # The round trip to this tablet as the server times it (a seat's socket only).
-    round_trip: RoundTrip | None = None
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -166,26 +239,8 @@ class TableConsumer(_Socket):
         host.on_stop(self._host_stopped)
         await host.join(self.listener)
 
-    def _host_stopped(self) -> None:
-        # A finished game keeps its last view on the tablet; a host that stopped for any other
-        # reason (taken over, failed) sends the tablet to reconnect, and so to its new host.
-        if self.host is not None and not self.host.ended:
-            self._closing = asyncio.ensure_future(self.close(code=CloseCode.SERVICE_RESTART))
-
-    async def _refuse(self, code: str, message: StrOrPromise, close_code: int) -> None:
-        with translation.override(language_from_scope(self.scope)):
-            frame = ErrorFrame(code=code, message=str(message))
-        await self.send(text_data=server_frame_encode(frame))
-        await self.close(code=close_code)
-
     async def disconnect(self, code: int) -> None:
-        if self.watchdog is not None:
-            self.watchdog.stop()
-        if self.host is not None and self.listener is not None:
-            self.host.forget_on_stop(self._host_stopped)
-            self.host.leave(self.listener)
-            if isinstance(self.host, TableHost):
-                table_hosts.registry.listener_left(self.host)
+        await super().disconnect(code)
         if self.standings_group is not None:
             await self.channel_layer.group_discard(self.standings_group, self.channel_name)
         if self.seat_id is not None:
@@ -197,46 +252,9 @@ class TableConsumer(_Socket):
             FLOOD_COOLDOWN.start(self.token, wall_ms())
         await super().flooded()
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        decoded = await self.frame_take(text_data, bytes_data)
-        if decoded is None or self.host is None or self.listener is None:
-            return
-        if isinstance(decoded, Sync):
-            self.host.resync(self.listener)
-        elif isinstance(decoded, Act):
-            # The server's own round trip, never the tablet's (games.live.round_trip).
-            server_rtt = self.round_trip.estimate_ms() if self.round_trip is not None else 0
-            action = action_for_engine(decoded.action, server_rtt_ms=server_rtt)
-            self.host.submit(self.listener, decoded.seq, action, decoded.cid)
-
-    async def pinged(self, seq: int) -> None:
-        # A tablet's ping answers the server's probe, or is its own (it heard nothing for a
-        # while): answered with a pong.
-        if self.round_trip is not None and self.round_trip.echoed(seq, wall_ms()):
-            return
-        await super().pinged(seq)
-
-    def _heartbeat_keep(self) -> None:
-        # A table page held to the heartbeat: the server probes it every 2 s and its answers
-        # are its sign of life; a tablet's also time the round trip its reaction times are
-        # judged by.
-        self.watchdog = _heartbeat_for(self.scope, self._silent, beat=self._probe)
-        if self.watchdog is not None:
-            self.round_trip = RoundTrip()
-
-    async def _probe(self) -> None:
-        if self.round_trip is None or self.closed_here:
-            return
-        await self.send_unanswered(self.round_trip.probe(wall_ms()), what="a probe")
-
     async def _silent(self) -> None:
         await _presence_gone(self.seat_id, self.channel_name)
-        await self.close(code=CloseCode.SILENT)
-
-    async def table_reply(self, event: dict[str, Any]) -> None:
-        """The answer to this socket's own input from a host in another process."""
-        if self.listener is not None:
-            await self.listener.deliver(event["frame"])
+        await super()._silent()
 
     async def session_standings(self, event: dict[str, Any]) -> None:
         """The teacher changed the leaderboard or scoring control
@@ -274,7 +292,7 @@ class TableConsumer(_Socket):
                 await self._refuse("removed", REMOVED, CloseCode.FORBIDDEN)
 
 
-class TableWatchConsumer(TableConsumer):
+class TableWatchConsumer(TableSocket):
     """A teacher page watching one live table: the projector's and console's moving ship.
 
     It listens as no seat (the public view) and never starts a host: a table runs for its
@@ -307,10 +325,6 @@ class TableWatchConsumer(TableConsumer):
         host.on_stop(self._host_stopped)
         await host.join(self.listener)
 
-    def _host_stopped(self) -> None:
-        # Even a finished game: the page looks again and finds the next host, or waits.
-        self._closing = asyncio.ensure_future(self.close(code=CloseCode.SERVICE_RESTART))
-
     def _may_watch(self) -> bool:
         session_id, table_id = self.watched
         return table_visible_to(
@@ -330,13 +344,13 @@ class TableWatchConsumer(TableConsumer):
 
 def _page_game_number(scope: dict[str, Any]) -> int | None:
     """The game the tablet's page was drawn for (``?game=``), if it says."""
-    raw = _query(scope).get("game", [""])[0]
+    raw = query_params(scope).get("game", [""])[0]
     return int(raw) if raw.isdigit() and len(raw) < 6 else None
 
 
 def _wants_standings(scope: dict[str, Any]) -> bool:
-    # Game pages ask (?standings=1); bots, benchmarks and older pages get game frames only.
-    return "1" in _query(scope).get("standings", [])
+    # Game pages ask (?standings=1); bots and benchmarks get game frames only.
+    return "1" in query_params(scope).get("standings", [])
 
 
 async def _presence_gone(seat_id: int | None, channel_name: str) -> None:

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from classroom.gamesite import game_site
-from classroom.sockets.pages import DASHBOARD_GAP_S
+from classroom.pages.render_schedule import DASHBOARD_GAP_S
 from tests.e2e.conftest import ARTIFACTS, PROJECTOR, teacher_sign_up
 from tests.e2e.test_commotion import _move
 from tests.e2e.test_lobby import _create_class, _join_by_roster

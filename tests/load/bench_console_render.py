@@ -8,8 +8,8 @@ this process for ``--warm-s`` seconds (every seat slaps about a third of the fli
 tiles show a game mid-way: flips, scores, a full strip of recent trials. The hosts are then
 stopped and their teacher views kept, plus the same views with one table a flip further on.
 
-Each page is drawn the way its socket draws it (the consumer's own render, in the page's
-language, with the session's queries), ``--repeats`` times, and the median CPU time
+Each page is drawn the way its socket has it drawn (``page_draw``, in the page's language,
+with the session's queries), ``--repeats`` times, and the median CPU time
 (``time.process_time``) is printed as JSON, per page and language:
 
 * ``first``: a page's first render (a fresh socket, nothing drawn before);
@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from classroom.sockets.pages import _TeacherConsumer
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -150,18 +149,25 @@ async def _mid_game(
     return before, after
 
 
-def _page(kind: str, session_id: int, language: str, tables: list[int]) -> _TeacherConsumer:
-    """A console or projector socket, as connected (no channel: only its render is used)."""
-    from classroom.sockets.pages import ConsoleConsumer, ProjectorConsumer
+def _draw(
+    kind: str, session_id: int, language: str, socket: str
+) -> Callable[[dict[int, Any]], str]:
+    """A console or projector socket's draws, as the drawing process makes them: each keeps
+    what the socket's earlier draws read (``socket`` names it)."""
+    from classroom.pages.page_draws import DrawAsk, page_draw
 
-    page = ConsoleConsumer() if kind.startswith("console") else ProjectorConsumer()
-    page.session_id = session_id
-    page.language = language
-    page.table_ids = set(tables)
-    page.remote_views = {}
-    if isinstance(page, ConsoleConsumer):
-        page.with_dashboard = kind == "console+dashboard"
-    return page
+    def draw(views: dict[int, dict[str, Any]]) -> str:
+        ask = DrawAsk(
+            socket=socket,
+            page="console" if kind.startswith("console") else "projector",
+            session_id=session_id,
+            language=language,
+            views=views,
+            dashboard=kind == "console+dashboard",
+        )
+        return page_draw(ask).html
+
+    return draw
 
 
 def _scenarios(
@@ -171,22 +177,22 @@ def _scenarios(
     tables: list[int],
     snapshots: tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]],
 ) -> dict[str, Callable[[int], str]]:
-    def first(index: int) -> str:
-        page = _page(kind, session_id, language, tables)
-        page.views = snapshots[index % 2]
-        return page._render_in_language()[0]
+    from classroom.pages.page_draws import page_forget
 
-    kept = _page(kind, session_id, language, tables)
+    def first(index: int) -> str:
+        socket = f"first-{kind}-{language}"
+        page_forget(socket)  # a fresh socket, nothing drawn before
+        return _draw(kind, session_id, language, socket)(snapshots[index % 2])
+
+    kept = _draw(kind, session_id, language, f"kept-{kind}-{language}")
 
     def changed(index: int) -> str:
-        kept.views = snapshots[index % 2]
-        return kept._render_in_language()[0]
+        return kept(snapshots[index % 2])
 
-    still = _page(kind, session_id, language, tables)
+    still = _draw(kind, session_id, language, f"still-{kind}-{language}")
 
     def unchanged(_index: int) -> str:
-        still.views = snapshots[0]
-        return still._render_in_language()[0]
+        return still(snapshots[0])
 
     return {"first": first, "one_table_changed": changed, "unchanged": unchanged}
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 
 from classroom.asgi import application
 from classroom.models import Seat, SeatConnection
-from classroom.pages import fragments
+from classroom.pages import fragments, render_schedule
 from classroom.pages.code_sessions import code_session_hint, code_session_remember
 from classroom.pages.page_draws import page_forget
 from classroom.people.languages import language_from_scope
@@ -36,7 +36,7 @@ from classroom.services.seats import (
 from classroom.services.sessions import session_start
 from classroom.sockets import base, pages
 from classroom.sockets.close_codes import CloseCode
-from classroom.sockets.pages import SeatConsumer, _LobbyConsumer
+from classroom.sockets.pages import PageSocket, SeatConsumer
 from games.live.heartbeat import SilenceWatchdog
 from games.live.protocol import MAX_FRAME_BYTES
 
@@ -468,7 +468,7 @@ async def test_a_page_dropped_from_its_groups_joins_again_on_a_ping_and_catches_
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The in-memory layer drops a socket from every group when a message waited in its
-    channel past the expiry (seen under load: every console froze). Its next ping after
+    channel past the expiry (under load: every console would freeze). Its next ping after
     ``rejoin_every_s`` joins it again and draws the page, and later changes reach it."""
     if page == "seat":
         socket = _seat_socket(seat)
@@ -483,7 +483,7 @@ async def test_a_page_dropped_from_its_groups_joins_again_on_a_ping_and_catches_
         members.clear()  # as when a message of each of its channels expired
     noor = await _join(guest_session, "Noor")  # at Mika's table: on both pages
     assert await socket.receive_nothing(timeout=0.5)  # dropped: told nothing
-    monkeypatch.setattr(_LobbyConsumer, "rejoin_every_s", 0.0)
+    monkeypatch.setattr(PageSocket, "rejoin_every_s", 0.0)
     await socket.send_to(text_data=json.dumps({"type": "ping", "seq": 1}))
     await _receive_until(socket, lambda text: "Noor" in text)  # drawn again: caught up
     # And told of the next change again.
@@ -501,7 +501,7 @@ async def test_console_draws_its_live_skills_at_most_every_few_seconds_and_after
 ) -> None:
     """The live skills read every trial of the session: while the tables keep changing they
     are drawn at most every DASHBOARD_GAP_S, and once more after the last change."""
-    monkeypatch.setattr(pages, "DASHBOARD_GAP_S", 2.0)
+    monkeypatch.setattr(render_schedule, "DASHBOARD_GAP_S", 2.0)
     monkeypatch.setattr(pages.ConsoleConsumer, "render_gap_s", 0.05)
     socket = _console_socket(guest_session, cookies=teacher_cookies)
     assert (await socket.connect(timeout=TIMEOUT))[0]
@@ -538,7 +538,7 @@ async def test_teacher_pages_over_their_budget_are_drawn_less_often(
     """Every console draw is timed into the process's budget, and while the pages spend
     more than their share each waits longer between two draws (a tablet's lobby does not)."""
     budget = _StretchedBudget()
-    monkeypatch.setattr(pages, "teacher_render_budget", budget)
+    monkeypatch.setattr(render_schedule, "teacher_render_budget", budget)
     monkeypatch.setattr(pages.ConsoleConsumer, "render_gap_s", 0.2)
     monkeypatch.setattr(pages.SeatConsumer, "render_gap_s", 0.2)
     guest_session = await sync_to_async(make_session)(players_per_table=4)
@@ -957,8 +957,8 @@ async def test_each_socket_keeps_its_own_language(
 async def test_a_page_pushed_to_a_socket_that_is_closing_is_dropped_quietly(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    # A lobby page closed while its redraw was on the way (the end of the 07:51 capacity ramp
-    # logged "Task exception was never retrieved ... Disconnected"): the push ends quietly.
+    # A lobby page closed while its redraw was on the way: the push ends quietly, never as
+    # "Task exception was never retrieved ... Disconnected" in the server's log.
     from autobahn.exception import Disconnected
 
     async def closing(**_frame: Any) -> None:
@@ -972,7 +972,7 @@ async def test_a_page_pushed_to_a_socket_that_is_closing_is_dropped_quietly(
     page.draw = drawn  # type: ignore[method-assign]
     with caplog.at_level(logging.DEBUG, logger="classroom.sockets"):
         page.redraw()
-        assert page._push_task is not None
-        await page._push_task
+        assert page.schedule.task is not None
+        await page.schedule.task
     assert "dropped a page for a closing socket" in caplog.text
-    assert page._sent_html is None
+    assert page.schedule.sent_html is None
