@@ -1,4 +1,4 @@
-"""The pages' heartbeat as ``static/js/heartbeat.js`` sets it, for scripts that stand in for
+"""The pages' heartbeat as ``static/js/lib/heartbeat.js`` sets it, for scripts that stand in for
 pages (the benchmarks' tablets, the heartbeat tests): read from the file, so they never drift
 from what the pages do."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-_SCRIPT = Path(__file__).resolve().parents[1] / "static" / "js" / "heartbeat.js"
+_SCRIPT = Path(__file__).resolve().parents[1] / "static" / "js" / "lib" / "heartbeat.js"
 
 
 def _seconds(name: str) -> float:
