@@ -11,7 +11,7 @@ _SCRIPT = Path(__file__).resolve().parents[1] / "static" / "js" / "lib" / "heart
 
 
 def _seconds(name: str) -> float:
-    found = re.search(rf"var {name} = (\d+);", _SCRIPT.read_text())
+    found = re.search(rf"export const {name} = (\d+);", _SCRIPT.read_text())
     if found is None:
         raise LookupError(f"no {name} in {_SCRIPT}")
     return int(found.group(1)) / 1000

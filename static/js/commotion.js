@@ -4,13 +4,22 @@
 // tap plays it at once. Reaction time for the analytics: the onset of a play opportunity is
 // the first animation frame after the card is drawn as playable (double requestAnimationFrame),
 // the response the pointerdown event's timeStamp when the card is picked up.
-(function () {
-  "use strict";
+import { symbols } from "./colour_symbols.js";
+import { fmt } from "./lib/format.js";
+import { overTitle, showOver } from "./lib/game_over.js";
+import { seatNames } from "./lib/names.js";
+import { standingsFromPage } from "./lib/standings.js";
+import { connectTable, TOLD_AS_THEY_COME } from "./lib/table_socket.js";
 
-  var root = document.querySelector("[data-commotion]");
-  if (!root) return;
+const root = document.querySelector("[data-commotion]");
+// Read-only handle for browser tests and debugging.
+export const tablet = root ? play(root) : null;
+
+function play(root) {
   var L = JSON.parse(document.getElementById("cm-labels").textContent);
-  var standings = window.SnapclassStandings.fromPage();
+  var standings = standingsFromPage();
+  var names = seatNames(L);
+  var seatName = names.seatName;
 
   var el = {
     status: root.querySelector("[data-status]"),
@@ -39,37 +48,18 @@
   var clockTimer = null;
   var overTimer = null;     // "Next round in N s", counting down
 
-  function fmt(template, values) {
-    return template.replace(/%\((\w+)\)[sd]/g, function (_m, key) {
-      return values[key] === undefined ? "" : values[key];
-    });
-  }
-
-  // A classmate taken off the class list mid-game: a robot plays their seat, and their name
-  // leaves this page at once (the next page load has the robot's own name).
-  function forgetRemoved(events) {
-    (events || []).forEach(function (event) {
-      if (event.kind === "bot_takeover") L.names[String(event.seat)] = L.robot;
-    });
-  }
-  function seatName(seat) {
-    return L.names[String(seat)] || fmt(L.player_n, { n: seat + 1 });
-  }
-
-  var table = window.SnapclassTable.connect(root, {
+  var table = connectTable(root, {
     onState: function (next, events) {
-      forgetRemoved(events);
+      names.forgetRemoved(events);
       if (typeof next.game_ms === "number") gameOffset = performance.now() - next.game_ms;
       view = next;
       if (held && !stillHeld()) held = null;
       render();
     },
     onError: function (frame) {
-      if (["rejected", "paused", "slow_down", "not_saved"].indexOf(frame.code) >= 0) {
-        feedback(frame.message, "gentle");
-      }
+      if (TOLD_AS_THEY_COME.indexOf(frame.code) >= 0) feedback(frame.message, "gentle");
     },
-    onStop: function (message) { showOver(message || L.left_title, "", null); },
+    onStop: function (message) { showOverWithScores(message || L.left_title, "", null); },
     onStandings: function (frame) {
       standings.update(frame);
       if (view) render();
@@ -93,8 +83,8 @@
     face.textContent = card.kind === "number" ? card.number : card.kind === "start" ? L.start : L.stop;
     node.appendChild(face);
     // The colour's shape too: two colours that look alike to a child still differ in shape.
-    var symbol = card.colour && window.SnapclassSymbols.forColour(card.colour);
-    if (symbol) node.appendChild(window.SnapclassSymbols.svg(symbol, "cm-symbol"));
+    var symbol = card.colour && symbols.forColour(card.colour);
+    if (symbol) node.appendChild(symbols.svg(symbol, "cm-symbol"));
     var back = document.createElement("span");
     back.className = "cm-owner";
     node.appendChild(back);
@@ -299,11 +289,7 @@
       var title;
       var text = "";
       if (view.phase === "game_over" || view.ended) {
-        var winners = view.winners || [];
-        if (!standings.shown(view)) title = view.ended ? L.ended : L.game_over;
-        else if (winners.indexOf(view.you) >= 0) title = L.you_win;
-        else if (winners.length) title = fmt(L.winner_is, { name: winners.map(seatName).join(" & ") });
-        else title = L.ended;
+        title = overTitle(L, view, { shown: standings.shown(view), seatName: seatName });
         text = L.well_played;
       } else {
         title = fmt(L.round_over, { n: view.round });
@@ -313,7 +299,7 @@
           if (view.phase === "round_over" && !view.paused) el.overText.textContent = nextRoundText();
         }, 250);
       }
-      showOver(title, text, rows);
+      showOverWithScores(title, text, rows);
       var said = view.ended ? "" : outLine();
       el.overOut.textContent = said;
       el.overOut.hidden = !said;
@@ -327,10 +313,9 @@
     return fmt(L.next_round, { n: left });
   }
 
-  function showOver(title, text, rows) {
+  // The round's or the game's panel, with the score table when there are rows to show.
+  function showOverWithScores(title, text, rows) {
     el.overOut.hidden = true;
-    el.overTitle.textContent = title;
-    el.overText.textContent = text;
     el.overBody.replaceChildren();
     if (rows && rows.length) {
       var tableEl = document.createElement("table");
@@ -358,7 +343,7 @@
       });
       el.overBody.appendChild(tableEl);
     }
-    el.over.hidden = false;
+    showOver(el, title, text);
   }
 
   // ---- reaction-time onsets ------------------------------------------------------------------
@@ -430,9 +415,8 @@
     feedbackTimer = setTimeout(function () { el.feedback.hidden = true; }, 1400);
   }
 
-  // Read-only handle for browser tests and debugging.
-  window.commotion = {
+  return {
     get view() { return view; },
     get onsets() { return onsets; },
   };
-})();
+}

@@ -4,20 +4,28 @@
 // (two requestAnimationFrame callbacks: the first runs before that frame is painted, the
 // second at the start of the next, after the paint); the response is the pointerdown event's
 // timeStamp, on the same clock as performance.now(). The judged card is never scaled, turned
-// or faded in (issue 18): it is whole at its final size in that first frame, with or without
+// or faded in: it is whole at its final size in that first frame, with or without
 // reduced motion; only the frame around it animates. Only the measured RT travels; the server
 // checks it is plausible and decides who was first.
 //
-// Every tap gets an answer on this tablet (issue 19): the server's judgement of this seat's
+// Every tap gets an answer on this tablet: the server's judgement of this seat's
 // own response (view.mine) once the race is settled, and at once for what the tablet itself
 // knows (too late, paused, not your turn, team-mode hint).
-(function () {
-  "use strict";
+import { fmt } from "./lib/format.js";
+import { overTitle, showOver } from "./lib/game_over.js";
+import { seatNames } from "./lib/names.js";
+import { standingsFromPage } from "./lib/standings.js";
+import { connectTable } from "./lib/table_socket.js";
 
-  var root = document.querySelector("[data-table-socket]");
-  if (!root) return;
+const root = document.querySelector("[data-table-socket]");
+// Read-only handle for browser tests and debugging: what this tablet shows and measured.
+export const tablet = root ? play(root) : null;
+
+function play(root) {
   var L = JSON.parse(document.getElementById("ps-labels").textContent);
-  var standings = window.SnapclassStandings.fromPage();
+  var standings = standingsFromPage();
+  var names = seatNames(L);
+  var seatName = names.seatName;
 
   var el = {
     status: root.querySelector("[data-status]"),
@@ -50,15 +58,9 @@
   // This tablet's own responses, judged as it saw them: accuracy feedback when scoring is off.
   var tally = { right: 0, total: 0 };
 
-  function fmt(template, values) {
-    return template.replace(/%\((\w+)\)s/g, function (_match, key) {
-      return values[key] === undefined ? "" : values[key];
-    });
-  }
-
-  var table = window.SnapclassTable.connect(root, {
+  var table = connectTable(root, {
     onState: function (next, events) {
-      forgetRemoved(events);
+      names.forgetRemoved(events);
       view = next;
       render();
     },
@@ -70,7 +72,7 @@
       }
       tapPending = false;
     },
-    onStop: function (message) { showOver(message || L.left_title, ""); },
+    onStop: function (message) { showOver(el, message || L.left_title, ""); },
     onStandings: function (frame) {
       standings.update(frame);
       if (view) render();
@@ -132,21 +134,10 @@
     renderPublic();
     renderCentre();
     renderStatus(you);
-    renderAnswer(you);
+    renderAnswer();
     renderGlow(you);
     if (!standings.scoring() && tally.total) el.level.textContent += " · " + fmt(L.right_count, tally);
-    renderOver(you);
-  }
-
-  // A classmate taken off the class list mid-game: a robot plays their seat, and their name
-  // leaves this page at once (the next page load has the robot's own name).
-  function forgetRemoved(events) {
-    (events || []).forEach(function (event) {
-      if (event.kind === "bot_takeover") L.names[String(event.seat)] = L.robot;
-    });
-  }
-  function seatName(seat) {
-    return L.names[String(seat)] || fmt(L.player_n, { n: seat + 1 });
+    renderOver();
   }
 
   function choosingPlayer() {
@@ -385,7 +376,7 @@
   }
 
   // The server's judgement of this seat's own tap, once the race is settled.
-  function renderAnswer(you) {
+  function renderAnswer() {
     var mine = view.mine;
     if (!mine || mine.result === "waiting" || mine.flip === answeredFlip) return;
     answeredFlip = mine.flip;
@@ -437,36 +428,23 @@
     });
   }
 
-  function renderOver(you) {
+  function renderOver() {
     var over = view.phase === "game_over" || view.ended;
     if (!over) {
       el.over.hidden = true;
       return;
     }
-    if (!standings.shown(view)) {
-      var yours = !standings.scoring() && tally.total ? fmt(L.right_total, tally) + " " : "";
-      showOver(view.ended ? L.ended : L.game_over, yours + L.well_played);
-      return;
-    }
-    var winners = view.winners || [];
-    if (winners.indexOf(you) >= 0) showOver(L.you_win, L.well_played);
-    else if (winners.length) showOver(fmt(L.winner_is, { name: winners.map(seatName).join(", ") }), L.well_played);
-    else showOver(L.ended, L.well_played);
+    var shown = standings.shown(view);
+    // Accuracy only: this tablet's own count of right taps, before the closing words.
+    var yours = !shown && !standings.scoring() && tally.total ? fmt(L.right_total, tally) + " " : "";
+    showOver(el, overTitle(L, view, { shown: shown, seatName: seatName }), yours + L.well_played);
   }
 
-  function showOver(title, text) {
-    el.overTitle.textContent = title;
-    el.overText.textContent = text;
-    el.over.hidden = false;
-  }
-
-  // Read-only handle for browser tests and debugging: what this tablet shows and measured.
-  window.palmStrike = {
+  return {
     get view() { return view; },
     get onset() { return onset; },
     get shownFlip() { return shownFlip; },
     get rttMs() { return table.rtt(); },
     get feedback() { return el.feedback.hidden ? null : { text: el.feedbackText.textContent, icon: el.feedback.dataset.icon, mood: el.feedback.className }; },
   };
-
-})();
+}

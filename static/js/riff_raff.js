@@ -5,14 +5,22 @@
 // to the server in ship coordinates. A piece falling off the ship can be caught by tapping it;
 // the catch reaction time runs from the first painted frame that shows it falling (the
 // animation frame after that paint, see markFalling) to the pointerdown event's timeStamp.
-(function () {
-  "use strict";
+import { fmt } from "./lib/format.js";
+import { overTitle, showOver } from "./lib/game_over.js";
+import { seatNames } from "./lib/names.js";
+import { standingsFromPage } from "./lib/standings.js";
+import { connectTable, TOLD_AS_THEY_COME } from "./lib/table_socket.js";
+import { createScene } from "./riff_raff_scene.js";
 
-  var root = document.querySelector("[data-riff-raff]");
-  if (!root) return;
+const root = document.querySelector("[data-riff-raff]");
+// Read-only handle for browser tests and debugging.
+export const tablet = root ? play(root) : null;
+
+function play(root) {
   var L = JSON.parse(document.getElementById("rr-labels").textContent);
-  var standings = window.SnapclassStandings.fromPage();
-  var GEO = L.geometry;
+  var standings = standingsFromPage();
+  var names = seatNames(L);
+  var seatName = names.seatName;
   var canvas = root.querySelector("canvas");
   var el = {
     status: root.querySelector("[data-status]"),
@@ -37,22 +45,9 @@
   var angle = 0;
   var feedbackTimer = null;
 
-  function fmt(template, values) {
-    return template.replace(/%\((\w+)\)[sd]/g, function (_m, key) {
-      return values[key] === undefined ? "" : values[key];
-    });
-  }
-  // A classmate taken off the class list mid-game: a robot plays their seat, and their name
-  // leaves this page at once (the next page load has the robot's own name).
-  function forgetRemoved(events) {
-    (events || []).forEach(function (event) {
-      if (event.kind === "bot_takeover") L.names[String(event.seat)] = L.robot;
-    });
-  }
-  function seatName(seat) { return L.names[String(seat)] || fmt(L.player_n, { n: seat + 1 }); }
   function placing() { return view && view.phase === "placing" && view.active === view.you && !view.paused; }
 
-  var scene = window.RiffRaffScene.create(canvas, {
+  var scene = createScene(canvas, {
     geometry: L.geometry,
     cargo: L.cargo,
     waveStrength: L.wave_strength,
@@ -72,9 +67,9 @@
     },
   });
 
-  var table = window.SnapclassTable.connect(root, {
+  var table = connectTable(root, {
     onState: function (next, events) {
-      forgetRemoved(events);
+      names.forgetRemoved(events);
       (events || []).forEach(function (event) {
         if (event.kind === "caught" && event.seat === next.you) caught.push(event.piece);
       });
@@ -84,9 +79,9 @@
     },
     onMotion: function (message) { scene.pushMotion(message.frame); },
     onError: function (frame) {
-      if (["rejected", "paused", "slow_down", "not_saved"].indexOf(frame.code) >= 0) feedback(frame.message);
+      if (TOLD_AS_THEY_COME.indexOf(frame.code) >= 0) feedback(frame.message);
     },
-    onStop: function (message) { showOver(message || L.left_title, ""); },
+    onStop: function (message) { showOver(el, message || L.left_title, ""); },
     onStandings: function (frame) {
       standings.update(frame);
       if (view) renderPanel();
@@ -183,9 +178,7 @@
     else if (view.phase === "catching") status = view.active === mine ? L.catch_it : L.falling;
     el.status.textContent = status;
     if (view.phase === "game_over" || view.ended) {
-      var winners = view.winners || [];
-      if (!standings.shown(view)) showOver(view.ended ? L.ended : L.game_over, L.well_played);
-      else showOver(winners.indexOf(mine) >= 0 ? L.you_win : winners.length ? fmt(L.winner_is, { name: winners.map(seatName).join(" & ") }) : L.ended, L.well_played);
+      showOver(el, overTitle(L, view, { shown: standings.shown(view), seatName: seatName }), L.well_played);
     } else el.over.hidden = true;
   }
 
@@ -258,14 +251,8 @@
     feedbackTimer = setTimeout(function () { el.feedback.hidden = true; }, 1600);
   }
 
-  function showOver(title, text) {
-    el.overTitle.textContent = title;
-    el.overText.textContent = text;
-    el.over.hidden = false;
-  }
 
-  // Read-only handle for browser tests and debugging.
-  window.riffRaff = {
+  return {
     get view() { return view; },
     get motionFrames() { return scene.motionFrames; },
     get paints() { return scene.paints; },
@@ -284,4 +271,4 @@
     shipAngle: function () { return scene.shipAngle(); },
     dock: DOCK,
   };
-})();
+}

@@ -1,27 +1,23 @@
 // Game settings: show a setting only while it matters (auto-flip interval with auto-flip,
 // team-mode options with team mode). Hidden fields keep their values and are still sent.
-(function () {
-  "use strict";
+function currentValue(control) {
+  if (control.type === "checkbox") return control.checked ? "true" : "false";
+  return String(control.value).toLowerCase();
+}
 
-  function currentValue(control) {
-    if (control.type === "checkbox") return control.checked ? "true" : "false";
-    return String(control.value).toLowerCase();
-  }
-
-  function refresh(root) {
-    root.querySelectorAll("[data-shown-when]").forEach(function (input) {
-      var prefix = input.name.slice(0, input.name.lastIndexOf("-") + 1);
-      var control = root.querySelector('[name="' + prefix + input.dataset.shownWhen + '"]');
-      var field = input.closest(".field");
-      if (!control || !field) return;
-      field.hidden = currentValue(control) !== input.dataset.shownValue;
-    });
-  }
-
-  document.addEventListener("change", function (event) {
-    var form = event.target.closest && event.target.closest("form");
-    if (form) refresh(form);
+function refresh(root) {
+  root.querySelectorAll("[data-shown-when]").forEach(function (input) {
+    var prefix = input.name.slice(0, input.name.lastIndexOf("-") + 1);
+    var control = root.querySelector('[name="' + prefix + input.dataset.shownWhen + '"]');
+    var field = input.closest(".field");
+    if (!control || !field) return;
+    field.hidden = currentValue(control) !== input.dataset.shownValue;
   });
-  document.addEventListener("htmx:afterSwap", function () { refresh(document); });
-  document.addEventListener("DOMContentLoaded", function () { refresh(document); });
-})();
+}
+
+document.addEventListener("change", function (event) {
+  var form = event.target.closest && event.target.closest("form");
+  if (form) refresh(form);
+});
+document.addEventListener("htmx:afterSwap", function () { refresh(document); });
+document.addEventListener("DOMContentLoaded", function () { refresh(document); });

@@ -230,7 +230,9 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
     practice = gus.new_page()
     practice.goto(f"/b/{site.ids['badge_token']}/")
     practice.get_by_role("button", name="Play alone").click()
-    practice.wait_for_function("window.palmStrike && window.palmStrike.view")
+    practice.wait_for_function(
+        "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view"
+    )
     practice.get_by_role("button", name="I'm done").click()
     expect(practice.get_by_role("heading", name="Well played!")).to_be_visible(
         timeout=BUILD_WAIT_MS
@@ -238,7 +240,9 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
     site.ids["practice_done_code"] = practice.url.rstrip("/").rsplit("/", 1)[-1]
     practice.goto("/practice/")
     practice.get_by_role("button", name="Start").click()
-    practice.wait_for_function("window.commotion && window.commotion.view")
+    practice.wait_for_function(
+        "pageModules.commotion?.tablet && pageModules.commotion?.tablet.view"
+    )
     site.ids["practice_playing_code"] = practice.url.rstrip("/").rsplit("/", 1)[-1]
 
     # Guests type a nickname instead of tapping their name.

@@ -23,6 +23,7 @@ from playwright.sync_api import (
 )
 
 from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
+from tests.e2e.page_modules import PAGE_MODULES_SCRIPT
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -213,7 +214,9 @@ def browser() -> Iterator[Browser]:
         new_context = launched.new_context
 
         def watched_context(**kwargs: Any) -> BrowserContext:
-            return _watch_for_csp_violations(new_context(**kwargs))
+            context = _watch_for_csp_violations(new_context(**kwargs))
+            context.add_init_script(PAGE_MODULES_SCRIPT)
+            return context
 
         launched.new_context = watched_context  # type: ignore[method-assign]
         yield launched

@@ -53,7 +53,7 @@ def test_the_dashboard_changes_during_play_and_the_reports_open_after(
     teacher.get_by_role("button", name="Start").click()
     ava = tablets["Ava"]
     expect(ava.get_by_role("region", name="Your cards")).to_be_visible(timeout=5000)
-    ava.wait_for_function("window.palmStrike && window.palmStrike.view")
+    ava.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
 
     dashboard = teacher.get_by_role("region", name="Live skills")
     expect(dashboard.locator(".student-tile")).to_have_count(3, timeout=15000)

@@ -87,11 +87,12 @@ def _hex(rgb: str) -> str:
 
 def _wait_for_flip(tablet: Page) -> dict[str, Any]:
     tablet.wait_for_function(
-        "window.palmStrike && window.palmStrike.view && window.palmStrike.view.public",
+        "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view"
+        " && pageModules.palm_strike?.tablet.view.public",
         timeout=15000,
     )
     expect(tablet.locator(".pcard-big")).to_be_visible()
-    card: dict[str, Any] = tablet.evaluate("window.palmStrike.view.public")
+    card: dict[str, Any] = tablet.evaluate("pageModules.palm_strike?.tablet.view.public")
     return card
 
 
@@ -229,19 +230,21 @@ def test_riff_raff_cargo_carries_its_players_shape_on_the_safe_palette(
     tablet = new_tablet()
     _join_by_roster(tablet, code, "Ava")
     teacher.get_by_role("button", name="Start", exact=True).click()
-    tablet.wait_for_function("window.riffRaff && window.riffRaff.view", timeout=10000)
+    tablet.wait_for_function(
+        "pageModules.riff_raff?.tablet && pageModules.riff_raff?.tablet.view", timeout=10000
+    )
     # Count the shapes the canvas draws on cargo from here on.
     tablet.evaluate(
         """() => {
             window.__shapes = {};
-            const draw = window.SnapclassSymbols.draw;
-            window.SnapclassSymbols.draw = function (ctx, name) {
+            const draw = pageModules.colour_symbols.symbols.draw;
+            pageModules.colour_symbols.symbols.draw = function (ctx, name) {
                 window.__shapes[name] = (window.__shapes[name] || 0) + 1;
                 return draw.apply(this, arguments);
             };
         }"""
     )
-    colours = tablet.evaluate("window.riffRaff.ownerColours")
+    colours = tablet.evaluate("pageModules.riff_raff?.tablet.ownerColours")
     assert [colour.upper() for colour in colours] == ["#000000", "#D55E00", "#009E73", "#F0E442"]
     # The player list shows each player's cargo shape too (circle, triangle…).
     dots = tablet.evaluate(

@@ -45,7 +45,7 @@ def _move(tablet: Page) -> bool:
 
 
 def _try_move(tablet: Page) -> bool:
-    view: dict[str, Any] = tablet.evaluate("window.commotion.view")
+    view: dict[str, Any] = tablet.evaluate("pageModules.commotion?.tablet.view")
     if view["phase"] in ("round_over", "game_over") or view.get("ended"):
         return False
     if view["phase"] != "playing":
@@ -155,9 +155,11 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
     start.click()
     for tablet in tablets.values():
         expect(tablet.get_by_role("region", name="Centre piles")).to_be_visible(timeout=8000)
-        tablet.wait_for_function("window.commotion && window.commotion.view")
+        tablet.wait_for_function(
+            "pageModules.commotion?.tablet && pageModules.commotion?.tablet.view"
+        )
     ava = tablets["Ava"]
-    view = ava.evaluate("window.commotion.view")
+    view = ava.evaluate("pageModules.commotion?.tablet.view")
     assert len(view["players"]) == 4  # two students, two bots
     refills = {p["seat"]: p["refill_size"] for p in view["players"]}
     assert refills[view["you"]] == 5
@@ -170,7 +172,10 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
     while playing and time.monotonic() < deadline:
         playing = all([_move(tablet) for tablet in tablets.values()])
         animated |= set(ava.evaluate(ANIMATED_CARDS))
-        if not screenshot_taken and ava.evaluate("window.commotion.view.centre.length") >= 3:
+        if (
+            not screenshot_taken
+            and ava.evaluate("pageModules.commotion?.tablet.view.centre.length") >= 3
+        ):
             screenshot(ava, "commotion-tablet-playing")
             ava.set_viewport_size({"width": 768, "height": 1024})  # the tablet turned upright
             screenshot(ava, "commotion-tablet-portrait")
@@ -181,7 +186,7 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
 
     expect(ava.locator("[data-over]")).to_be_visible(timeout=5000)
     screenshot(ava, "commotion-round-over")
-    view = ava.evaluate("window.commotion.view")
+    view = ava.evaluate("pageModules.commotion?.tablet.view")
     rows = [row for row in view["rounds"] if row["round"] == view["round"]]
     shown = ava.locator(".cm-scores tr").all_inner_texts()[1:]
     assert len(shown) == len(rows) == 4

@@ -150,14 +150,16 @@ def test_six_seats_keep_every_centre_pile_whole_and_tappable_both_ways(
     _join_by_roster(ava, code, "Ava")
     teacher.get_by_role("button", name="Start").click()
     expect(ava.get_by_role("region", name="Centre piles")).to_be_visible(timeout=8000)
-    ava.wait_for_function("() => window.commotion && window.commotion.view")
-    assert len(ava.evaluate("() => window.commotion.view.players")) == 6
+    ava.wait_for_function(
+        "() => pageModules.commotion?.tablet && pageModules.commotion?.tablet.view"
+    )
+    assert len(ava.evaluate("() => pageModules.commotion?.tablet.view.players")) == 6
 
     deadline = time.monotonic() + WAIT_S
     checked: dict[str, int] = {"landscape": 0, "portrait": 0}
     most = 0
     while time.monotonic() < deadline and most < ENOUGH_PILES:
-        view: dict[str, Any] = ava.evaluate("() => window.commotion.view")
+        view: dict[str, Any] = ava.evaluate("() => pageModules.commotion?.tablet.view")
         if view["phase"] != "playing" or len(view["centre"]) <= most:
             ava.wait_for_timeout(300)
             continue

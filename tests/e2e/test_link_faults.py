@@ -75,7 +75,10 @@ def _playing(browser: Browser, relay: Relay, teacher: Page, username: str) -> li
     expect(teacher.get_by_text("2 connected")).to_be_visible()
     teacher.get_by_role("button", name="Start", exact=True).click()
     for tablet in tablets:
-        tablet.wait_for_function("window.palmStrike && window.palmStrike.view", timeout=15_000)
+        tablet.wait_for_function(
+            "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view",
+            timeout=15_000,
+        )
     expect(teacher.get_by_text("2 connected")).to_be_visible(timeout=10_000)
     return tablets
 
@@ -89,7 +92,7 @@ def _flipper(tablets: list[Page]) -> Page:
 
 
 def _link_log(tablet: Page) -> list[dict[str, Any]]:
-    log: list[dict[str, Any]] = tablet.evaluate("window.SnapclassTable.links[0].log")
+    log: list[dict[str, Any]] = tablet.evaluate("pageModules.table_socket?.links[0].log")
     return log
 
 
@@ -139,7 +142,9 @@ def test_a_wifi_drop_shows_on_the_tablet_and_the_console_and_heals_by_itself(
         expect(tablet.locator("[data-reconnecting]")).to_be_hidden(timeout=HEAL_TIMEOUT_MS)
     expect(teacher.get_by_text("2 connected")).to_be_visible(timeout=HEAL_TIMEOUT_MS)
     for tablet in tablets:
-        tablet.wait_for_function("window.palmStrike.view.flip === 1", timeout=HEAL_TIMEOUT_MS)
+        tablet.wait_for_function(
+            "pageModules.palm_strike?.tablet.view.flip === 1", timeout=HEAL_TIMEOUT_MS
+        )
     assert flipper.locator("[data-table-socket]").get_attribute("data-link-lost") is None
     database = Path(server_env["DATABASE_URL"].removeprefix("sqlite:///"))
     # The flip was resent after the reconnect (and maybe also arrived late on the dead link):
@@ -167,14 +172,16 @@ def test_back_at_once_when_the_server_answers_and_a_tap_made_meanwhile_counts_on
     flipper.locator("[data-flip-button]").dispatch_event("pointerdown")  # made while down
     # Down long enough for the backoff to grow past a second (0.5, 1, 2, 4 s ceilings).
     flipper.wait_for_function(
-        "window.SnapclassTable.links[0].log.filter(e => e.what === 'backoff').length >= 4",
+        "pageModules.table_socket?.links[0].log.filter(e => e.what === 'backoff').length >= 4",
         timeout=HEAL_TIMEOUT_MS,
     )
     up_at = float(flipper.evaluate("performance.now()"))
     relay.come_up()
     for tablet in tablets:
         expect(tablet.locator("[data-reconnecting]")).to_be_hidden(timeout=HEAL_TIMEOUT_MS)
-        tablet.wait_for_function("window.palmStrike.view.flip === 1", timeout=HEAL_TIMEOUT_MS)
+        tablet.wait_for_function(
+            "pageModules.palm_strike?.tablet.view.flip === 1", timeout=HEAL_TIMEOUT_MS
+        )
 
     log = _link_log(flipper)
     opened = next(e for e in log if e["what"] == "open" and e["at"] > up_at)
@@ -256,8 +263,11 @@ def test_a_tablet_is_back_within_a_second_of_a_killed_server_answering_again(
         context.add_cookies([{"name": f"seat_{code}", "value": token, "url": url}])
         tablet = context.new_page()
         tablet.goto(f"{url}/play/{code}/")
-        tablet.wait_for_function("window.palmStrike && window.palmStrike.view", timeout=30_000)
-        tablet.wait_for_function("window.SnapclassTable.links[0].opens === 1")
+        tablet.wait_for_function(
+            "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view",
+            timeout=30_000,
+        )
+        tablet.wait_for_function("pageModules.table_socket?.links[0].opens === 1")
 
         site.kill(port)
         time.sleep(4)  # the backoff grows meanwhile: its next sleep may be 2-4 s
@@ -266,7 +276,7 @@ def test_a_tablet_is_back_within_a_second_of_a_killed_server_answering_again(
         answered = _answering(port)
         offset = _page_offset(tablet)
         starting.join()
-        tablet.wait_for_function("window.SnapclassTable.links[0].opens === 2", timeout=30_000)
+        tablet.wait_for_function("pageModules.table_socket?.links[0].opens === 2", timeout=30_000)
         log = _link_log(tablet)
         opened = [e for e in log if e["what"] == "open"][-1]
         attempt = [e for e in log if e["what"] == "attempt" and e["at"] <= opened["at"]][-1]

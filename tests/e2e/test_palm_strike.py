@@ -63,7 +63,7 @@ def slap_matches(tablet: Page, *, slaps: int, seconds: float, flips: int = 0) ->
     seen: set[int] = set()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and (len(slapped) < slaps or len(seen) < flips):
-        view = tablet.evaluate("window.palmStrike.view")
+        view = tablet.evaluate("pageModules.palm_strike?.tablet.view")
         flip = int(view.get("flip") or 0)
         if view.get("window_closes_ms") and flip not in seen and view.get("public"):
             seen.add(flip)
@@ -137,8 +137,10 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
     teacher.get_by_role("button", name="Start").click()
     for player in players:
         expect(player.page.get_by_role("region", name="Your cards")).to_be_visible(timeout=5000)
-        player.page.wait_for_function("window.palmStrike && window.palmStrike.view")
-        player.seat = int(player.page.evaluate("window.palmStrike.view.you"))
+        player.page.wait_for_function(
+            "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view"
+        )
+        player.seat = int(player.page.evaluate("pageModules.palm_strike?.tablet.view.you"))
         player.offset_ms = _page_offset(player.page)
     latency = _measure_input_latency(players[0].page)
     for player in players[1:]:
@@ -150,12 +152,12 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
     deadline = time.monotonic() + GAME_TIMEOUT_S
     finished = False
     while time.monotonic() < deadline and not finished:
-        view = players[0].page.evaluate("window.palmStrike.view")
+        view = players[0].page.evaluate("pageModules.palm_strike?.tablet.view")
         if view["phase"] == "game_over":
             finished = True
             break
         for player in players:
-            choosing = player.page.evaluate("window.palmStrike.view.choice")
+            choosing = player.page.evaluate("pageModules.palm_strike?.tablet.view.choice")
             if choosing:
                 # Whose card (several players matched), or which of your cards.
                 kind = ".player-choice" if choosing["reason"] == "player" else ".card-choice"
@@ -173,9 +175,10 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
         plan = []
         for player in players:
             player.page.wait_for_function(
-                f"window.palmStrike.shownFlip === {flip} && window.palmStrike.onset !== null"
+                f"pageModules.palm_strike?.tablet.shownFlip === {flip}"
+                " && pageModules.palm_strike?.tablet.onset !== null"
             )
-            onset = float(player.page.evaluate("window.palmStrike.onset"))
+            onset = float(player.page.evaluate("pageModules.palm_strike?.tablet.onset"))
             plan.append((player.offset_ms + onset + player.delay_ms, onset, player))
         for due, onset, player in sorted(plan, key=lambda item: item[0]):
             _sleep_until(due)
@@ -195,7 +198,7 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
             screenshot(players[1].page, f"palm-strike-{level}-tablet-second")
 
     assert finished, "the game did not end in time"
-    view = players[0].page.evaluate("window.palmStrike.view")
+    view = players[0].page.evaluate("pageModules.palm_strike?.tablet.view")
     winners = view["winners"]
     assert len(winners) == 1
     winner = next(player for player in players if player.seat == winners[0])
@@ -260,13 +263,15 @@ def test_three_tablets_play_team_mode_to_five_claims(
     _join(code, players)
     teacher.get_by_role("button", name="Start").click()
     for player in players:
-        player.page.wait_for_function("window.palmStrike && window.palmStrike.view", timeout=5000)
+        player.page.wait_for_function(
+            "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view", timeout=5000
+        )
         player.offset_ms = _page_offset(player.page)
 
     handled_flip = 0
     deadline = time.monotonic() + GAME_TIMEOUT_S
     while time.monotonic() < deadline:
-        view = players[0].page.evaluate("window.palmStrike.view")
+        view = players[0].page.evaluate("pageModules.palm_strike?.tablet.view")
         if view["phase"] == "game_over":
             break
         flip = int(view.get("flip") or 0)
@@ -279,9 +284,10 @@ def test_three_tablets_play_team_mode_to_five_claims(
             continue
         for player in players:  # in order of their scripted delays: Ava is quickest
             player.page.wait_for_function(
-                f"window.palmStrike.shownFlip === {flip} && window.palmStrike.onset !== null"
+                f"pageModules.palm_strike?.tablet.shownFlip === {flip}"
+                " && pageModules.palm_strike?.tablet.onset !== null"
             )
-            onset = float(player.page.evaluate("window.palmStrike.onset"))
+            onset = float(player.page.evaluate("pageModules.palm_strike?.tablet.onset"))
             time.sleep(
                 max(0.0, player.offset_ms + onset + player.delay_ms - time.monotonic() * 1000)
                 / 1000
@@ -292,7 +298,7 @@ def test_three_tablets_play_team_mode_to_five_claims(
                     box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
                 )
 
-    view = players[0].page.evaluate("window.palmStrike.view")
+    view = players[0].page.evaluate("pageModules.palm_strike?.tablet.view")
     assert view["phase"] == "game_over"
     assert view["winners"] == [0]  # Ava, quickest to every claim
     assert view["claims"]["0"] >= 5

@@ -78,14 +78,16 @@ def _join(code: str, page: Page, name: str, language: str = "en") -> None:
 def _start(teacher: Page, players: list[Player]) -> None:
     teacher.get_by_role("button", name="Start").click()
     for player in players:
-        player.page.wait_for_function("window.palmStrike && window.palmStrike.view", timeout=8000)
-        player.seat = int(player.page.evaluate("window.palmStrike.view.you"))
+        player.page.wait_for_function(
+            "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view", timeout=8000
+        )
+        player.seat = int(player.page.evaluate("pageModules.palm_strike?.tablet.view.you"))
         player.offset_ms = _page_offset(player.page)
         player.page.evaluate(WATCH_ANSWERS)
 
 
 def _view(page: Page) -> dict[str, Any]:
-    return dict(page.evaluate("window.palmStrike.view"))
+    return dict(page.evaluate("pageModules.palm_strike?.tablet.view"))
 
 
 def _answer_after(page: Page, taps_before: int) -> dict[str, Any]:
@@ -118,7 +120,7 @@ def _tap(page: Page, selector: str) -> dict[str, Any]:
 
 def _settle_choices(players: list[Player]) -> None:
     for player in players:
-        choice = player.page.evaluate("window.palmStrike.view.choice")
+        choice = player.page.evaluate("pageModules.palm_strike?.tablet.view.choice")
         if not choice:
             continue
         selector = ".player-choice" if choice["reason"] == "player" else ".card-choice"
@@ -137,11 +139,11 @@ def every_tap_kind(teacher: Page, players: list[Player]) -> dict[str, dict[str, 
 
     # Paused: the teacher pauses, a tap on the deck is answered, the teacher resumes.
     teacher.get_by_role("button", name="Pause").click()
-    ava.page.wait_for_function("window.palmStrike.view.paused === true", timeout=5000)
+    ava.page.wait_for_function("pageModules.palm_strike?.tablet.view.paused === true", timeout=5000)
     seen["paused"] = _tap(ava.page, "[data-deck-count]")
     _shot(ava.page, "answer-paused")
     teacher.get_by_role("button", name="Resume").click()
-    ava.page.wait_for_function("!window.palmStrike.view.paused", timeout=5000)
+    ava.page.wait_for_function("!pageModules.palm_strike?.tablet.view.paused", timeout=5000)
 
     handled = 0
     deadline = time.monotonic() + 150
@@ -157,7 +159,7 @@ def every_tap_kind(teacher: Page, players: list[Player]) -> dict[str, dict[str, 
             if "not_your_turn" not in seen:
                 other = next(p for p in players if p is not flipper and p is not cy)
                 other.page.wait_for_function(
-                    "window.palmStrike.view.phase === 'waiting_flip'", timeout=3000
+                    "pageModules.palm_strike?.tablet.view.phase === 'waiting_flip'", timeout=3000
                 )
                 seen["not_your_turn"] = _tap(other.page, "[data-deck-count]")
                 _shot(other.page, "answer-not-your-turn")
@@ -177,9 +179,10 @@ def every_tap_kind(teacher: Page, players: list[Player]) -> dict[str, dict[str, 
         plan = []
         for player in players:
             player.page.wait_for_function(
-                f"window.palmStrike.shownFlip === {flip} && window.palmStrike.onset !== null"
+                f"pageModules.palm_strike?.tablet.shownFlip === {flip}"
+                " && pageModules.palm_strike?.tablet.onset !== null"
             )
-            onset = float(player.page.evaluate("window.palmStrike.onset"))
+            onset = float(player.page.evaluate("pageModules.palm_strike?.tablet.onset"))
             plan.append((player.offset_ms + onset + player.delay_ms, player))
         # Every tablet taps at its own time, and only then are the answers read: waiting for
         # one answer before the next tap would, on a busy machine, push the slower children's
@@ -204,7 +207,9 @@ def every_tap_kind(teacher: Page, players: list[Player]) -> dict[str, dict[str, 
             _shot(ava.page, "answer-no-match-first")
             _shot(cy.page, "answer-no-match-zh")
         if "too_late" not in seen:
-            ben.page.wait_for_function("window.palmStrike.view.window_closes_ms === null")
+            ben.page.wait_for_function(
+                "pageModules.palm_strike?.tablet.view.window_closes_ms === null"
+            )
             seen["too_late"] = _tap(ben.page, f'[data-flip="{flip}"]')
             _shot(ben.page, "answer-too-late")
 
@@ -300,7 +305,7 @@ def _claimable(view: dict[str, Any]) -> tuple[int | None, int | None]:
 # What a team-mode tablet shows, read in one turn of its script: the page redraws the centre
 # (new elements) at every view, so boxes read one call at a time can straddle two views.
 TEAM_LAYOUT = """() => {
-  const view = window.palmStrike.view;
+  const view = pageModules.palm_strike?.tablet.view;
   if (view.phase === 'game_over') return null;
   const box = el => { const r = el.getBoundingClientRect();
                       return {x: r.x, y: r.y, width: r.width, height: r.height}; };
@@ -362,7 +367,9 @@ def test_team_mode_on_a_portrait_tablet_is_claimed_by_tap(
     _join(code, ava.page, "Ava")
     _join(code, ben.page, "Ben")
     _start(teacher, players)
-    ava.page.wait_for_function("window.palmStrike.view.public !== null", timeout=10000)
+    ava.page.wait_for_function(
+        "pageModules.palm_strike?.tablet.view.public !== null", timeout=10000
+    )
     for player in players:
         _assert_team_layout(player.page, cards)
 
@@ -381,13 +388,14 @@ def test_team_mode_on_a_portrait_tablet_is_claimed_by_tap(
         right, wrong = _claimable(view)
         for player in players:
             player.page.wait_for_function(
-                f"window.palmStrike.shownFlip === {flip} && window.palmStrike.onset !== null"
+                f"pageModules.palm_strike?.tablet.shownFlip === {flip}"
+                " && pageModules.palm_strike?.tablet.onset !== null"
             )
         if right is None:
             if "no_match" not in seen and wrong is not None:
                 seen["no_match"] = _tap(ben.page, f'.centre-card[data-index="{wrong}"]')
             continue
-        onset = float(ava.page.evaluate("window.palmStrike.onset"))
+        onset = float(ava.page.evaluate("pageModules.palm_strike?.tablet.onset"))
         _sleep_until(ava.offset_ms + onset + ava.delay_ms)
         # The hint for a tap on the face-up card, on a later flip than the first claim: its
         # answer takes a round of Playwright calls, which on a busy machine would push Ava's
@@ -399,7 +407,7 @@ def test_team_mode_on_a_portrait_tablet_is_claimed_by_tap(
             _shot(ava.page, f"team-{cards}-portrait-claimed")
         if _view(ava.page)["phase"] == "game_over":
             break  # that was Ava's fifth claim: the game-over screen hides the centre
-        onset = float(ben.page.evaluate("window.palmStrike.onset"))
+        onset = float(ben.page.evaluate("pageModules.palm_strike?.tablet.onset"))
         _sleep_until(ben.offset_ms + onset + ben.delay_ms)
         if "wrong_card" not in seen and wrong is not None:
             seen["wrong_card"] = _tap(ben.page, f'.centre-card[data-index="{wrong}"]')
@@ -491,7 +499,8 @@ def test_reaction_times_start_when_the_card_is_whole_with_and_without_motion(
         plan = []
         for player in players:
             player.page.wait_for_function(
-                f"window.palmStrike.shownFlip === {flip} && window.palmStrike.onset !== null"
+                f"pageModules.palm_strike?.tablet.shownFlip === {flip}"
+                " && pageModules.palm_strike?.tablet.onset !== null"
             )
         if any(
             not [f for f in player.page.evaluate("window.__frames") if f[1] == flip]
@@ -501,7 +510,9 @@ def test_reaction_times_start_when_the_card_is_whole_with_and_without_motion(
         delay = DELAYS_MS[round_no % len(DELAYS_MS)]
         round_no += 1
         for player in players:
-            plan.append((player, float(player.page.evaluate("window.palmStrike.onset"))))
+            plan.append(
+                (player, float(player.page.evaluate("pageModules.palm_strike?.tablet.onset")))
+            )
         full = {player.name: _full_size_at(player.page, flip) for player, _ in plan}
         for player in players:
             frames = [f for f in player.page.evaluate("window.__frames") if f[1] == flip]

@@ -84,9 +84,9 @@ def test_badge_practice_progress_and_the_teacher_sees_it_done(
 
     ava.get_by_role("button", name="Start").click()
     expect(ava.get_by_role("button", name="I'm done")).to_be_visible()
-    ava.wait_for_function("window.palmStrike && window.palmStrike.view")
+    ava.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
     assert slap_matches(ava, slaps=2, seconds=60, flips=4) >= 1, "no match came up in a minute"
-    view = ava.evaluate("window.palmStrike.view")
+    view = ava.evaluate("pageModules.palm_strike?.tablet.view")
     assert view["adaptive"]["rungs"] == 9
     expect(ava.locator("[data-adaptive-level]")).to_have_text(re.compile(r"^Level [1-4] of 9$"))
     screenshot(ava, "practice-palm-strike")
@@ -137,8 +137,8 @@ def test_class_code_sign_in_and_palm_strike_alone(
     ben.locator(".practice-game", has_text="Palm Strike").get_by_role(
         "button", name="Play alone"
     ).click()
-    ben.wait_for_function("window.palmStrike && window.palmStrike.view")
-    view = ben.evaluate("window.palmStrike.view")
+    ben.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
+    view = ben.evaluate("pageModules.palm_strike?.tablet.view")
     assert len(view["players"]) == 1, "alone means no robot at the table"
     screenshot(ben, "practice-palm-strike-alone")
 
@@ -188,7 +188,7 @@ def test_a_code_sign_in_is_not_the_badge(
     ben.locator(".practice-game", has_text="Palm Strike").get_by_role(
         "button", name="Play alone"
     ).click()
-    ben.wait_for_function("window.palmStrike && window.palmStrike.view")
+    ben.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
     teacher.goto(class_url)
     teacher.get_by_role("button", name="New badge for Ben").click()
     expect(teacher.get_by_role("status")).to_contain_text("New badge for Ben")

@@ -39,9 +39,9 @@ def _canvas_point(tablet: Page, x: float, y: float, *, ship: bool) -> tuple[floa
     """Page coordinates of a point given in ship (turned with the ship) or world coordinates."""
     point = tablet.evaluate(
         """([x, y, ship]) => {
-            const a = ship ? window.riffRaff.shipAngle() : 0;
+            const a = ship ? pageModules.riff_raff?.tablet.shipAngle() : 0;
             const wx = x * Math.cos(a) - y * Math.sin(a), wy = x * Math.sin(a) + y * Math.cos(a);
-            const [cx, cy] = window.riffRaff.toCanvas(wx, wy);
+            const [cx, cy] = pageModules.riff_raff?.tablet.toCanvas(wx, wy);
             const box = document.querySelector('.rr-canvas').getBoundingClientRect();
             return [box.left + cx, box.top + cy];
         }""",
@@ -52,7 +52,7 @@ def _canvas_point(tablet: Page, x: float, y: float, *, ship: bool) -> tuple[floa
 
 def _turn(tablet: Page, *, careful: bool) -> str:
     """Whatever this tablet's student should do now. Returns the phase seen."""
-    view: dict[str, Any] = tablet.evaluate("window.riffRaff.view")
+    view: dict[str, Any] = tablet.evaluate("pageModules.riff_raff?.tablet.view")
     phase = view["phase"]
     me = view["you"]
     controls = tablet.locator("[data-controls] button")
@@ -79,7 +79,7 @@ def _turn(tablet: Page, *, careful: bool) -> str:
         tablet.wait_for_timeout(250)
     elif phase == "catching" and view["active"] == me:
         falling = {entry["piece"] for entry in view["catchable"]}
-        frame = tablet.evaluate("window.riffRaff.view.frame")
+        frame = tablet.evaluate("pageModules.riff_raff?.tablet.view.frame")
         for piece_id, x, y, _angle in frame["pieces"]:
             if piece_id in falling:
                 tablet.wait_for_timeout(400)  # a child needs a moment to see it
@@ -104,13 +104,15 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
     teacher.get_by_role("button", name="Start").click()
     for tablet in tablets.values():
         expect(tablet.get_by_role("img", name="The ship and its cargo")).to_be_visible(timeout=8000)
-        tablet.wait_for_function("window.riffRaff && window.riffRaff.view")
+        tablet.wait_for_function(
+            "pageModules.riff_raff?.tablet && pageModules.riff_raff?.tablet.view"
+        )
     # The projector draws the same ship, live, from its own watch socket.
     projector = teacher.context.new_page()
     projector.set_viewport_size(PROJECTOR)
     projector.goto(session_path.rstrip("/") + "/projector/")
     expect(projector.get_by_role("img", name="The ship of table 1")).to_be_visible(timeout=8000)
-    view = tablets["Ava"].evaluate("window.riffRaff.view")
+    view = tablets["Ava"].evaluate("pageModules.riff_raff?.tablet.view")
     assert len(view["players"]) == 3  # two students and a bot
 
     deadline = time.monotonic() + GAME_TIMEOUT_S
@@ -124,13 +126,17 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
                 phases.add(_turn(tablet, careful=name == "Ava"))
         seen |= phases
         if not placing_shot and tablets["Ava"].evaluate(
-            "(v => v.phase === 'placing' && v.active === v.you)(window.riffRaff.view)"
+            "(v => v.phase === 'placing' && v.active === v.you)(pageModules.riff_raff?.tablet.view)"
         ):
             screenshot(tablets["Ava"], "riff-raff-placing")  # the next piece waits at the dock
             placing_shot = True
         if "game_over" in phases:
             break
-        if not shot and tablets["Ava"].evaluate("window.riffRaff.view.frame.pieces.length") >= 3:
+        if (
+            not shot
+            and tablets["Ava"].evaluate("pageModules.riff_raff?.tablet.view.frame.pieces.length")
+            >= 3
+        ):
             screenshot(tablets["Ava"], "riff-raff-tablet")
             screenshot(projector, "riff-raff-projector")
             shot = True
@@ -140,7 +146,9 @@ def test_two_students_and_a_bot_load_the_ship_to_the_end(
     for tablet in tablets.values():
         expect(tablet.locator("[data-over]")).to_be_visible(timeout=5000)
     screenshot(tablets["Ava"], "riff-raff-over")
-    assert tablets["Ava"].evaluate("window.riffRaff.motionFrames") > 50  # motion was streamed
+    assert (
+        tablets["Ava"].evaluate("pageModules.riff_raff?.tablet.motionFrames") > 50
+    )  # motion was streamed
     watched = projector.evaluate(
         "document.querySelector('[data-rr-watch]').riffRaffScene.motionFrames"
     )
@@ -188,17 +196,22 @@ def test_a_calm_ship_is_not_painted_every_frame_and_stands_still_with_reduced_mo
     tablets = {"reduced motion": ava, "motion": ben}
     for tablet in tablets.values():
         expect(tablet.get_by_role("img", name="The ship and its cargo")).to_be_visible(timeout=8000)
-        tablet.wait_for_function("window.riffRaff && window.riffRaff.view")
+        tablet.wait_for_function(
+            "pageModules.riff_raff?.tablet && pageModules.riff_raff?.tablet.view"
+        )
     # Cards are being chosen: nothing has been dropped, so the ship lies still.
-    assert ava.evaluate("window.riffRaff.view.phase") == "choosing"
+    assert ava.evaluate("pageModules.riff_raff?.tablet.view.phase") == "choosing"
     ava.wait_for_timeout(500)  # the first paints after the page loaded
-    before = {name: t.evaluate("window.riffRaff.paints") for name, t in tablets.items()}
+    before = {
+        name: t.evaluate("pageModules.riff_raff?.tablet.paints") for name, t in tablets.items()
+    }
     ava.wait_for_timeout(2000)
     painted = {
-        name: t.evaluate("window.riffRaff.paints") - before[name] for name, t in tablets.items()
+        name: t.evaluate("pageModules.riff_raff?.tablet.paints") - before[name]
+        for name, t in tablets.items()
     }
     print(f"paints in 2 s of a calm ship: {painted}")
-    assert ava.evaluate("window.riffRaff.view.phase") == "choosing", painted
+    assert ava.evaluate("pageModules.riff_raff?.tablet.view.phase") == "choosing", painted
     assert painted["reduced motion"] <= 2, painted
     # About 15 a second for two seconds; at least a few, so the sea still moves.
     assert 10 <= painted["motion"] <= 40, painted

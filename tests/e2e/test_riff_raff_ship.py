@@ -30,7 +30,7 @@ LANDSCAPE = {"width": 1024, "height": 768}
 
 # Every falling piece as drawn, in page pixels, with the canvas box: it must be inside.
 FALLING = """() => {
-  const rr = window.riffRaff, v = rr.view;
+  const rr = pageModules.riff_raff?.tablet, v = rr.view;
   const frame = v.frame, falling = new Set(v.catchable.map((c) => c.piece));
   const box = document.querySelector('.rr-canvas').getBoundingClientRect();
   return (frame ? frame.pieces : []).filter((p) => falling.has(p[0])).map((p) => {
@@ -45,7 +45,7 @@ FALLING = """() => {
 # Where a falling piece is drawn now (the interpolated frame the tablet hit-tests), in page
 # pixels, with its catch radius and the canvas box.
 DRAWN = """(id) => {
-  const rr = window.riffRaff, frame = rr.shown();
+  const rr = pageModules.riff_raff?.tablet, frame = rr.shown();
   const p = frame && frame.pieces.find((q) => q[0] === id);
   if (!p || !rr.view.catchable.some((c) => c.piece === id)) return null;
   const box = document.querySelector('.rr-canvas').getBoundingClientRect();
@@ -87,10 +87,12 @@ def _catch_at_the_edge(tablet: Page, piece: int) -> bool:
     drawn = _still(tablet, piece)
     if drawn is None:
         return False
-    near = tablet.evaluate("() => window.riffRaff.nearMisses")
+    near = tablet.evaluate("() => pageModules.riff_raff?.tablet.nearMisses")
     tablet.mouse.click(*_toward_centre(drawn, drawn["radius"] * 1.6))
     try:
-        tablet.wait_for_function(f"() => window.riffRaff.nearMisses > {near}", timeout=2000)
+        tablet.wait_for_function(
+            f"() => pageModules.riff_raff?.tablet.nearMisses > {near}", timeout=2000
+        )
     except PlaywrightTimeoutError:
         # The piece came to rest late and its catch window closed before the tap (it may
         # still be drawn where it lies), or it was still moving (a busy machine's browser
@@ -109,8 +111,10 @@ def _catch_at_the_edge(tablet: Page, piece: int) -> bool:
     assert rim > OLD_CATCH_RADIUS_PX, drawn
     tablet.mouse.click(*_toward_centre(drawn, rim))
     with contextlib.suppress(PlaywrightTimeoutError):
-        tablet.wait_for_function(f"() => window.riffRaff.caught.includes({piece})", timeout=3000)
-    return bool(tablet.evaluate(f"() => window.riffRaff.caught.includes({piece})"))
+        tablet.wait_for_function(
+            f"() => pageModules.riff_raff?.tablet.caught.includes({piece})", timeout=3000
+        )
+    return bool(tablet.evaluate(f"() => pageModules.riff_raff?.tablet.caught.includes({piece})"))
 
 
 def _create_stormy_session(teacher: Page) -> str:
@@ -128,14 +132,16 @@ def _create_stormy_session(teacher: Page) -> str:
 
 
 def _drag_onto_number(tablet: Page, area: int) -> None:
-    labels: list[dict[str, Any]] = tablet.evaluate("() => window.riffRaff.areaLabels()")
+    labels: list[dict[str, Any]] = tablet.evaluate(
+        "() => pageModules.riff_raff?.tablet.areaLabels()"
+    )
     assert sorted(label["area"] for label in labels) == list(range(1, 11))
     label = next(label for label in labels if label["area"] == area)
     box = tablet.evaluate(
         "() => { const b = document.querySelector('.rr-canvas').getBoundingClientRect();"
         " return [b.left, b.top]; }"
     )
-    radius = tablet.evaluate("() => window.riffRaff.labelRadius()")
+    radius = tablet.evaluate("() => pageModules.riff_raff?.tablet.labelRadius()")
     # Onto the number's circle, a little above its middle (the area's surface is above it).
     x = box[0] + label["canvas"][0]
     y = box[1] + label["canvas"][1] - radius * 0.3
@@ -159,7 +165,9 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
     _join_by_roster(ava, code, "Ava")
     teacher.get_by_role("button", name="Start").click()
     expect(ava.get_by_role("img", name="The ship and its cargo")).to_be_visible(timeout=8000)
-    ava.wait_for_function("() => window.riffRaff && window.riffRaff.view")
+    ava.wait_for_function(
+        "() => pageModules.riff_raff?.tablet && pageModules.riff_raff?.tablet.view"
+    )
     screenshot(ava, "riff-raff-ship-landscape")
     ava.set_viewport_size(PORTRAIT)
     ava.wait_for_timeout(300)
@@ -174,7 +182,7 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
     shots = {"falling": False}
     deadline = time.monotonic() + GAME_TIMEOUT_S
     while time.monotonic() < deadline:
-        view: dict[str, Any] = ava.evaluate("() => window.riffRaff.view")
+        view: dict[str, Any] = ava.evaluate("() => pageModules.riff_raff?.tablet.view")
         phase, me = view["phase"], view["you"]
         phases.append((phase, view["active"], view["round"]))
         if phase == "game_over" or view.get("ended"):
@@ -221,8 +229,8 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
             elif phase == "placing" and view["active"] == me:
                 _drag_onto_number(ava, view["area"])
                 ava.wait_for_function(
-                    "() => window.riffRaff.view.phase !== 'placing'"
-                    f" || window.riffRaff.view.to_place < {view['to_place']}",
+                    "() => pageModules.riff_raff?.tablet.view.phase !== 'placing'"
+                    f" || pageModules.riff_raff?.tablet.view.to_place < {view['to_place']}",
                     timeout=4000,
                 )
                 dropped.append(view["area"])
@@ -232,14 +240,14 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
     changes = [p for i, p in enumerate(phases) if i == 0 or phases[i - 1] != p]
     assert sorted(set(dropped)) == list(AREAS), (dropped, changes[-4:], errors[:3])
     assert not errors, errors
-    caught = ava.evaluate("() => window.riffRaff.caught")
+    caught = ava.evaluate("() => pageModules.riff_raff?.tablet.caught")
     assert falls_seen, "nothing fell in a storm"
     assert caught, f"no catch: falls {sorted(falls_seen)}, tapped {sorted(tapped)}"
     # One piece was caught by a tap at the rim of its fingertip-sized target (item 8).
     assert edge_catches, f"no catch at the edge: falls {sorted(falls_seen)}, caught {caught}"
     # The smoothing follows the measured jitter, within its bounds.
-    smoothing = ava.evaluate("() => window.riffRaff.smoothingMs")
-    frames = ava.evaluate("() => window.riffRaff.motionFrames")
+    smoothing = ava.evaluate("() => pageModules.riff_raff?.tablet.smoothingMs")
+    frames = ava.evaluate("() => pageModules.riff_raff?.tablet.motionFrames")
     print(f"smoothing {smoothing:.0f} ms after {frames} motion frames")
     assert 80 <= smoothing <= 300
     screenshot(ava, "riff-raff-end")

@@ -86,13 +86,13 @@ def _fresh_flip(tablet: Page, *, after: int) -> int:
     """Wait for a Palm Strike flip newer than ``after``, open for a child's reaction time
     (faster than a human can react counts as implausible and wins nothing); its number."""
     tablet.wait_for_function(
-        "(after) => { const ps = window.palmStrike; return ps && ps.view"
+        "(after) => { const ps = pageModules.palm_strike?.tablet; return ps && ps.view"
         " && ps.view.window_closes_ms !== null && ps.shownFlip > after && ps.onset !== null"
         " && performance.now() - ps.onset > 350 && performance.now() - ps.onset < 900; }",
         arg=after,
         timeout=15_000,
     )
-    return int(tablet.evaluate("window.palmStrike.shownFlip"))
+    return int(tablet.evaluate("pageModules.palm_strike?.tablet.shownFlip"))
 
 
 def _control(teacher: Page, group: str, button: str) -> None:
@@ -118,7 +118,7 @@ def test_scoring_off_shows_no_points_on_the_tablet_and_the_teacher_can_turn_it_o
     _join(ava, code, "Ava")
     _join(ben, code, "Ben")
     teacher.get_by_role("button", name="Start").click()
-    ava.wait_for_function("window.commotion && window.commotion.view")
+    ava.wait_for_function("pageModules.commotion?.tablet && pageModules.commotion?.tablet.view")
     opponent = ava.locator(".cm-opponent-name").first
     expect(opponent).to_have_text("Ben")
     screenshot(ava, "controls-scoring-off-tablet")
@@ -140,7 +140,7 @@ def test_scoring_off_gives_accuracy_feedback_instead_of_first(
     _join(ava, code, "Ava")
     _join(ben, code, "Ben")
     teacher.get_by_role("button", name="Start").click()
-    ava.wait_for_function("window.palmStrike && window.palmStrike.view")
+    ava.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
     feedback = ava.locator("[data-feedback]")
     last_flip = 0
     for slap in range(2):
@@ -288,11 +288,11 @@ def test_the_projector_celebrates_when_the_session_ends(
     _join(ben, code, "Ben")
     projector = _projector(teacher)
     teacher.get_by_role("button", name="Start").click()
-    ava.wait_for_function("window.palmStrike && window.palmStrike.view")
+    ava.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
     # Let two flips close (every seat gets a trial per flip), slapping one of them.
     flip = _fresh_flip(ava, after=0)
     ava.locator(f'[data-flip="{flip}"]').tap()
-    ava.wait_for_function("window.palmStrike.view.flip >= 3", timeout=15_000)
+    ava.wait_for_function("pageModules.palm_strike?.tablet.view.flip >= 3", timeout=15_000)
 
     teacher.bring_to_front()  # a page in the background gets almost no animation frames
     teacher.get_by_role("button", name="End session").click()

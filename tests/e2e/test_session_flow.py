@@ -73,7 +73,12 @@ class Tablet:
         self.slapped: set[int] = set()
 
     def view(self) -> dict[str, Any]:
-        return dict(self.page.evaluate("window.palmStrike ? window.palmStrike.view : null") or {})
+        return dict(
+            self.page.evaluate(
+                "pageModules.palm_strike?.tablet ? pageModules.palm_strike?.tablet.view : null"
+            )
+            or {}
+        )
 
 
 def _play_to_the_end(tablets: list[Tablet]) -> None:
@@ -140,12 +145,12 @@ def test_two_games_in_one_session_with_play_again_and_every_tap_answered(
     assert_every_answer(seen, players)
 
     # Sound: off on the tablets until the teacher turns it on; the projector's after a click.
-    assert not players[0].page.evaluate("() => window.SnapclassSound.enabled()")
+    assert not players[0].page.evaluate("() => pageModules.sound?.isEnabled()")
     teacher.get_by_role("group", name="Sound on the tablets").get_by_role(
         "button", name="On"
     ).click()
     for player in players:
-        player.page.wait_for_function("() => window.SnapclassSound.enabled()")
+        player.page.wait_for_function("() => pageModules.sound?.isEnabled()")
     projector.get_by_role("button", name="Sound").click()
     expect(projector.get_by_role("button", name="Sound")).to_have_attribute("aria-pressed", "true")
 
@@ -169,15 +174,13 @@ def test_two_games_in_one_session_with_play_again_and_every_tap_answered(
         tablet.page.wait_for_function(
             "() => document.querySelector('[data-play-game]')"
             " && document.querySelector('[data-play-game]').dataset.playGame === '2'"
-            " && window.palmStrike && window.palmStrike.view"
-            " && window.palmStrike.view.phase !== 'game_over'",
+            " && pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view"
+            " && pageModules.palm_strike?.tablet.view.phase !== 'game_over'",
             timeout=15000,
         )
         assert tablet.page.url == url
     expect(projector.locator(".projector-status")).to_contain_text("Game 2")
-    projector.wait_for_function(
-        "() => window.SnapclassSound.played.some(p => p.cue === 'countdown')"
-    )
+    projector.wait_for_function("() => pageModules.sound?.played.some(p => p.cue === 'countdown')")
     _shot(tablets[2].page, "tablet-game-2-zh")
 
     # Game 2 to its end: console and projector say so (not "Playing"); the tablets wait for
@@ -198,11 +201,11 @@ def test_two_games_in_one_session_with_play_again_and_every_tap_answered(
     _shot(tablets[2].page, "tablet-game-over-zh")
     # The reloaded tablets kept the sound on, heard the flips and the end.
     for tablet in tablets:
-        cues = tablet.page.evaluate("() => window.SnapclassSound.played.map(p => p.cue)")
+        cues = tablet.page.evaluate("() => pageModules.sound?.played.map(p => p.cue)")
         assert "flip" in cues
         assert "over" in cues
-    assert "first" in tablets[0].page.evaluate("() => window.SnapclassSound.played.map(p => p.cue)")
-    projector.wait_for_function("() => window.SnapclassSound.played.some(p => p.cue === 'over')")
+    assert "first" in tablets[0].page.evaluate("() => pageModules.sound?.played.map(p => p.cue)")
+    projector.wait_for_function("() => pageModules.sound?.played.some(p => p.cue === 'over')")
 
     # The same pages in 繁體中文.
     for page in (teacher, projector):

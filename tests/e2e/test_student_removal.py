@@ -22,7 +22,7 @@ NAME = "Zofia Quill"
 
 
 def _flip(tablet: Page) -> int:
-    return int(tablet.evaluate("window.palmStrike.view.flip || 0"))
+    return int(tablet.evaluate("pageModules.palm_strike?.tablet.view.flip || 0"))
 
 
 def test_a_child_removed_mid_game_leaves_the_table_playing_and_no_name_behind(
@@ -49,7 +49,10 @@ def test_a_child_removed_mid_game_leaves_the_table_playing_and_no_name_behind(
     _join_by_roster(ben, code, "Ben")
     teacher.get_by_role("button", name="Start").click()
     for tablet in (zofia, ben):
-        tablet.wait_for_function("window.palmStrike && window.palmStrike.view", timeout=15_000)
+        tablet.wait_for_function(
+            "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view",
+            timeout=15_000,
+        )
     expect(ben.get_by_text(NAME)).to_be_visible()
 
     # The teacher takes Zofia off the class list while the game runs.
@@ -62,7 +65,9 @@ def test_a_child_removed_mid_game_leaves_the_table_playing_and_no_name_behind(
     expect(zofia.get_by_text("Your teacher removed you from this session.")).to_be_visible()
     # Ben's table plays on, with a robot in her seat, and her name leaves his tablet at once.
     flip = _flip(ben)
-    ben.wait_for_function(f"window.palmStrike.view.flip >= {flip + 2}", timeout=15_000)
+    ben.wait_for_function(
+        f"pageModules.palm_strike?.tablet.view.flip >= {flip + 2}", timeout=15_000
+    )
     expect(ben.get_by_text("Robot", exact=True)).to_be_visible()
     expect(ben.get_by_text(NAME)).to_have_count(0)
     screenshot(ben, "removal-classmate-tablet")

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.e2e
 
 NOT_COUNTED = "The tablet was offline, so that tap did not count."
-HARNESS = """() => {
+HARNESS = """async (url) => {
+  const tableSocket = await import(url);
   const root = document.createElement("div");
   root.dataset.tableSocket = "/ws/test/table/";
   root.dataset.seatCode = "TEST42";
@@ -43,7 +44,8 @@ HARNESS = """() => {
   document.body.appendChild(saving);
   window.errors = [];
   window.views = [];
-  window.table = window.SnapclassTable.connect(root, {
+  window.tableSocket = tableSocket;
+  window.table = tableSocket.connectTable(root, {
     onState: (view) => window.views.push(view),
     onError: (frame) => window.errors.push(frame),
   });
@@ -51,7 +53,7 @@ HARNESS = """() => {
 
 
 # The page's own hashed address of heartbeat.js, turned into table_socket.js's.
-SCRIPT_URL = """() => document.querySelector("script[src*='/heartbeat.']").src
+SCRIPT_URL = """() => document.querySelector("link[href*='/heartbeat.']").href
     .replace(/heartbeat\\.[0-9a-f]+\\.js$/, "table_socket.js")"""
 
 
@@ -95,9 +97,8 @@ def _tablet_open(
     page.route_web_socket("**/ws/test/**", server.accept)
     page.goto("/join/")
     # Polled by interval: a virtual clock holds back animation frames.
-    page.wait_for_function("window.SnapclassHeartbeat !== undefined", polling=50)
-    page.add_script_tag(url=page.evaluate(SCRIPT_URL))
-    page.evaluate(HARNESS)
+    page.wait_for_function("pageModules.live !== undefined", polling=50)
+    page.evaluate(HARNESS, page.evaluate(SCRIPT_URL))
     page.wait_for_function("window.views.length === 1", polling=50)
     return page, server
 
@@ -170,7 +171,7 @@ def test_inputs_made_while_the_link_is_down_are_sent_after_the_reconnect(
 
     server.on_act = first_link_drops
     page.evaluate("window.table.act({kind: 'flip'})")
-    page.wait_for_function("window.SnapclassTable.links[0].log.some(e => e.what === 'lost')")
+    page.wait_for_function("window.tableSocket.links[0].log.some(e => e.what === 'lost')")
     # Made while the link is down (the first attempt waits 250 ms at least).
     down = page.evaluate("""() => {
         window.table.act({kind: 'slap', flip: 1, rt_ms: 400});
@@ -223,5 +224,5 @@ def test_a_probed_page_answers_each_probe_and_pings_only_when_it_hears_nothing(
     # the end of the virtual second it went in): one every 2.5-3 s.
     assert 6 <= own <= 8, own
     assert len(server.connections) == 1
-    assert not page.evaluate("window.SnapclassTable.links[0].log.some(e => e.what === 'lost')")
+    assert not page.evaluate("window.tableSocket.links[0].log.some(e => e.what === 'lost')")
     page.context.close()

@@ -74,16 +74,18 @@ def _play_palm_strike(tablets: dict[str, Page]) -> None:
     cards); Ben holds back. Anyone asked to choose a card takes the first."""
     for tablet in tablets.values():
         expect(tablet.get_by_role("region", name="Your cards")).to_be_visible(timeout=8000)
-        tablet.wait_for_function("window.palmStrike && window.palmStrike.view")
+        tablet.wait_for_function(
+            "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view"
+        )
     ava = tablets["Ava"]
     handled = 0
     deadline = time.monotonic() + GAME_TIMEOUT_S
     while time.monotonic() < deadline:
-        view: dict[str, Any] = ava.evaluate("window.palmStrike.view")
+        view: dict[str, Any] = ava.evaluate("pageModules.palm_strike?.tablet.view")
         if view["phase"] == "game_over":
             return
         for tablet in tablets.values():
-            choice = tablet.evaluate("window.palmStrike.view.choice")
+            choice = tablet.evaluate("pageModules.palm_strike?.tablet.view.choice")
             if choice:
                 kind = ".player-choice" if choice["reason"] == "player" else ".card-choice"
                 with contextlib.suppress(PlaywrightTimeoutError):
@@ -102,11 +104,13 @@ def _play_palm_strike(tablets: dict[str, Page]) -> None:
 def _play_commotion(tablets: dict[str, Page]) -> None:
     for tablet in tablets.values():
         expect(tablet.get_by_role("region", name="Centre piles")).to_be_visible(timeout=8000)
-        tablet.wait_for_function("window.commotion && window.commotion.view")
+        tablet.wait_for_function(
+            "pageModules.commotion?.tablet && pageModules.commotion?.tablet.view"
+        )
     ava = tablets["Ava"]
     deadline = time.monotonic() + GAME_TIMEOUT_S
     while time.monotonic() < deadline:
-        if ava.evaluate("window.commotion.view.phase") == "game_over":
+        if ava.evaluate("pageModules.commotion?.tablet.view.phase") == "game_over":
             return
         if not all([_move(tablet) for tablet in tablets.values()]):
             ava.wait_for_timeout(200)  # a round is over: the next one deals by itself
@@ -116,7 +120,7 @@ def _play_commotion(tablets: dict[str, Page]) -> None:
 def _two_at_once(tablet: Page) -> str:
     """Asked to place one or two pieces on an area with cargo: two (the supply empties, and
     the game ends, sooner). The phase, or "" when not asked."""
-    view: dict[str, Any] = tablet.evaluate("window.riffRaff.view")
+    view: dict[str, Any] = tablet.evaluate("pageModules.riff_raff?.tablet.view")
     if view["phase"] != "declaring" or view["active"] != view["you"]:
         return ""
     controls = tablet.locator("[data-controls] button")
@@ -128,7 +132,9 @@ def _two_at_once(tablet: Page) -> str:
 def _play_riff_raff(tablets: dict[str, Page]) -> None:
     for tablet in tablets.values():
         expect(tablet.get_by_role("img", name="The ship and its cargo")).to_be_visible(timeout=8000)
-        tablet.wait_for_function("window.riffRaff && window.riffRaff.view")
+        tablet.wait_for_function(
+            "pageModules.riff_raff?.tablet && pageModules.riff_raff?.tablet.view"
+        )
     deadline = time.monotonic() + GAME_TIMEOUT_S
     while time.monotonic() < deadline:
         phases = set()

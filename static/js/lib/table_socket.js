@@ -12,287 +12,286 @@
 // stops for good on the server's final close codes (removed, no seat, flood, table not
 // playing). A teacher page watching a table uses it too (no seat, no overlay): it waits
 // through "not playing" and stops once its element has left the page.
-(function () {
-  "use strict";
+import { closeCodes } from "./close_codes.js";
+import { abandon, start as startHeartbeat } from "./heartbeat.js";
+import * as sound from "./sound.js";
 
-  // 4409: the seat was opened on another tablet; said calmly, never retried (no tug of war).
-  var STOP_CODES = [4008, 4401, 4403, 4404, 4409];
-  // 4100: the teacher pressed Play again; the seat's table deals a new game, so the tablet
-  // loads its page (same address, same seat cookie: no code to type).
-  var NEXT_GAME = 4100;
-  // A handshake that has not finished by then is stuck (a link that takes packets and answers none).
-  var CONNECT_WITHIN_MS = 4000;
-  // The server's liveness address: no database, no session, never cached.
-  var PROBE_URL = "/healthz";
-  var PROBE_EVERY_MS = 500;
-  var PROBE_TIMEOUT_MS = 1500;
-  // An input the server answered "not saved" is sent again this often until it is stored.
-  var RESEND_NOT_SAVED_MS = 2000;
-  // Every link of the page, with a log of what it did when: for tests and for a curious teacher.
-  var links = [];
-  var heartbeat = window.SnapclassHeartbeat.start;
-  var abandon = window.SnapclassHeartbeat.abandon;
+// The server's final words for a seat: flood, no seat, removed, table not playing, and
+// REPLACED: the seat was opened on another tablet; said calmly, never retried (no tug of war).
+// A page watching a table (no seat) stops on the first two only.
+var SEATED_STOP = ["POLICY", "NO_SEAT", "REMOVED", "NOT_PLAYING", "REPLACED"];
+var WATCHING_STOP = ["POLICY", "FORBIDDEN"];
+// A handshake that has not finished by then is stuck (a link that takes packets and answers none).
+var CONNECT_WITHIN_MS = 4000;
+// The server's liveness address: no database, no session, never cached.
+var PROBE_URL = "/healthz";
+var PROBE_EVERY_MS = 500;
+var PROBE_TIMEOUT_MS = 1500;
+// An input the server answered "not saved" is sent again this often until it is stored.
+var RESEND_NOT_SAVED_MS = 2000;
+// The refusals a game tells the child as they come, in the server's own words (its message).
+export const TOLD_AS_THEY_COME = ["rejected", "paused", "slow_down", "not_saved"];
+// Every link of the page, with a log of what it did when: for tests and for a curious teacher.
+export const links = [];
 
-  function note(link, what, detail) {
-    link.log.push({ at: Math.round(performance.now()), what: what, detail: detail || "" });
-    if (link.log.length > 200) link.log.shift();
+function note(link, what, detail) {
+  link.log.push({ at: Math.round(performance.now()), what: what, detail: detail || "" });
+  if (link.log.length > 200) link.log.shift();
+}
+
+// Between attempts: jittered backoff (thirty tablets must not all knock at once when the
+// Wi-Fi comes back), and meanwhile a probe every PROBE_EVERY_MS. When the server answers a
+// probe after not answering, the next attempt goes at once instead of sleeping out the
+// backoff. A server that answers but refuses the socket (its Redis is down) gets no shortcut
+// and no more probes until the next attempt: the backoff paces those.
+function reconnector(link, attempt) {
+  var retries = 0;
+  var timer = null;
+  var prober = null;
+  var probing = false;
+  var unreachable = false;
+
+  function clear() {
+    if (timer !== null) clearTimeout(timer);
+    if (prober !== null) clearInterval(prober);
+    timer = prober = null;
   }
-
-  // Between attempts: jittered backoff (thirty tablets must not all knock at once when the
-  // Wi-Fi comes back), and meanwhile a probe every PROBE_EVERY_MS. When the server answers a
-  // probe after not answering, the next attempt goes at once instead of sleeping out the
-  // backoff. A server that answers but refuses the socket (its Redis is down) gets no shortcut
-  // and no more probes until the next attempt: the backoff paces those.
-  function reconnector(link, attempt) {
-    var retries = 0;
-    var timer = null;
-    var prober = null;
-    var probing = false;
-    var unreachable = false;
-
-    function clear() {
-      if (timer !== null) clearTimeout(timer);
-      if (prober !== null) clearInterval(prober);
-      timer = prober = null;
-    }
-    function go(why) {
+  function go(why) {
+    clear();
+    note(link, "attempt", why);
+    attempt();
+  }
+  function probe() {
+    if (probing) return;
+    probing = true;
+    var controller = new AbortController();
+    var abort = setTimeout(function () { controller.abort(); }, PROBE_TIMEOUT_MS);
+    fetch(PROBE_URL, { cache: "no-store", credentials: "same-origin", signal: controller.signal })
+      .then(function (response) { return response.ok; }, function () { return false; })
+      .then(function (answered) {
+        clearTimeout(abort);
+        probing = false;
+        if (timer === null) return;  // an attempt went meanwhile
+        note(link, answered ? "probe-answered" : "probe-unanswered");
+        if (!answered) { unreachable = true; return; }
+        if (unreachable) { unreachable = false; go("probe"); return; }
+        clearInterval(prober);
+        prober = null;
+      });
+  }
+  return {
+    later: function () {
       clear();
-      note(link, "attempt", why);
-      attempt();
-    }
-    function probe() {
-      if (probing) return;
-      probing = true;
-      var controller = new AbortController();
-      var abort = setTimeout(function () { controller.abort(); }, PROBE_TIMEOUT_MS);
-      fetch(PROBE_URL, { cache: "no-store", credentials: "same-origin", signal: controller.signal })
-        .then(function (response) { return response.ok; }, function () { return false; })
-        .then(function (answered) {
-          clearTimeout(abort);
-          probing = false;
-          if (timer === null) return;  // an attempt went meanwhile
-          note(link, answered ? "probe-answered" : "probe-unanswered");
-          if (!answered) { unreachable = true; return; }
-          if (unreachable) { unreachable = false; go("probe"); return; }
-          clearInterval(prober);
-          prober = null;
-        });
-    }
-    return {
-      later: function () {
-        clear();
-        var ceiling = Math.min(500 * Math.pow(2, retries), 8000);
-        retries += 1;
-        var delay = ceiling / 2 + Math.random() * (ceiling / 2);
-        note(link, "backoff", String(Math.round(delay)));
-        timer = setTimeout(function () { go("backoff"); }, delay);
-        prober = setInterval(probe, PROBE_EVERY_MS);
-        probe();
-      },
-      now: function (why) { if (timer !== null) go(why); },
-      opened: function () { clear(); retries = 0; unreachable = false; },
-      waiting: function () { return timer !== null; },
-    };
+      var ceiling = Math.min(500 * Math.pow(2, retries), 8000);
+      retries += 1;
+      var delay = ceiling / 2 + Math.random() * (ceiling / 2);
+      note(link, "backoff", String(Math.round(delay)));
+      timer = setTimeout(function () { go("backoff"); }, delay);
+      prober = setInterval(probe, PROBE_EVERY_MS);
+      probe();
+    },
+    now: function (why) { if (timer !== null) go(why); },
+    opened: function () { clear(); retries = 0; unreachable = false; },
+    waiting: function () { return timer !== null; },
+  };
+}
+
+export function connectTable(root, handlers) {
+  var socket = null;
+  var beat = null;
+  var connectTimer = null;
+  var seq = 0;
+  var version = -1;
+  var epoch = 0;
+  // Each input carries this page's id and its number: sent twice, it is applied once.
+  var pageId = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
+  // seq -> {frame, late, saving}: inputs the server has not answered yet. "late": sent (again)
+  // after a reconnect, so a refusal means the game moved on while the tablet was away.
+  var unanswered = {};
+  var rttMs = 0;
+  var pings = {};
+  var stopped = false;
+  var lastError = "";
+  var seated = Boolean(root.dataset.seatCode);
+  var codes = closeCodes();
+  var stopCodes = (seated ? SEATED_STOP : WATCHING_STOP).map(function (name) { return codes[name]; });
+  var reconnecting = seated ? document.querySelector("[data-reconnecting]") : null;
+  var saving = seated ? document.querySelector("[data-saving]") : null;
+  var link = { url: root.dataset.tableSocket, log: [], opens: 0 };
+  // The game of the session this page was drawn for: a socket opened after Play again
+  // (the tablet was away) is told to load the new one.
+  var gameMark = seated ? document.querySelector("[data-play-game]") : null;
+  var gameNumber = gameMark ? gameMark.dataset.playGame : "";
+  var again = reconnector(link, open);
+  links.push(link);
+
+  function send(frame) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
   }
 
-  function connectTable(root, handlers) {
-    var socket = null;
-    var beat = null;
-    var connectTimer = null;
-    var seq = 0;
-    var version = -1;
-    var epoch = 0;
-    // Each input carries this page's id and its number: sent twice, it is applied once.
-    var pageId = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
-    // seq -> {frame, late, saving}: inputs the server has not answered yet. "late": sent (again)
-    // after a reconnect, so a refusal means the game moved on while the tablet was away.
-    var unanswered = {};
-    var rttMs = 0;
-    var pings = {};
-    var stopped = false;
-    var lastError = "";
-    var seated = Boolean(root.dataset.seatCode);
-    var stopCodes = seated ? STOP_CODES : [4008, 4403];
-    var reconnecting = seated ? document.querySelector("[data-reconnecting]") : null;
-    var saving = seated ? document.querySelector("[data-saving]") : null;
-    var link = { url: root.dataset.tableSocket, log: [], opens: 0 };
-    // The game of the session this page was drawn for: a socket opened after Play again
-    // (the tablet was away) is told to load the new one.
-    var gameMark = seated ? document.querySelector("[data-play-game]") : null;
-    var gameNumber = gameMark ? gameMark.dataset.playGame : "";
-    // sound.js (loaded by every tablet page) may run after this file: looked up when needed.
-    function sound() { return seated ? window.SnapclassSound || null : null; }
-    var again = reconnector(link, open);
-    links.push(link);
+  function ping() {
+    seq += 1;
+    pings[seq] = performance.now();
+    send({ type: "ping", seq: seq });
+  }
 
-    function send(frame) {
-      if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
-    }
+  // A class game that is over (not ended by the teacher): the tablet waits here, and the
+  // teacher's Play again brings it into the next game (NEXT_GAME, no code to type).
+  var nextGame = seated ? document.querySelector("[data-over-next]") : null;
+  function showNextGame(view) {
+    if (nextGame && view) nextGame.hidden = !(view.phase === "game_over" && !view.ended);
+  }
 
-    function ping() {
-      seq += 1;
-      pings[seq] = performance.now();
-      send({ type: "ping", seq: seq });
-    }
+  function showLost(lost) {
+    if (reconnecting) reconnecting.hidden = !lost;
+    // What the tablet shows is from before the link went: dimmed, so no child acts on it.
+    if (seated) root.toggleAttribute("data-link-lost", lost);
+  }
 
-    // A class game that is over (not ended by the teacher): the tablet waits here, and the
-    // teacher's Play again brings it into the next game (NEXT_GAME, no code to type).
-    var nextGame = seated ? document.querySelector("[data-over-next]") : null;
-    function showNextGame(view) {
-      if (nextGame && view) nextGame.hidden = !(view.phase === "game_over" && !view.ended);
-    }
+  function showSaving() {
+    if (!saving) return;
+    saving.hidden = !Object.keys(unanswered).some(function (key) { return unanswered[key].saving; });
+  }
 
-    function showLost(lost) {
-      if (reconnecting) reconnecting.hidden = !lost;
-      // What the tablet shows is from before the link went: dimmed, so no child acts on it.
-      if (seated) root.toggleAttribute("data-link-lost", lost);
-    }
+  function lost(why) {
+    // The link is gone (closed, silent, or stuck connecting): overlay, then reconnect.
+    if (beat) { beat.stop(); beat = null; }
+    if (connectTimer !== null) { clearTimeout(connectTimer); connectTimer = null; }
+    if (socket) { abandon(socket); socket = null; }
+    note(link, "lost", why);
+    if (stopped) return;
+    showLost(true);
+    again.later();
+  }
 
-    function showSaving() {
-      if (!saving) return;
-      saving.hidden = !Object.keys(unanswered).some(function (key) { return unanswered[key].saving; });
-    }
-
-    function lost(why) {
-      // The link is gone (closed, silent, or stuck connecting): overlay, then reconnect.
-      if (beat) { beat.stop(); beat = null; }
-      if (connectTimer !== null) { clearTimeout(connectTimer); connectTimer = null; }
-      if (socket) { abandon(socket); socket = null; }
-      note(link, "lost", why);
-      if (stopped) return;
-      showLost(true);
-      again.later();
-    }
-
-    function open() {
-      if (!root.isConnected) { stopped = true; return; }
-      var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-      // Held to the heartbeat (the server closes the socket after 4 s of silence); a page that
-      // draws points and ranks asks to be told what it may show (handlers.onStandings).
-      var ask = "?heartbeat=1" + (handlers.onStandings ? "&standings=1" : "") + (gameNumber ? "&game=" + gameNumber : "");
-      var current = socket = new WebSocket(scheme + location.host + root.dataset.tableSocket + ask);
-      connectTimer = setTimeout(function () { connectTimer = null; lost("connect-timeout"); }, CONNECT_WITHIN_MS);
-      current.onopen = function () {
-        clearTimeout(connectTimer);
-        connectTimer = null;
-        again.opened();
-        link.opens += 1;
-        note(link, "open");
-        showLost(false);
-        // Probed by the server every 2 s (?heartbeat=1): pings only when it hears nothing.
-        beat = heartbeat(ping, function () { lost("silent"); }, { probed: true });
-        resendUnanswered();
-      };
-      current.onmessage = function (message) {
-        if (!root.isConnected) { stopped = true; current.close(); return; }
-        if (beat) beat.heard();
-        receive(JSON.parse(message.data));
-      };
-      current.onclose = function (event) {
-        if (seated && event.code === NEXT_GAME) {
-          stopped = true;
-          if (beat) beat.stop();
-          note(link, "next-game");
-          location.reload();
-          return;
-        }
-        if (stopCodes.indexOf(event.code) >= 0) {
-          stopped = true;
-          if (beat) beat.stop();
-          note(link, "stopped", String(event.code));
-          if (handlers.onStop) handlers.onStop(lastError);
-          return;
-        }
-        lost("closed " + event.code);
-      };
-    }
-
-    function receive(frame) {
-      if (frame.type === "probe") {
-        // The server times its own round trip to this tablet (games/live/round_trip.py) and
-        // judges reaction times by it: answer at once, before anything else.
-        send({ type: "ping", seq: frame.seq });
-      } else if (frame.type === "state") {
-        // Views are whole: an older one is stale, unless a new owner of the table sent it
-        // (a higher epoch after a takeover).
-        if ((frame.epoch || 0) < epoch) return;
-        if ((frame.epoch || 0) === epoch && frame.version < version) return;
-        epoch = frame.epoch || 0;
-        version = frame.version;
-        handlers.onState(frame.view, frame.events || []);
-        if (sound() && frame.view) sound().forEvents(frame.events, frame.view.you);
-        // For page parts outside the game's own script (the adaptive level badge).
-        root.dispatchEvent(new CustomEvent("snapclass:view", { detail: frame.view, bubbles: true }));
-        showNextGame(frame.view);
-      } else if (frame.type === "motion") {
-        // Moving things between changes (physics): only for the version it moves on from.
-        if (frame.version === version && (frame.epoch || 0) === epoch && handlers.onMotion) handlers.onMotion(frame);
-      } else if (frame.type === "standings") {
-        // The teacher's sound switch travels with the standings (off unless turned on).
-        if (sound()) sound().setEnabled(frame.sound === true);
-        if (handlers.onStandings) handlers.onStandings(frame);
-      } else if (frame.type === "ack") {
-        delete unanswered[frame.seq];
-        showSaving();
-      } else if (frame.type === "pending") {
-        // The server has the input and is still storing it: the ack (or an error) follows.
-        if (unanswered[frame.seq]) unanswered[frame.seq].saving = true;
-        showSaving();
-      } else if (frame.type === "pong") {
-        var sentAt = pings[frame.seq];
-        delete pings[frame.seq];
-        if (sentAt !== undefined) rttMs = Math.round(performance.now() - sentAt);
-      } else if (frame.type === "error") {
-        answeredWithError(frame);
-      }
-    }
-
-    function answeredWithError(frame) {
-      var entry = frame.seq !== undefined ? unanswered[frame.seq] : undefined;
-      if (entry && frame.code === "not_saved") {
-        // Not stored (the database is away): keep it and try again; the child sees "Saving…".
-        entry.saving = true;
-        showSaving();
-        setTimeout(function () { if (unanswered[frame.seq] === entry) send(entry.frame); }, RESEND_NOT_SAVED_MS);
+  function open() {
+    if (!root.isConnected) { stopped = true; return; }
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    // Held to the heartbeat (the server closes the socket after 4 s of silence); a page that
+    // draws points and ranks asks to be told what it may show (handlers.onStandings).
+    var ask = "?heartbeat=1" + (handlers.onStandings ? "&standings=1" : "") + (gameNumber ? "&game=" + gameNumber : "");
+    var current = socket = new WebSocket(scheme + location.host + root.dataset.tableSocket + ask);
+    connectTimer = setTimeout(function () { connectTimer = null; lost("connect-timeout"); }, CONNECT_WITHIN_MS);
+    current.onopen = function () {
+      clearTimeout(connectTimer);
+      connectTimer = null;
+      again.opened();
+      link.opens += 1;
+      note(link, "open");
+      showLost(false);
+      // Probed by the server every 2 s (?heartbeat=1): pings only when it hears nothing.
+      beat = startHeartbeat(ping, function () { lost("silent"); }, { probed: true });
+      resendUnanswered();
+    };
+    current.onmessage = function (message) {
+      if (!root.isConnected) { stopped = true; current.close(); return; }
+      if (beat) beat.heard();
+      receive(JSON.parse(message.data));
+    };
+    current.onclose = function (event) {
+      // The teacher pressed Play again: the seat's table deals a new game, so the tablet
+      // loads its page (same address, same seat cookie: no code to type).
+      if (seated && event.code === codes.NEXT_GAME) {
+        stopped = true;
+        if (beat) beat.stop();
+        note(link, "next-game");
+        location.reload();
         return;
       }
-      if (entry) delete unanswered[frame.seq];
-      showSaving();
-      lastError = frame.message;
-      if (entry && entry.late && frame.code === "rejected" && saving && saving.dataset.notCounted) {
-        // Tapped before the link came back, refused now: the game moved on meanwhile.
-        frame = { type: "error", code: "rejected", seq: frame.seq, message: saving.dataset.notCounted };
+      if (stopCodes.indexOf(event.code) >= 0) {
+        stopped = true;
+        if (beat) beat.stop();
+        note(link, "stopped", String(event.code));
+        if (handlers.onStop) handlers.onStop(lastError);
+        return;
       }
-      if (handlers.onError) handlers.onError(frame);
-    }
-
-    function resendUnanswered() {
-      // The link dropped before the server answered, or the input was made while it was down:
-      // send each again as it was (the server ignores any it had already stored).
-      Object.keys(unanswered).forEach(function (key) {
-        unanswered[key].late = true;
-        send(unanswered[key].frame);
-      });
-    }
-
-    window.addEventListener("online", function () { again.now("online"); });
-    document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState !== "visible") return;
-      if (socket && socket.readyState === WebSocket.OPEN) send({ type: "sync", seq: ++seq });
-      else again.now("visible");
-    });
-    open();
-
-    return {
-      act: function (action) {
-        seq += 1;
-        var frame = { type: "act", seq: seq, action: action, cid: pageId + ":" + seq };
-        unanswered[seq] = { frame: frame, late: false, saving: false };
-        send(frame);
-      },
-      rtt: function () { return rttMs; },
+      lost("closed " + event.code);
     };
   }
 
-  window.SnapclassTable = { connect: connectTable, links: links };
-})();
+  function receive(frame) {
+    if (frame.type === "probe") {
+      // The server times its own round trip to this tablet (games/live/round_trip.py) and
+      // judges reaction times by it: answer at once, before anything else.
+      send({ type: "ping", seq: frame.seq });
+    } else if (frame.type === "state") {
+      // Views are whole: an older one is stale, unless a new owner of the table sent it
+      // (a higher epoch after a takeover).
+      if ((frame.epoch || 0) < epoch) return;
+      if ((frame.epoch || 0) === epoch && frame.version < version) return;
+      epoch = frame.epoch || 0;
+      version = frame.version;
+      handlers.onState(frame.view, frame.events || []);
+      if (seated && frame.view) sound.forEvents(frame.events, frame.view.you);
+      // For page parts outside the game's own script (the adaptive level badge).
+      root.dispatchEvent(new CustomEvent("snapclass:view", { detail: frame.view, bubbles: true }));
+      showNextGame(frame.view);
+    } else if (frame.type === "motion") {
+      // Moving things between changes (physics): only for the version it moves on from.
+      if (frame.version === version && (frame.epoch || 0) === epoch && handlers.onMotion) handlers.onMotion(frame);
+    } else if (frame.type === "standings") {
+      // The teacher's sound switch travels with the standings (off unless turned on).
+      if (seated) sound.setEnabled(frame.sound === true);
+      if (handlers.onStandings) handlers.onStandings(frame);
+    } else if (frame.type === "ack") {
+      delete unanswered[frame.seq];
+      showSaving();
+    } else if (frame.type === "pending") {
+      // The server has the input and is still storing it: the ack (or an error) follows.
+      if (unanswered[frame.seq]) unanswered[frame.seq].saving = true;
+      showSaving();
+    } else if (frame.type === "pong") {
+      var sentAt = pings[frame.seq];
+      delete pings[frame.seq];
+      if (sentAt !== undefined) rttMs = Math.round(performance.now() - sentAt);
+    } else if (frame.type === "error") {
+      answeredWithError(frame);
+    }
+  }
+
+  function answeredWithError(frame) {
+    var entry = frame.seq !== undefined ? unanswered[frame.seq] : undefined;
+    if (entry && frame.code === "not_saved") {
+      // Not stored (the database is away): keep it and try again; the child sees "Saving…".
+      entry.saving = true;
+      showSaving();
+      setTimeout(function () { if (unanswered[frame.seq] === entry) send(entry.frame); }, RESEND_NOT_SAVED_MS);
+      return;
+    }
+    if (entry) delete unanswered[frame.seq];
+    showSaving();
+    lastError = frame.message;
+    if (entry && entry.late && frame.code === "rejected" && saving && saving.dataset.notCounted) {
+      // Tapped before the link came back, refused now: the game moved on meanwhile.
+      frame = { type: "error", code: "rejected", seq: frame.seq, message: saving.dataset.notCounted };
+    }
+    if (handlers.onError) handlers.onError(frame);
+  }
+
+  function resendUnanswered() {
+    // The link dropped before the server answered, or the input was made while it was down:
+    // send each again as it was (the server ignores any it had already stored).
+    Object.keys(unanswered).forEach(function (key) {
+      unanswered[key].late = true;
+      send(unanswered[key].frame);
+    });
+  }
+
+  window.addEventListener("online", function () { again.now("online"); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    if (socket && socket.readyState === WebSocket.OPEN) send({ type: "sync", seq: ++seq });
+    else again.now("visible");
+  });
+  open();
+
+  return {
+    act: function (action) {
+      seq += 1;
+      var frame = { type: "act", seq: seq, action: action, cid: pageId + ":" + seq };
+      unanswered[seq] = { frame: frame, late: false, saving: false };
+      send(frame);
+    },
+    rtt: function () { return rttMs; },
+  };
+}
