@@ -14,7 +14,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup run cluster test check lint format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports clean
+.PHONY: setup run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
@@ -25,9 +25,20 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
-setup: $(VENV)/.installed
+# ESLint for the site's scripts, from package-lock.json (Node and npm: Debian's nodejs, npm);
+# serving the site needs neither (`make run` and `make cluster` skip it).
+node_modules/.installed: package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "Snapclass's script checks need Node.js and npm"; exit 1; }
+	npm ci --no-audit --no-fund
+	touch $@
 
-run: setup
+setup: $(VENV)/.installed node_modules/.installed
+
+# The scripts' checks: ESLint (a warning fails it too) and the pure modules' tests under Node.
+ESLINT := npx --no -- eslint --max-warnings 0 static/js tests/js eslint.config.js
+NODE_TESTS := node --test tests/js/
+
+run: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@echo "Snapclass is running at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
@@ -44,7 +55,7 @@ run: setup
 PROCESSES ?= 2
 CLUSTER_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/snapclass
 CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0
-cluster: setup
+cluster: $(VENV)/.installed
 	DATABASE_URL=$(CLUSTER_DATABASE_URL) $(BIN)/python -m classroom.server.database_create
 	DATABASE_URL=$(CLUSTER_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py collectstatic --noinput -v0
@@ -65,6 +76,8 @@ test: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy classroom games
+	$(ESLINT)
+	$(NODE_TESTS)
 	SNAPCLASS_REQUIRE_SERVICES=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope \
 		-m "not alone"
 	@echo "The tests that measure time or load, alone, so no other test's load is measured:"
@@ -88,11 +101,21 @@ check: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy classroom games
+	$(ESLINT)
+	$(NODE_TESTS)
 	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m "not e2e and not cluster and not slow"
 
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(ESLINT)
+
+# The scripts alone: ESLint and the pure modules' tests under Node.
+lint-js: node_modules/.installed
+	$(ESLINT)
+
+test-js: node_modules/.installed
+	$(NODE_TESTS)
 
 format: setup
 	$(BIN)/ruff check --fix .
@@ -169,4 +192,4 @@ messages: setup
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .ruff_cache .mypy_cache
