@@ -47,8 +47,10 @@ def _wrong_code(page: Page) -> None:
 
 
 def _drawn(game: str, selector: str) -> str:
-    """Ready when the game's script has its first view and has drawn ``selector``."""
-    return f"window.{game} && window.{game}.view && document.querySelector({selector!r})"
+    """Ready when the game's script (its module, ``static/js/<game>.js``) has its first view
+    and has drawn ``selector``."""
+    tablet = f"pageModules.{game}?.tablet"
+    return f"{tablet} && {tablet}.view && document.querySelector({selector!r})"
 
 
 def _student(name: str, who: str, path: str, **options: object) -> SitePage:
@@ -97,11 +99,11 @@ STUDENT_PAGES = [
     _student("resume", VISITOR, "/play/{lobby_code}/", scripts=False),
     _student("notice", "Fay", "/play/{lobby_code}/"),
     _student("play-palm-strike", "Ava", "/play/{palm_strike_code}/",
-             ready=_drawn("palmStrike", "[data-hand] .pcard")),
+             ready=_drawn("palm_strike", "[data-hand] .pcard")),
     _student("play-commotion", "Chen", "/play/{commotion_code}/",
              ready=_drawn("commotion", "[data-tableau] button")),
     _student("play-riff-raff", "Dara", "/play/{riff_raff_code}/",
-             ready=_drawn("riffRaff", "[data-players] li")),
+             ready=_drawn("riff_raff", "[data-players] li")),
     _student("practice-sign-in", VISITOR, "/practice/sign-in/"),
     _student("practice-sign-in-class", VISITOR, "/practice/sign-in/{practice_code}/"),
     _student("practice-home", "Gus", "/practice/"),
