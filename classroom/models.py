@@ -247,7 +247,7 @@ class GameSession(models.Model):
     # of the game its tables play now. Each game has its own Table rows (``Table.game_number``),
     # so the log, the trials and the replay of an earlier game stay as they were.
     game_number = models.PositiveSmallIntegerField(default=1)
-    # Sound cues on the tablets (static/js/sound.js): off unless the teacher turns them on.
+    # Sound cues on the tablets (static/js/lib/sound.js): off unless the teacher turns them on.
     sound = models.BooleanField(_("Sound on the tablets"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

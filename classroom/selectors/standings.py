@@ -2,7 +2,7 @@
 
 The engines always keep score; this only decides what students and the projector see. The
 tablets apply the same rule: the page sends them ``standings_rules`` (what each leaderboard
-choice shows, with the game's round breaks) and ``static/js/standings.js`` only reads it.
+choice shows, with the game's round breaks) and ``static/js/lib/standings.js`` only reads it.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def standings_shown(*, session: GameSession, phase: str = "", paused: bool = Fal
 class TabletStandings(TypedDict):
     leaderboard: str
     scoring: bool
-    # Sound cues on (static/js/sound.js); travels with the standings, which every game asks.
+    # Sound cues on (static/js/lib/sound.js); travels with the standings, which every game asks.
     sound: bool
 
 

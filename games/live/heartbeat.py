@@ -2,7 +2,7 @@
 
 A tablet whose Wi-Fi drops never says goodbye, and TCP may keep its dead connection open for
 minutes; the teacher's console would show it connected all that while. Pages send a frame at
-least every 2 s (static/js/heartbeat.js: a ping, or a table page's answer to a probe), so a
+least every 2 s (static/js/lib/heartbeat.js: a ping, or a table page's answer to a probe), so a
 socket that then sends nothing at all for ``limit_s`` has lost its tablet.
 
 Only a socket whose page asked for it is held to this (the consumer arms the watchdog when
@@ -11,7 +11,7 @@ then is left to Daphne's own keepalive.
 
 A tablet's socket also beats from this side: the watchdog calls ``beat`` every ``beat_every_s``
 (the server's round-trip probe, games.live.round_trip), and the tablet's answer is its sign of
-life, so a tablet pings only when it hears nothing (static/js/heartbeat.js). One probe and its
+life, so a tablet pings only when it hears nothing (static/js/lib/heartbeat.js). One probe and its
 answer stand in for a ping, its pong, a probe and its answer: half the frames a school's
 tablets cost the server.
 """

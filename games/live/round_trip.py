@@ -5,7 +5,7 @@ Reaction times are judged against the stimulus's age when the response arrives
 (``rtt_ms`` in its frames) is never used: a forged one would widen the bounds at will. So the
 server times its own probes: every ``PROBE_EVERY_MS`` (the socket's heartbeat,
 games.live.heartbeat) it sends ``{"type": "probe", "seq": n}`` and the tablet answers at once
-with a ping of that ``seq`` (static/js/table_socket.js). Probe numbers start at
+with a ping of that ``seq`` (static/js/lib/table_socket.js). Probe numbers start at
 ``PROBE_SEQ_BASE``, far above any number a tablet gives its own frames, so an echo is never
 taken for the tablet's own ping.
 

@@ -198,7 +198,7 @@ def test_a_probed_page_answers_each_probe_and_pings_only_when_it_hears_nothing(
     """On a virtual clock. For 20 s the scripted server probes every 2 s, as the real one does
     (games/live/heartbeat.py): the page answers each probe at once and sends no ping of its own
     (a ping, its pong, a probe and its answer were most of a school's frames on the server).
-    Then it only answers pings: the page pings after each quiet spell (static/js/heartbeat.js
+    Then it only answers pings: the page pings after each quiet spell (static/js/lib/heartbeat.js
     QUIET_PING_MS). The link is never taken for lost."""
     page, server = _tablet_open(browser, live_url, virtual_clock=True)
     socket = server.connections[0]

@@ -29,9 +29,9 @@ others). Per-socket memory is (server RSS at N students - RSS before any) / N.
 
 Each class also has its teacher's console and its projector open (one socket each), drawn
 again as its tables change, as in a classroom. Every socket keeps the page's heartbeat
-(``static/js/heartbeat.js``): it connects with ``?heartbeat=1`` (the server closes it after
+(``static/js/lib/heartbeat.js``): it connects with ``?heartbeat=1`` (the server closes it after
 4 s of silence), a teacher page pings as often as the page does, and a tablet answers the
-server's probes at once and pings only after a quiet spell, as ``static/js/table_socket.js``
+server's probes at once and pings only after a quiet spell, as ``static/js/lib/table_socket.js``
 does (``--no-heartbeat``: as the ramp ran before).
 
 Progress goes to stderr; one JSON object to stdout. Loopback only; bounded in time. The exit
