@@ -91,12 +91,12 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
 # false alarm). There are no noise trials a child could rightly hold back on (no correct
 # rejections), so d' and c do not apply.
 #
-# Beaten, but right: a child who tapped the right card just after a rival filled the pile did
-# spot it; they were slower, as a teacher watching would say. The
-# engine records that tap beside the beaten trial (``outcome`` "late": ``target`` None,
-# ``responded`` and ``correct`` True, games/commotion/trials.py), and it counts as spotted
-# here, so a child always beaten by quick bots still gets a spotting rate. Only the beaten
-# chances they did not tap stay out of it. The legend says so.
+# Beaten, but right: a child who taps the right card just after a rival fills the pile did spot
+# it; they are slower, as a teacher watching would say. The engine records that tap beside the
+# beaten trial (``outcome`` "late": ``target`` None, ``responded`` and ``correct`` True,
+# games/commotion/trials.py), and it counts as spotted here, so a child always beaten by quick
+# bots still gets a spotting rate. Only the beaten chances they did not tap stay out of it.
+# The legend says so.
 
 
 def _late(m: Measures) -> int:

@@ -363,7 +363,7 @@ def _public(part: str) -> Any:
 
 
 def _response(trial: Any) -> str | None:
-    # The game names the response ("slap"/"none"); older rows only have the yes/no column.
+    # The game names the response ("slap"/"none"); a row without it has the yes/no column only.
     recorded = trial.data.get("response")
     if isinstance(recorded, str):
         return recorded

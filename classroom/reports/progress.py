@@ -146,8 +146,8 @@ def _line_rate(line: ProgressLine) -> LineValue:
 def _plotted(
     lines: Sequence[ProgressLine], value: Callable[[ProgressLine], LineValue]
 ) -> list[ProgressLine]:
-    """The lines a chart of this measure draws: the whole-session line always (as it always
-    has), a kind only when it has the measure at all (placements have no RT, no sensitivity)."""
+    """The lines a chart of this measure draws: the whole-session line always, a kind only
+    when it has the measure at all (placements have no RT, no sensitivity)."""
     return [
         line
         for line in lines
@@ -161,7 +161,7 @@ def _series(
     value: Callable[[ProgressLine], LineValue],
     title: str,
 ) -> list[charts.Series]:
-    # A lone whole-session line is named after the chart, as it always was.
+    # A lone whole-session line is named after the chart: its legend would only repeat the title.
     alone = len(lines) == 1 and lines[0].kind is None
     return [
         charts.Series(
