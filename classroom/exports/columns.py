@@ -68,10 +68,14 @@ def _session_date(row: TrialRow) -> str:
     return timezone.localdate(row.session_started_at or row.session_created_at).isoformat()
 
 
+def _cell(found: object) -> Cell:
+    """A value a file can hold as it is (text, a number, a yes or no); anything else is blank."""
+    return found if isinstance(found, str | int | float | bool) else None
+
+
 def _data(key: str) -> Callable[[TrialRow], Cell]:
     def value(row: TrialRow) -> Cell:
-        found = row.data.get(key)
-        return found if isinstance(found, str | int | float | bool) else None
+        return _cell(row.data.get(key))
 
     return value
 
@@ -192,10 +196,6 @@ def _of_game(slug: str, value: Callable[[R], Cell]) -> Callable[[R], Cell]:
         return value(row) if getattr(row, "game", None) == slug else None
 
     return of_game
-
-
-def _cell(found: object) -> Cell:
-    return found if isinstance(found, str | int | float | bool) else None
 
 
 def _trial_cell(value: Callable[[TrialRow], object], row: TrialRow) -> Cell:
