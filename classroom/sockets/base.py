@@ -52,7 +52,10 @@ class Socket(OutageCalmSocket, AsyncWebsocketConsumer):
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         self.closed_here = True
-        await super().close(code=code, reason=reason)
+        # Daphne's WebSocket layer (autobahn) takes a close code of type int and nothing else:
+        # a CloseCode goes as its number.
+        plain = int(code) if isinstance(code, CloseCode) else code
+        await super().close(code=plain, reason=reason)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' own, without the ``aclose_old_connections()`` it runs before every

@@ -77,4 +77,4 @@ async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
     with translation.override(language_from_scope({**scope, "cookies": cookies})):
         frame = ErrorFrame(code="too_many_sockets", message=str(TOO_MANY))
     await send({"type": "websocket.send", "text": server_frame_encode(frame)})
-    await send({"type": "websocket.close", "code": CloseCode.TOO_MANY_SOCKETS})
+    await send({"type": "websocket.close", "code": int(CloseCode.TOO_MANY_SOCKETS)})

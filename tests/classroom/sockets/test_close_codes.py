@@ -7,8 +7,10 @@ import re
 from typing import TYPE_CHECKING
 
 import pytest
+from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
+from classroom.asgi import application
 from classroom.sockets.close_codes import CloseCode, close_codes_by_name
 
 if TYPE_CHECKING:
@@ -51,3 +53,16 @@ def test_a_teachers_page_carries_them_too(teacher_client: Client) -> None:
     found = SCRIPT.search(teacher_client.get(reverse("home")).content.decode())
     assert found is not None
     assert json.loads(found["codes"])["SERVICE_RESTART"] == CloseCode.SERVICE_RESTART
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["/ws/play/NOSUCH/table/", "/ws/play/NOSUCH/"])
+async def test_a_socket_is_closed_with_a_plain_number(path: str) -> None:
+    # Daphne's WebSocket layer refuses a close code that is not exactly an int (1011 instead).
+    headers = [(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")]
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    assert (await socket.connect(timeout=3))[0]
+    while (output := await socket.receive_output(timeout=3))["type"] != "websocket.close":
+        pass
+    assert output["code"] == CloseCode.NO_SEAT
+    assert type(output["code"]) is int
