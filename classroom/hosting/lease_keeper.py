@@ -90,10 +90,10 @@ async def lease_hold_while(
 # is not renewed, so another process replays the table instead of it freezing here.
 HOST_STALL_MS = LEASE_TTL_MS
 # The same for the one process of the embedded set-up, where no other process can take the
-# table: giving it up only closes its tablets (4012) for this process to replay it again. An
-# overloaded process is late everywhere at once, so a short limit stopped every table of a
-# busy school together (a ramp of 810 students saw 1,941 tablets closed, flips lost between
-# the close and the replay); only a host stuck this long is hung, and a replay may free it.
+# table: giving it up only closes its tablets (CloseCode.SERVICE_RESTART) for this process to
+# replay it again. An overloaded process is late everywhere at once, so a short limit would stop
+# every table of a busy school together, losing flips between the close and the replay; only a
+# host stuck this long is hung, and a replay may free it.
 HOST_STALL_ALONE_MS = 30_000
 
 

@@ -1,8 +1,8 @@
 """Multi-row INSERT without the ORM's per-object work, for the live log's hot path.
 
 ``bulk_create`` builds a model instance and runs every field's save hooks for each row; for a
-log entry and four trials that is about 0.4 ms of CPU under the GIL, on the path between a
-flip and the tablets seeing it (`make bench`). Here only the columns that need it are adapted
+log entry and four trials that is a fraction of a millisecond of CPU under the GIL, on the
+path between a flip and the tablets seeing it. Here only the columns that need it are adapted
 for the database (JSON, timestamps), and the rows go in one statement per chunk rather than
 one execution per row: each SQLite step lets the GIL go, and under load the log writer's
 thread waits up to a switch interval to win it back from the event loop, per step

@@ -1,9 +1,10 @@
 """One column of rows looked up by primary key, without building an ORM query each time.
 
 The log writer reads two such columns in every group commit (the tables' fencing epochs, the
-seats' students). The ORM compiles a query afresh each time, about 0.4 ms of Python each under
-the GIL, in the thread every flip waits for (``tests/load/bench_log_writes.py``); the
-statement here is built from the model once per number of keys.
+seats' students). The ORM compiles a query afresh each time, a fraction of a millisecond of
+Python each under the GIL, in the thread every flip waits for
+(``tests/load/bench_log_writes.py``); the statement here is built from the model once per
+number of keys.
 """
 
 from __future__ import annotations

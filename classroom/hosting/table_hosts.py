@@ -83,7 +83,7 @@ class LogWriter:
             self._loop = loop
             self._queue = asyncio.Queue()
             # Every table of the process waits on this one task: supervised, so a failure is
-            # logged and the writer goes on (issue 16: it died once and froze every table).
+            # logged and the writer goes on rather than freezing every table.
             self._task = supervised_task("log writer", partial(self._run, self._queue))
         return self._queue
 
@@ -129,9 +129,8 @@ class LogWriter:
         self, *, items: Sequence[tuple[TableRecord, LogEntry, Sequence[EngineTrial]]]
     ) -> None:
         with metrics.log_write(len(items)):
-            # A plain hand-off: the write needs none of asgiref's context copying, which was
-            # most of what a commit cost the event loop (py-spy at 1,170 students: 35 of 59
-            # samples).
+            # A plain hand-off: the write needs none of asgiref's context copying, which would
+            # be most of what a commit costs the event loop.
             await asyncio.get_running_loop().run_in_executor(self._thread, _write_in_thread, items)
 
     async def ping(self) -> None:

@@ -1,9 +1,9 @@
 """What a teacher page's socket read of its session's lobby, kept between redraws.
 
-During play a console or projector redraws for every table's move (at most once a second),
-and each redraw read the session, its roster, tables and absent students again: about a
-third of what their renders cost the sockets' shared thread, most of a projector's (py-spy on
-the capacity bench at 240 students). A table's move changes none of it. So the socket keeps
+During play a console or projector redraws for every table's move (at most once a second).
+Reading the session, its roster, tables and absent students again for each redraw would be a
+large part of what the draws cost, most of a projector's, and a table's move changes none of
+it. So the socket keeps
 its last reads and reads again after every lobby change it is told of, and at least every
 ``LOBBY_REREAD_S``: what no notice names (a process that died with tablets on it) still shows
 within that.

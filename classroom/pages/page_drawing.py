@@ -1,18 +1,17 @@
 """Where the teachers' pages are drawn: a process of their own, beside the one serving.
 
 Every console and projector is drawn again as its tables move. Drawn on a thread of the
-serving process, the draws took about two fifths of the time its interpreter lock was held
-with a school playing, and each time the event loop gave the lock up for a system call (a
-frame sent) it waited for the draw to give it back: the flips' tail at 540 students was set
-by the teachers' pages (py-spy, README *Capacity and soak*), and without the pages it stayed
-at 14 ms at 600 students. Drawn in another process they never hold the loop's lock; the
-socket sends plain data (``DrawAsk``) and gets the HTML back.
+serving process, the draws would hold its interpreter lock for a large share of the time with
+a school playing, and each time the event loop gave the lock up for a system call (a frame
+sent) it would wait for the draw to give it back: the flips' tail would be set by the
+teachers' pages. Drawn in another process they never hold the loop's lock; the socket sends
+plain data (``DrawAsk``) and gets the HTML back.
 
 The drawing process runs at a lower CPU priority (a child waits for the next card, a teacher
 reads a tile every few seconds), reads the database through its own connection, and exits
 when the serving process is gone. While it starts, and for a few seconds after it died or
 hung (it is then replaced), the pages are drawn on the thread every socket's database calls
-share, as they were before: no page waits for a process. A new process draws each page from
+share: no page waits for a process. A new process draws each page from
 nothing once.
 
 ``TEACHER_PAGES_DRAWN_APART`` off (the unit tests' in-process sockets, whose database a

@@ -1,11 +1,10 @@
 """How much of the process the teachers' pages may take to be drawn.
 
-Every console and projector used to be drawn on the one thread Channels gives all sockets'
-database work: with a whole school playing, those draws took about three quarters of that
-thread and a third of the process's GIL (py-spy on ``tests/load/bench_capacity.py`` at
-510-630 students), time the flips of every table waited for. They are now drawn in a process
-of their own (``classroom.pages.page_drawing``), which still takes a core the flips, the
-joins and the log writer share. A teacher reads a tile every few seconds; a child waits for
+Drawn on the one thread Channels gives all sockets' database work, the consoles and
+projectors of a whole school playing would take most of that thread and much of the
+process's GIL, time the flips of every table wait for. They are drawn in a process of their
+own (``classroom.pages.page_drawing``), which still takes a core the flips, the joins and the
+log writer share. A teacher reads a tile every few seconds; a child waits for
 the next card at once.
 
 So the pages share a budget: their draws may use ``share`` of one CPU. Every window the
@@ -22,8 +21,8 @@ from dataclasses import dataclass
 
 from classroom.server import metrics
 
-# A fifth of one CPU for every teacher page together: at 660 students they took about a
-# third of the process (the figures above).
+# A fifth of one CPU for every teacher page together: unbounded, a school's pages would take
+# a third of the process.
 RENDER_SHARE = 0.2
 # Long enough to hold several draws of every page (a console is drawn about once a second).
 WINDOW_S = 2.0

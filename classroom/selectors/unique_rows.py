@@ -16,9 +16,9 @@ RowT = TypeVar("RowT", bound=Model)
 def unique_row(queryset: QuerySet[RowT]) -> RowT | None:
     """``queryset.first()`` for a filter on a unique column, at about half its cost.
 
-    ``first()`` orders by the model's ``Meta.ordering`` ("-created_at", "-pk" …) and compiling
-    that ORDER BY was a third of the time a code lookup took while a class joined (py-spy on
-    ``tests/load/bench_joins.py``); ``get()`` drops the ordering, which one row never needs.
+    ``first()`` orders by the model's ``Meta.ordering`` ("-created_at", "-pk" …), and compiling
+    that ORDER BY is a large part of a code lookup while a class joins
+    (``tests/load/bench_joins.py``); ``get()`` drops the ordering, which one row never needs.
     """
     try:
         return queryset.get()

@@ -6,10 +6,10 @@ and the table router's receiving loop with them. Here ``receive`` waits and trie
 sockets stay open and calm through a blip and play resumes when Redis is back.
 
 After each message it takes, channels_redis clears the message's backup copy in a task of its
-own that nobody awaits; if Redis goes away at that moment, the task's error surfaced only as
-asyncio's "Task exception was never retrieved" with a traceback in the server's log (seen once
-in `tests/cluster/test_redis_outage.py`). Here that clearing is tried a few times, then given
-up with one outage warning. The copy left behind is delivered again at the next receive,
+own that nobody awaits; if Redis goes away at that moment, the task's error surfaces only as
+asyncio's "Task exception was never retrieved" with a traceback in the server's log
+(`tests/cluster/test_redis_outage.py` can meet it). Here that clearing is tried a few times,
+then given up with one outage warning. The copy left behind is delivered again at the next receive,
 which is harmless: a table's input carries its tablet's id and a repeat is never applied, and
 a view or notice received twice draws the same.
 """

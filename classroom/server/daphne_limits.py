@@ -14,7 +14,7 @@ What bounds what (Daphne 4.2 on Twisted, read from their source):
 ``request_deadline_install`` closes the gap: with it, ``--http-timeout`` also bounds the time
 from a request's first byte until its headers and body are all in (408, then the connection
 closes). Without that flag nothing changes. In front of a proxy, the proxy's own timeouts cut
-slow clients first (see the README).
+slow clients first (docs/operations.md).
 """
 
 from __future__ import annotations

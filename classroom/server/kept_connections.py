@@ -4,8 +4,8 @@
 ``database_sync_to_async`` call. On SQLite a new connection parses the whole schema at its
 first query, which costs more than most queries on it. The threads marked here keep theirs:
 the kept HTTP request threads (``request_threads``) and the lobby sockets' thread
-(``lobby_thread``). The one thread every other socket's database calls share does not: kept
-there, live flips were slower in every ramp that tried it (README, *Capacity and soak*).
+(``lobby_thread``). The one thread every other socket's database calls share does not: a
+connection kept there makes live flips slower under load (docs/benchmarks.md).
 
 Only SQLite connections are kept; a connection found unusable still closes.
 """

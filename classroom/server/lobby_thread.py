@@ -3,11 +3,10 @@
 Every other ``database_sync_to_async`` call runs on the one thread asgiref shares: the game
 sockets', the teacher pages'. A class tapping "Join" at once opens dozens of lobby sockets,
 each reading its seat and drawing its lobby, one after the other, on a new SQLite connection
-each (``CONN_MAX_AGE`` 0); the game sockets and teacher pages of every other class waited
-behind them. The lobbies get a thread of their own, which keeps its SQLite connection
-(``kept_connections``). The shared thread still closes its connection after each call: kept
-there, live flips were slower (README, *Capacity and soak*); this thread is quiet while
-classes play.
+each (``CONN_MAX_AGE`` 0); on the shared thread the game sockets and teacher pages of every
+other class would wait behind them. The lobbies get a thread of their own, which keeps its
+SQLite connection (``kept_connections``). The shared thread still closes its connection after
+each call (see ``kept_connections``); this thread is quiet while classes play.
 """
 
 from __future__ import annotations

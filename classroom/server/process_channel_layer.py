@@ -3,14 +3,13 @@
 ``InMemoryChannelLayer`` looks for expired messages and group memberships before every
 ``receive`` and every ``group_send``, walking every channel with a socket waiting on it and
 every group. Each socket waits on the layer, so with a whole school connected each message
-paid for all of them: 0.43 ms a call at 700 sockets and 1.2 ms at 2,000
-(``tests/load/bench_channel_layer.py``), 6.5 % of the server's Python time at 660 students
-in ``make bench-capacity`` (py-spy). Here the sweep runs at most once a second: a message is
-still dropped once past its expiry (60 s), at most a second later than before, and a channel
-with an expired message still leaves its groups.
+would pay for all of them, a cost that grows with the sockets
+(``tests/load/bench_channel_layer.py``). Here the sweep runs at most once a second: a message
+is still dropped once past its expiry (60 s), at most a second late, and a channel with an
+expired message still leaves its groups.
 
 A group send also puts the message straight into each member's queue instead of starting a
-task per member (the send never waits: a full queue is skipped, as before).
+task per member (the send never waits: a full queue is skipped, as in Channels' layer).
 """
 
 from __future__ import annotations

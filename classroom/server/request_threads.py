@@ -10,8 +10,8 @@ its requests (``kept_connections``).
 
 When every kept thread is lent, a request waits a moment for one to come back before it gets
 a thread of its own: a class tapping "Join" at once is hundreds of requests, and a new thread
-with a new connection for each, all racing for the GIL, cost more than the queue
-(``tests/load/bench_joins.py``: about a fifth of the server's CPU at 300 tablets). The wait is
+with a new connection for each, all racing for the GIL, costs more than the queue
+(``tests/load/bench_joins.py``). The wait is
 short, so a few long downloads holding kept threads never stall the pages.
 """
 

@@ -3,17 +3,17 @@
 Django opens a connection per request thread and per ``database_sync_to_async`` call and
 closes it afterwards (``CONN_MAX_AGE`` 0). In WAL mode the *last* connection to close
 checkpoints the log into the database and deletes it, and the next write creates and syncs
-a new one: with nothing else open, every short call paid that, about 10 ms at its commit and
-15 ms at its close on this machine, while a class joining at once queued behind it on the
-one thread the sockets share. An idle connection that has read the database keeps the log
+a new one: with nothing else open, every short call pays that, milliseconds at its commit and
+at its close, while a class joining at once queues behind it on the one thread the sockets
+share. An idle connection that has read the database keeps the log
 open, so those closes cost a fraction of a millisecond; the log is still checkpointed as it
 grows (SQLite's automatic checkpoint, on commit), and again when the process exits.
 
 The anchor also checkpoints the log itself, every second, in a thread of its own, so the live
 tables' log writer never has to (``sqlite_checkpoints_leave``). SQLite's automatic checkpoint
 runs inside the commit that crossed 1,000 pages of log and ends with an fsync of the database
-file: about 5 ms on a quiet disk and 80-150 ms on a busy one here, and every flip waiting on
-that commit of the log writer waited as long (the tail of ``make bench``). A passive
+file, which on a busy disk takes a hundred milliseconds or more, and every flip waiting on
+that commit of the log writer would wait as long. A passive
 checkpoint from another connection holds no lock a writer needs; the log is reset whenever a
 checkpoint catches up between two commits, which at a class's pace (a commit every few tens
 of milliseconds) is nearly every time. Every other connection keeps the automatic checkpoint,
