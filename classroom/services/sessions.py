@@ -116,11 +116,17 @@ def _require(session: GameSession, *allowed: str) -> None:
         )
 
 
-def _set_status(session: GameSession, status: str, table_status: str) -> None:
+def _set_status(
+    session: GameSession, status: str, table_status: str, *, command: str | None = None
+) -> None:
+    """``command``: what the session's running table hosts are told to do (pause, resume,
+    end), once the change is committed."""
     session.status = status
     session.save(update_fields=["status", "started_at", "ended_at"])
     session.tables.exclude(status=Table.Status.ENDED).update(status=table_status)
     event_publish(event=LobbyChanged(session_id=session.pk))
+    if command is not None:
+        event_publish(event=TablesControlled(session_id=session.pk, command=command))
 
 
 @transaction.atomic
@@ -138,16 +144,14 @@ def session_start(*, session: GameSession) -> GameSession:
 @transaction.atomic
 def session_pause(*, session: GameSession) -> GameSession:
     _require(session, Status.RUNNING)
-    _set_status(session, Status.PAUSED, Table.Status.PAUSED)
-    event_publish(event=TablesControlled(session_id=session.pk, command="pause"))
+    _set_status(session, Status.PAUSED, Table.Status.PAUSED, command="pause")
     return session
 
 
 @transaction.atomic
 def session_resume(*, session: GameSession) -> GameSession:
     _require(session, Status.PAUSED)
-    _set_status(session, Status.RUNNING, Table.Status.RUNNING)
-    event_publish(event=TablesControlled(session_id=session.pk, command="resume"))
+    _set_status(session, Status.RUNNING, Table.Status.RUNNING, command="resume")
     return session
 
 
@@ -155,8 +159,7 @@ def session_resume(*, session: GameSession) -> GameSession:
 def session_end(*, session: GameSession) -> GameSession:
     _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
     session.ended_at = timezone.now()
-    _set_status(session, Status.ENDED, Table.Status.ENDED)
-    event_publish(event=TablesControlled(session_id=session.pk, command="end"))
+    _set_status(session, Status.ENDED, Table.Status.ENDED, command="end")
     return session
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channels.exceptions import StopConsumer
 
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
 from classroom.sockets.close_codes import CloseCode
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
 
 
 class OutageCalmSocket:
@@ -28,17 +31,20 @@ class OutageCalmSocket:
         self._accepted_here = True
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
-        try:
-            await super().websocket_connect(message)  # type: ignore[misc]
-        except OUTAGE_ERRORS as error:
-            outage_warning(f"{type(self).__name__}: a socket could not connect", error)
-            await self._try_again_later()
+        step = super().websocket_connect  # type: ignore[misc]
+        await self._calmly(step, message, "a socket could not connect")
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
+        step = super().websocket_receive  # type: ignore[misc]
+        await self._calmly(step, message, "could not handle a frame")
+
+    async def _calmly(
+        self, step: Callable[[dict[str, Any]], Awaitable[None]], message: dict[str, Any], what: str
+    ) -> None:
         try:
-            await super().websocket_receive(message)  # type: ignore[misc]
+            await step(message)
         except OUTAGE_ERRORS as error:
-            outage_warning(f"{type(self).__name__}: could not handle a frame", error)
+            outage_warning(f"{type(self).__name__}: {what}", error)
             await self._try_again_later()
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
