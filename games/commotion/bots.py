@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from games.engine.settings import SettingError
+from games.engine.settings import range_check
 
 if TYPE_CHECKING:
     import random
@@ -42,10 +42,8 @@ class BotSkill:
     error_rate: float = 0.12
 
     def __post_init__(self) -> None:
-        if not MIN_MOVE_MS <= self.move_every_ms <= 20_000:
-            raise SettingError("move_every_ms", "Must be between 250 and 20000 milliseconds.")
-        if not 0.0 <= self.error_rate <= 1.0:
-            raise SettingError("error_rate", "Must be between 0 and 1.")
+        range_check("move_every_ms", self.move_every_ms, MIN_MOVE_MS, 20_000, unit=" milliseconds")
+        range_check("error_rate", self.error_rate, 0.0, 1.0)
 
 
 # Named skills the site offers (``spec.make_bot(level)``); "steady" fills empty seats.

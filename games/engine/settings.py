@@ -82,6 +82,13 @@ def setting(
     return field(default=default, metadata={"setting": spec})
 
 
+def response_window(*, label: str, help: str) -> Any:
+    """A Config field for how long a stimulus stays open for a response, in seconds: the same
+    bounds in every game (1 to 5 in half seconds, 2.5 by default), so a teacher's sense of
+    "a short window" carries from one game to the next."""
+    return setting(2.5, label=label, help=help, minimum=1.0, maximum=5.0, step=0.5)
+
+
 # A bot-level setting's choices: the skill names every game's ``BOT_LEVELS`` has.
 BOT_LEVEL_CHOICES: tuple[tuple[str, str], ...] = (
     ("gentle", gettext_noop("Gentle")),
@@ -145,6 +152,16 @@ def _check_value(info: SettingInfo, value: Any) -> Any:
             info.name, gettext_noop("Must be at most %(maximum)g."), {"maximum": spec.maximum}
         )
     return value
+
+
+def range_check(name: str, value: float, low: float, high: float, *, unit: str = "") -> None:
+    """Raise SettingError for ``name`` unless ``low <= value <= high``.
+
+    For values a program sets (a bot's skill), never shown to players: the message is not
+    marked for translation.
+    """
+    if not low <= value <= high:
+        raise SettingError(name, f"Must be between {low:g} and {high:g}{unit}.")
 
 
 def validate_settings(config: Any) -> None:

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from games.engine.settings import SettingError
+from games.engine.settings import range_check
 
 if TYPE_CHECKING:
     import random
@@ -40,12 +40,9 @@ class BotSkill:
     error_rate: float = 0.1
 
     def __post_init__(self) -> None:
-        if not MIN_BOT_RT_MS <= self.mean_rt_ms <= 10_000:
-            raise SettingError("mean_rt_ms", "Must be between 250 and 10000 milliseconds.")
-        if not 0 <= self.sd_rt_ms <= 5_000:
-            raise SettingError("sd_rt_ms", "Must be between 0 and 5000 milliseconds.")
-        if not 0.0 <= self.error_rate <= 1.0:
-            raise SettingError("error_rate", "Must be between 0 and 1.")
+        range_check("mean_rt_ms", self.mean_rt_ms, MIN_BOT_RT_MS, 10_000, unit=" milliseconds")
+        range_check("sd_rt_ms", self.sd_rt_ms, 0, 5_000, unit=" milliseconds")
+        range_check("error_rate", self.error_rate, 0.0, 1.0)
 
 
 # Named skills the site offers (``spec.make_bot(level)``); "steady" fills empty seats.

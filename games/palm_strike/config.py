@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from games.engine.settings import SettingError, setting, validate_settings
+from games.engine.settings import SettingError, response_window, setting, validate_settings
 from games.engine.translation import gettext_noop
 
 Level = Literal["beginner", "intermediate", "advanced"]
@@ -35,13 +35,9 @@ class Config:
         label=gettext_noop("Cards per player"),
         choices=((2, gettext_noop("2 cards")), (3, gettext_noop("3 cards"))),
     )
-    response_window_s: float = setting(
-        2.5,
+    response_window_s: float = response_window(
         label=gettext_noop("Response window (seconds)"),
         help=gettext_noop("How long a flipped card stays open for slaps."),
-        minimum=1.0,
-        maximum=5.0,
-        step=0.5,
     )
     flip_pacing: FlipPacing = setting(
         "tap",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from games.engine.settings import SettingError
+from games.engine.settings import SettingError, range_check
 
 if TYPE_CHECKING:
     import random
@@ -52,16 +52,12 @@ class BotSkill:
 
     def __post_init__(self) -> None:
         # A bad bot is a programming error, never shown to players: not translated.
-        if not MIN_THINK_MS <= self.think_ms <= 20_000:
-            raise SettingError("think_ms", "Must be between 300 and 20000 milliseconds.")
+        range_check("think_ms", self.think_ms, MIN_THINK_MS, 20_000, unit=" milliseconds")
         for name in ("aim_error", "angle_error"):
-            if not 0.0 <= getattr(self, name) <= 2.0:
-                raise SettingError(name, "Must be between 0 and 2.")
+            range_check(name, getattr(self, name), 0.0, 2.0)
         for name in ("catch_chance", "two_pieces"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise SettingError(name, "Must be between 0 and 1.")
-        if not MIN_CATCH_RT_MS <= self.catch_rt_ms <= 10_000:
-            raise SettingError("catch_rt_ms", "Must be between 250 and 10000 milliseconds.")
+            range_check(name, getattr(self, name), 0.0, 1.0)
+        range_check("catch_rt_ms", self.catch_rt_ms, MIN_CATCH_RT_MS, 10_000, unit=" milliseconds")
         if self.card_strategy not in ("random", "high_first", "low_first"):
             raise SettingError("card_strategy", "Must be random, high_first or low_first.")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine.settings import BOT_LEVEL_CHOICES, setting, validate_settings
+from games.engine.settings import BOT_LEVEL_CHOICES, response_window, setting, validate_settings
 from games.engine.translation import gettext_noop
 from games.riff_raff.cargo import SHAPES
 
@@ -45,13 +45,9 @@ class Config:
         maximum=1.0,
         step=0.1,
     )
-    catch_window_s: float = setting(
-        2.5,
+    catch_window_s: float = response_window(
         label=gettext_noop("Catch window (seconds)"),
         help=gettext_noop("How long cargo that falls off the ship can still be caught."),
-        minimum=1.0,
-        maximum=5.0,
-        step=0.5,
     )
     pieces_per_player: int = setting(
         8,
