@@ -1,17 +1,13 @@
-"""Game settings declared on a frozen Config dataclass, the Outcome contract, the registry."""
+"""Game settings declared on a frozen Config dataclass."""
 
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import FrozenInstanceError, dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 import pytest
 
-from games.engine.contract import Event, Outcome
-from games.engine.fingerprint import state_fingerprint
-from games.engine.replay import log_replay
 from games.engine.settings import (
     SettingError,
     config_from_values,
@@ -20,39 +16,9 @@ from games.engine.settings import (
     setting,
     validate_settings,
 )
-from games.engine.spec import GameSpec
-from games.palm_strike import rules as palm_strike_rules
-from games.palm_strike.actions import ACTIONS as PALM_STRIKE_ACTIONS
-from games.palm_strike.config import Config as PalmStrikeConfig
-from games.registry import game_get, game_registry
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-
-@dataclass(frozen=True)
-class Demo:
-    loud: bool = setting(False, label="Loud")
-    rounds: int = setting(3, label="Rounds", help="How many rounds.", minimum=1, maximum=9)
-    speed: float = setting(1.5, label="Speed", minimum=0.5, maximum=3.0, step=0.5)
-    colour: str = setting("red", label="Colour", choices=(("red", "Red"), ("blue", "Blue")))
-    # A plain field is not a setting: it is not listed, stored or accepted from values.
-    internal: str = "not-a-setting"
-
-    def __post_init__(self) -> None:
-        validate_settings(self)
-
-
-@dataclass(frozen=True)
-class Loose:
-    """Same kind of fields, but nothing validates on construction."""
-
-    size: float = setting(1.0, label="Size", minimum=0.0, maximum=10.0)
-    mode: Literal["a", "b"] = setting("a", label="Mode", choices=(("a", "A"), ("b", "B")))
-
+from tests.games.engine.configs import Demo, Loose
 
 DEFAULTS = {"loud": False, "rounds": 3, "speed": 1.5, "colour": "red"}
-
 
 # --------------------------------------------------------------------------------------------
 # Declaring settings
@@ -248,103 +214,3 @@ def test_to_values_returns_a_fresh_dict() -> None:
     values["rounds"] = 99
     assert config.rounds == 3
     assert config_to_values(config)["rounds"] == 3
-
-
-# --------------------------------------------------------------------------------------------
-# Outcome
-
-
-def test_outcome_without_rejection_is_accepted() -> None:
-    outcome = Outcome(state={"turn": 1}, events=(Event("flip"),))
-    assert outcome.accepted is True
-    assert outcome.rejected is None
-    assert outcome.trials == ()
-
-
-@pytest.mark.parametrize("reason", ["Not your turn.", ""])
-def test_outcome_with_rejection_is_not_accepted(reason: str) -> None:
-    state = {"turn": 1}
-    outcome = Outcome(state=state, rejected=reason)
-    assert outcome.accepted is False
-    assert outcome.state is state
-
-
-def test_event_data_defaults_to_an_empty_mapping() -> None:
-    assert Event("flip").data == {}
-    assert Event("flip").data is not Event("flip").data
-
-
-# --------------------------------------------------------------------------------------------
-# Registry
-
-
-def test_registry_contains_palm_strike() -> None:
-    registry = game_registry()
-    assert "palm_strike" in registry
-    spec = registry["palm_strike"]
-    assert isinstance(spec, GameSpec)
-    assert spec.slug == "palm_strike"
-    assert spec.config_cls is PalmStrikeConfig
-    assert spec.min_players <= spec.default_players <= spec.max_players
-
-
-def test_registry_keys_match_slugs() -> None:
-    assert all(slug == spec.slug for slug, spec in game_registry().items())
-
-
-def test_game_get() -> None:
-    assert game_get("palm_strike") is game_registry()["palm_strike"]
-    assert game_get("nope") is None
-    assert game_get("") is None
-
-
-def test_spec_builds_configs() -> None:
-    spec = game_get("palm_strike")
-    assert spec is not None
-    assert spec.default_config() == PalmStrikeConfig()
-    assert spec.config({}) == PalmStrikeConfig()
-    assert spec.config({"points_target": 10}).points_target == 10
-    with pytest.raises(SettingError) as caught:
-        spec.config({"nope": 1})
-    assert caught.value.setting == "nope"
-
-
-def test_default_single_table_is_false() -> None:
-    spec = GameSpec(
-        slug="demo",
-        name="Demo",
-        tagline="",
-        config_cls=Demo,
-        min_players=1,
-        max_players=2,
-        default_players=2,
-        rules=palm_strike_rules,
-        actions=PALM_STRIKE_ACTIONS,
-        bot_levels={"steady": "steady"},
-    )
-    assert spec.single_table(spec.default_config()) is False
-    assert spec.config({"rounds": 4}) == Demo(rounds=4)
-
-
-def test_log_replay_applies_entries_in_order_and_refuses_a_malformed_one() -> None:
-    def act(state: list[str], seat: int, action: Mapping[str, Any], now_ms: int) -> Outcome[Any]:
-        return Outcome(state=[*state, f"{seat}:{action['kind']}@{now_ms}"])
-
-    def tick(state: list[str], now_ms: int) -> Outcome[Any]:
-        return Outcome(state=[*state, f"tick@{now_ms}"])
-
-    log = [("act", 1, {"kind": "flip"}, 10), ("tick", None, None, 20)]
-    assert log_replay([], log, act=act, tick=tick) == ["1:flip@10", "tick@20"]
-    with pytest.raises(ValueError, match="not a log entry"):
-        log_replay([], [("act", None, {"kind": "flip"}, 5)], act=act, tick=tick)
-
-
-def test_equal_fingerprints_mean_equal_states_generator_included() -> None:
-    one, two = random.Random(3), random.Random(3)
-    assert state_fingerprint({"rng": one, "cards": [1, 2]}) == state_fingerprint(
-        {"rng": two, "cards": [1, 2]}
-    )
-    two.random()
-    assert state_fingerprint({"rng": one, "cards": [1, 2]}) != state_fingerprint(
-        {"rng": two, "cards": [1, 2]}
-    )
