@@ -1,7 +1,7 @@
 """HAProxy in front of several Snapclass processes: its configuration, and running it.
 
 The configuration is ``classroom/server/haproxy.cfg`` filled in with the processes' addresses, so
-``manage.py cluster``, the cluster tests and the README's production layout are one file.
+``manage.py cluster``, the cluster tests and docs/operations.md's layout are one file.
 """
 
 from __future__ import annotations

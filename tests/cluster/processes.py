@@ -44,7 +44,7 @@ class Site:
     workdir: Path
     processes: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
     postgres_db: str | None = None
-    # HAProxy in front of the processes (``proxy_start``), as in the README's production layout.
+    # HAProxy in front of the processes (``proxy_start``), as in docs/operations.md's layout.
     proxy: subprocess.Popen[bytes] | None = None
     proxy_port: int | None = None
 

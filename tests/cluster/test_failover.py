@@ -1,9 +1,10 @@
 """Failover: two processes on Redis and PostgreSQL; the table's owner is killed (kill -9).
 
 A scripted table of four plays Palm Strike. ``proxy``: every tablet goes through HAProxy (the
-README's layout: the session's sockets on one process, which owns the table). ``split``: two
-tablets on each process, straight to its port. When the owner dies, its lease runs out, the
-other process takes the table over by replaying the log, and the tablets reconnect to it.
+layout of docs/operations.md: the session's sockets on one process, which owns the table).
+``split``: two tablets on each process, straight to its port. When the owner dies, its lease
+runs out, the other process takes the table over by replaying the log, and the tablets
+reconnect to it.
 Every tablet resumes (a view from the new owner), and every input the server acknowledged is
 in the action log exactly once (retries of unanswered inputs included).
 """

@@ -10,7 +10,7 @@ at ``--max-students``. Modes:
 
 * ``embedded``: one process, SQLite, the in-memory channel layer (the default install);
 * ``cluster``: two processes on PostgreSQL and Redis behind HAProxy
-  (``classroom/server/haproxy.cfg``, the README's production layout), which sends a session's
+  (``classroom/server/haproxy.cfg``, docs/operations.md's layout), which sends a session's
   sockets to one process by a hash of its join code, so tables rarely need Redis for their
   frames;
 * ``cluster-spread``: the same, but HAProxy without session affinity (round robin for the

@@ -10,7 +10,7 @@
    frame it measures the time from the server beginning the change (``at_ms``, the machine's
    monotonic clock) to the tablet receiving it: p50/p95/p99.
 
-Prints one JSON line. Not a test: figures for the README.
+Prints one JSON line. Not a test: figures for docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 A cluster process renews the lease of every table it hosts twice a second
 (games.live.leases.RENEW_EVERY_MS), each with its own EVAL round trip to Redis: at 240 tables,
 480 a second; py-spy put redis-py's ``execute_command`` (these and the channel layer's) at about
-a fifth of a busy cluster loop's samples (README, *Capacity and soak*). This times, against the
+a fifth of a busy cluster loop's samples (docs/benchmarks.md, *Capacity*). This times, against the
 Redis at ``REDIS_URL`` (default 127.0.0.1:6379, database 13; it writes ``--tables`` keys under a
 prefix of its own and deletes them), the same renewal script three ways: one EVAL per lease as
 the keeper sends it, one EVALSHA per lease, and every lease of a round in one pipelined round

@@ -19,7 +19,7 @@ Reports:
    process's CPU per table and, for every motion and state frame, the time from the server
    beginning it (``at_ms``, the machine's monotonic clock) to the tablet receiving it.
 
-Prints one JSON line. Not a test: figures for the README.
+Prints one JSON line. Not a test: figures for docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``manage.py cluster [--processes N] [--host H] [--port P]``: a local cluster, for a demo.
 
 Starts N Daphne processes on the ports after P and HAProxy on P in front of them, configured
-as the README's production layout (``classroom/server/haproxy.cfg``: a session's sockets on one
+as docs/operations.md's layout (``classroom/server/haproxy.cfg``: a session's sockets on one
 process, the rest round robin, health checks on /readyz, the client's address passed on).
 Needs the shared services of a cluster in the environment: DATABASE_URL (PostgreSQL) and
 REDIS_URL. Kill a process (kill -9) while a class plays to watch its tables move to another.
