@@ -14,7 +14,7 @@ from games.engine.reaction import LAG_SLACK_MS, rt_plausible
         (371, 300, 20, False),  # watched longer than the card existed
         (1000 - 20 - LAG_SLACK_MS, 1000, 20, True),  # the least the arrival allows
         (1000 - 20 - LAG_SLACK_MS - 1, 1000, 20, False),  # claimed speed it did not show
-        (101, 1500, 20, False),  # the forged 101 ms of issue 18
+        (101, 1500, 20, False),  # a forged 101 ms on a fast link
         (101, 1500, 1200, True),  # ...plausible only over a link the server timed that slow
     ],
 )

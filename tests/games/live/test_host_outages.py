@@ -1,4 +1,4 @@
-"""The host through a storage outage, and its heartbeat (issue 16, findings 1 and 6).
+"""The host through a storage outage, and its heartbeat.
 
 Time is injected: a fake wall clock, and a sleep that moves it on instead of waiting.
 """

@@ -240,7 +240,7 @@ def test_solo_practice_against_bots_ends(pacing: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Deck swap: every end condition is reachable (issue 19)
+# Deck swap: every end condition is reachable
 
 ERRING = BotSkill(mean_rt_ms=600, sd_rt_ms=150, error_rate=0.1)
 

@@ -179,7 +179,7 @@ def test_every_player_card_can_be_matched(level: str) -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_deck_swap_every_orange_card_can_be_matched(level: str) -> None:
     # In deck swap the orange cards are dealt: one that no white card matches would never
-    # leave its owner (issue 19: scope-A games stalled in 5-18 of 40 bot games).
+    # leave its owner, and a scope-A game would stall.
     for seed in range(20):
         white, orange = _decks(seed, swap=True)
         assert len(orange) == 30

@@ -1,6 +1,6 @@
 """[digital] RULES.md: when a slap matches several other players' cards, the slapper picks
-whose (tap the player), with the same time-out as other choices (issue 19: the first
-clockwise used to be taken with no choice)."""
+whose (tap the player), with the same time-out as other choices, rather than the first
+clockwise being taken with no choice."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""Team mode judges every claim on the centre as it was when the card flipped (issue 18):
-a right claim is right whoever was first, and bots' late claims are recorded like children's.
+"""Team mode judges every claim on the centre as it was when the card flipped: a right
+claim is right whoever was first, and bots' late claims are recorded like children's.
 
-Before the fix a claim was read against the centre *now*: after the first claim resolved,
-a slower child's tap on the same card was judged on the refill (ends B, C: wrong) or on a
-shifted index (end A: refused or read as a neighbour), and bots' late claims were dropped.
+Read against the centre as it is at the claim, a slower child's tap on the same card would
+be judged on the refill (ends B, C: wrong) or on a shifted index (end A: refused or read as a
+neighbour) once the first claim had resolved.
 """
 
 from __future__ import annotations
