@@ -5,6 +5,7 @@
 // the first animation frame after the card is drawn as playable (double requestAnimationFrame),
 // the response the pointerdown event's timeStamp when the card is picked up.
 import { symbols } from "./colour_symbols.js";
+import { PILE_GAP, pileWidth } from "./commotion_layout.js";
 import { fmt } from "./lib/format.js";
 import { overTitle, showOver } from "./lib/game_over.js";
 import { seatNames } from "./lib/names.js";
@@ -215,23 +216,14 @@ function play(root) {
     fitCentre();
   }
 
-  // The largest pile card (at most 112 px wide, never under 56) with which every pile fits
-  // the centre box whole: try every column count and keep the one that allows the widest card.
-  var PILE_MIN = 56, PILE_MAX = 112, PILE_RATIO = 1.4, PILE_GAP = 10;
+  // The piles as large as the centre box allows (commotion_layout.js).
   function fitCentre() {
     var count = el.centre.querySelectorAll(".cm-pile").length;
     if (!count) return;
     var style = getComputedStyle(el.centre);
     var width = el.centre.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     var height = el.centre.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-    var best = PILE_MIN;
-    for (var cols = 1; cols <= count; cols++) {
-      var rows = Math.ceil(count / cols);
-      var byWidth = (width - PILE_GAP * (cols - 1)) / cols;
-      var byHeight = (height - PILE_GAP * (rows - 1)) / rows / PILE_RATIO;
-      best = Math.max(best, Math.min(byWidth, byHeight, PILE_MAX));
-    }
-    el.centre.style.setProperty("--pile-w", Math.floor(best) + "px");
+    el.centre.style.setProperty("--pile-w", pileWidth(count, width, height) + "px");
     el.centre.style.setProperty("--pile-gap", PILE_GAP + "px");
     // For the layout test: which screen size and pile count this fit was made for.
     el.centre.dataset.fittedFor = window.innerWidth + "x" + window.innerHeight + ":" + count;

@@ -1,5 +1,6 @@
 // Snapclass live pages: the calm "reconnecting…" overlay and quick reconnects. The seat token
 // lives only in its HttpOnly cookie, where page script cannot read it.
+import { backoffMs } from "./lib/backoff.js";
 import { closeCodes } from "./lib/close_codes.js";
 import { abandon, start as startHeartbeat } from "./lib/heartbeat.js";
 
@@ -14,8 +15,7 @@ if (window.htmx) {
   // nothing, and the jitter spreads a class's lobby over that second. (Game tablets back
   // off further and probe instead: table_socket.js.)
   window.htmx.config.wsReconnectDelay = function (retryCount) {
-    var ceiling = Math.min(250 * Math.pow(2, retryCount), 1000);
-    return ceiling / 2 + Math.random() * (ceiling / 2);
+    return backoffMs(retryCount, { firstMs: 250, maxMs: 1000 });
   };
 }
 

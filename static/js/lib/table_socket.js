@@ -12,6 +12,7 @@
 // stops for good on the server's final close codes (removed, no seat, flood, table not
 // playing). A teacher page watching a table uses it too (no seat, no overlay): it waits
 // through "not playing" and stops once its element has left the page.
+import { backoffMs } from "./backoff.js";
 import { closeCodes } from "./close_codes.js";
 import { abandon, start as startHeartbeat } from "./heartbeat.js";
 import * as sound from "./sound.js";
@@ -21,6 +22,8 @@ import * as sound from "./sound.js";
 // A page watching a table (no seat) stops on the first two only.
 var SEATED_STOP = ["POLICY", "NO_SEAT", "REMOVED", "NOT_PLAYING", "REPLACED"];
 var WATCHING_STOP = ["POLICY", "FORBIDDEN"];
+// Between attempts (backoff.js): half a second, then doubling up to 8 s.
+var RECONNECT = { firstMs: 500, maxMs: 8000 };
 // A handshake that has not finished by then is stuck (a link that takes packets and answers none).
 var CONNECT_WITHIN_MS = 4000;
 // The server's liveness address: no database, no session, never cached.
@@ -82,9 +85,8 @@ function reconnector(link, attempt) {
   return {
     later: function () {
       clear();
-      var ceiling = Math.min(500 * Math.pow(2, retries), 8000);
+      var delay = backoffMs(retries, RECONNECT);
       retries += 1;
-      var delay = ceiling / 2 + Math.random() * (ceiling / 2);
       note(link, "backoff", String(Math.round(delay)));
       timer = setTimeout(function () { go("backoff"); }, delay);
       prober = setInterval(probe, PROBE_EVERY_MS);
