@@ -94,7 +94,7 @@ from games.commotion.tableau import (
 from games.commotion.view import view as view
 from games.engine import adaptive
 from games.engine.changes import Changes
-from games.engine.contract import Outcome
+from games.engine.contract import Bots, Outcome
 from games.engine.fingerprint import state_fingerprint as state_fingerprint
 from games.engine.refusals import GAME_OVER, Refusal, act_preamble, refused
 from games.engine.replay import replayer
@@ -127,12 +127,7 @@ def _check_seats(seats: tuple[int, ...], bots: Mapping[int, BotSkill]) -> None:
     seats_check(seats, bots, low=MIN_SEATS, high=MAX_SEATS, skill_type=botlib.BotSkill)
 
 
-def setup(
-    config: Config,
-    seats: Sequence[int],
-    seed: int,
-    bots: Mapping[int, BotSkill] | None = None,
-) -> State:
+def setup(config: Config, seats: Sequence[int], seed: int, bots: Bots[BotSkill] = None) -> State:
     """A new table: round 1 dealt, counting down to GO at ``COUNTDOWN_MS``.
 
     ``seats`` are seat numbers (each seat's deck has its own back colour; a card's owner is

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 
 StateT = TypeVar("StateT")
 StateT_contra = TypeVar("StateT_contra", contravariant=True)
+SkillT = TypeVar("SkillT")
+
+# ``setup``'s ``bots``: the seats the computer plays, each with its bot's skill (a game's own
+# ``BotSkill``); None when every seat is a person's.
+Bots: TypeAlias = Mapping[int, SkillT] | None
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,7 @@ class Engine(TakesOver[StateT], Protocol[StateT]):
     """What every game's rules module exposes (and what a table host drives)."""
 
     def setup(
-        self, config: Any, seats: Sequence[int], seed: int, bots: Mapping[int, Any] | None = None
+        self, config: Any, seats: Sequence[int], seed: int, bots: Bots[Any] = None
     ) -> StateT: ...
 
     def act(self, state: StateT, seat: int, action: ActionInput, now_ms: int) -> Outcome[StateT]:

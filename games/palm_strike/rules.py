@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine import adaptive
 from games.engine.changes import Changes
-from games.engine.contract import Outcome
+from games.engine.contract import Bots, Outcome
 from games.engine.fingerprint import state_fingerprint as state_fingerprint
 from games.engine.reaction import rt_plausible
 from games.engine.refusals import GAME_OVER, Refusal, act_preamble, refused
@@ -130,12 +130,7 @@ def _deal(state: State) -> None:
             state.hands[seat].append(state.player_deck.pop(0))
 
 
-def setup(
-    config: Config,
-    seats: Sequence[int],
-    seed: int,
-    bots: Mapping[int, BotSkill] | None = None,
-) -> State:
+def setup(config: Config, seats: Sequence[int], seed: int, bots: Bots[BotSkill] = None) -> State:
     """A new table: decks shuffled, cards dealt (or laid in the centre), a first player.
 
     ``seats`` are seat numbers in clockwise order; ``bots`` maps the seats played by the

@@ -85,7 +85,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.engine import adaptive
 from games.engine.changes import Changes
-from games.engine.contract import Outcome
+from games.engine.contract import Bots, Outcome
 from games.engine.fingerprint import state_fingerprint as state_fingerprint
 from games.engine.refusals import Refusal, act_preamble, refused
 from games.engine.replay import replayer
@@ -152,12 +152,7 @@ def _table_skill(config: Config, skill: BotSkill) -> BotSkill:
     return skill
 
 
-def setup(
-    config: Config,
-    seats: Sequence[int],
-    seed: int,
-    bots: Mapping[int, BotSkill] | None = None,
-) -> State:
+def setup(config: Config, seats: Sequence[int], seed: int, bots: Bots[BotSkill] = None) -> State:
     """A new table in round 1's card choice (the host's game clock starts at 0).
 
     Each seat gets cards 1-10 and ``config.pieces_for(players)`` pieces whose shapes cycle
