@@ -114,10 +114,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers proceed during a write; IMMEDIATE takes the write lock at BEGIN so two
     # writers queue instead of failing with "database is locked" on lock upgrade.
-    # CONN_MAX_AGE stays 0. Kept connections (None) made each join cheaper, but flips slower:
-    # on `bench_capacity.py` at 510-630 students, flip p99 95-254 ms against 59-66 ms, the log
-    # writer's commits p50 3.6 against 2.0 ms (2026-12-04, in turns); cause not found. Only
-    # the threads in classroom.server.kept_connections keep theirs.
+    # CONN_MAX_AGE stays 0: kept connections make each join cheaper but the flips and the log
+    # writer's commits slower under load (`tests/load/bench_capacity.py`, docs/benchmarks.md).
+    # Only the threads in classroom.server.kept_connections keep theirs.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
