@@ -25,6 +25,13 @@ class Progress:
     assignment: Assignment
     done: int  # minutes or games, as the assignment counts
     goal: int
+    answers: int  # the student's own answers in the games that count for it
+
+    @property
+    def started(self) -> bool:
+        """Practice counts from the first answer: nine answers in 50 s are a start, though
+        they make no whole minute yet."""
+        return self.answers > 0 or self.done > 0
 
     @property
     def complete(self) -> bool:
@@ -40,11 +47,20 @@ class Progress:
         return not self.complete and due is not None and due < timezone.localdate()
 
 
+# A practice game has one child in it: the trials that name a student are that child's answers
+# (a robot's trials name no student).
+_ANSWERS = Count("trials", filter=Q(trials__student__isnull=False))
+
+
 def practice_sessions(*, student: Student) -> QuerySet[GameSession]:
     """The student's practice games that have at least one trial, newest first."""
     return (
         GameSession.objects.filter(kind=GameSession.Kind.PRACTICE, seats__student=student)
-        .annotate(trial_count=Count("trials"), last_trial_at=Max("trials__created_at"))
+        .annotate(
+            trial_count=Count("trials"),
+            last_trial_at=Max("trials__created_at"),
+            answer_count=_ANSWERS,
+        )
         .filter(trial_count__gt=0)
         .order_by("-started_at", "-pk")
     )
@@ -62,13 +78,27 @@ def _done(assignment: Assignment, sessions: Iterable[GameSession]) -> int:
     return int(seconds // 60)
 
 
+def _answers(assignment: Assignment, sessions: Iterable[GameSession]) -> int:
+    return sum(
+        getattr(session, "answer_count", 0)
+        for session in sessions
+        if session.assignment_id == assignment.pk
+    )
+
+
+def _progress(assignment: Assignment, sessions: list[GameSession]) -> Progress:
+    return Progress(
+        assignment, _done(assignment, sessions), assignment.goal, _answers(assignment, sessions)
+    )
+
+
 def student_assignments(*, student: Student) -> list[Progress]:
     """Practice set for the student (or their whole class), with how much is done."""
     assignments = Assignment.objects.filter(
         Q(student=student) | Q(student__isnull=True, school_class_id=student.school_class_id)
     ).order_by("due_on", "-created_at", "-pk")
     sessions = list(practice_sessions(student=student).filter(assignment__isnull=False))
-    return [Progress(a, _done(a, sessions), a.goal) for a in assignments]
+    return [_progress(a, sessions) for a in assignments]
 
 
 @dataclass(frozen=True)
@@ -91,7 +121,11 @@ def class_assignments(*, school_class: SchoolClass) -> list[AssignmentCompletion
         GameSession.objects.filter(
             kind=GameSession.Kind.PRACTICE, assignment__school_class=school_class
         )
-        .annotate(trial_count=Count("trials"), last_trial_at=Max("trials__created_at"))
+        .annotate(
+            trial_count=Count("trials"),
+            last_trial_at=Max("trials__created_at"),
+            answer_count=_ANSWERS,
+        )
         .filter(trial_count__gt=0)
         .prefetch_related("seats")
     )
@@ -104,12 +138,7 @@ def class_assignments(*, school_class: SchoolClass) -> list[AssignmentCompletion
     for assignment in assignments:
         assigned = [assignment.student] if assignment.student is not None else students
         rows = [
-            (
-                student,
-                Progress(
-                    assignment, _done(assignment, by_student.get(student.pk, [])), assignment.goal
-                ),
-            )
+            (student, _progress(assignment, by_student.get(student.pk, [])))
             for student in assigned
             if student is not None
         ]
