@@ -17,6 +17,7 @@ from django.db.models import Avg, Count, FloatField, Func, Max, Min, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
+from classroom.analytics.live_trend import fewest_answers, live_trend, pooled_spread
 from classroom.analytics.measures import (
     CorrectRts,
     Measures,
@@ -25,7 +26,6 @@ from classroom.analytics.measures import (
     merged_rts,
     with_balanced_integration,
 )
-from classroom.analytics.progress import trend
 from classroom.analytics.signal import SignalCounts
 from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rolling_medians
 from classroom.gamesite import game_site, game_sites
@@ -598,7 +598,6 @@ STRUGGLE_ACCURACY_GAP = 0.15
 # … or when they slap this often without a match (with at least a few chances to).
 STRUGGLE_FALSE_ALARM_RATE = 0.4
 STRUGGLE_MIN_TRIALS = 8
-RT_TREND_TOLERANCE_MS = 30.0
 
 
 @dataclass(frozen=True)
@@ -633,6 +632,9 @@ class Dashboard:
     speed_label: str = ""
     # What one response's time is called ("Reaction time", "Catch time"): the histogram.
     response_time_label: str = ""
+    # The fewest correct answers a child needs before their trend arrow shows
+    # (classroom/analytics/live_trend.py); None until the class's times have a spread.
+    trend_fewest: int | None = None
     # A game of several kinds: the rates of its other kinds ("Stayed aboard"), on every tile,
     # so a tile with no catches yet still tells how the child placed.
     more: tuple[Measure, ...] = ()
@@ -697,6 +699,8 @@ def dashboard_build(
     accuracies = sorted(float(rate) for rate in rates.values() if rate is not None)
 
     class_median = statistics.median(accuracies) if accuracies else None
+    spread = pooled_spread(in_order.values())
+    fewest = None if spread is None else fewest_answers(spread)
     tiles = []
     for seat in Seat.objects.filter(pk__in=list(measures)).order_by("name", "pk"):
         seat_rolling = rolling.get(seat.pk, [])
@@ -713,7 +717,7 @@ def dashboard_build(
                 measures=measures[seat.pk],
                 headline=None if rate is None else float(rate),
                 rolling_median_ms=seat_rolling[-1] if seat_rolling else None,
-                rt_trend=trend(seat_rolling, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
+                rt_trend=live_trend(in_order.get(seat.pk, ()), fewest=fewest),
                 low_accuracy=low,
                 many_false_alarms=noisy,
             )
@@ -726,6 +730,7 @@ def dashboard_build(
         headline_label=str(site.headline_measure.label),
         speed_label=str(site.speed_measure.label),
         response_time_label=str(site.response_time),
+        trend_fewest=fewest,
         more=tuple(
             site.measure(key)
             for key in dict.fromkeys(site.kind_rates.values())

@@ -12,6 +12,13 @@ from django.db.models import Min
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
+from classroom.analytics.live_trend import (
+    FEW,
+    IMPROVING,
+    STEADY,
+    fewest_answers,
+    pooled_spread,
+)
 from classroom.analytics.signal import SignalCounts, dprime, signal_of
 from classroom.analytics.speed import rt_summary
 from classroom.models import Trial
@@ -423,3 +430,51 @@ def test_the_progress_aggregates_read_only_columns_of_their_covering_index() -> 
         named = set(re.findall(rf'"{Trial._meta.db_table}"\."(\w+)"', sql))
         assert named, sql
         assert named <= covered, named - covered
+
+
+def _tile_names(html: str) -> list[str]:
+    return re.findall(r'<p class="student-tile-name">(.*?)</p>', html, flags=re.S)
+
+
+def test_no_trend_arrow_until_the_class_spread_says_a_change_is_more_than_chance(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    from django.template.loader import render_to_string
+
+    from classroom.pages.fragments import dashboard_context
+
+    ava, ben = school_class.students.filter(display_name__in=["Ava", "Ben"])
+    seats = played_session(session=class_session, students=[ava, ben])
+    # The finding: after five answers, Ava (80 % right, slower) had ▼, Ben (faster) ▲.
+    for rt in (400, 450, 800, 900):
+        trial_add(seat=seats[ava.pk], target=True, responded=True, rt_ms=rt)
+    trial_add(seat=seats[ava.pk], target=True, responded=False)
+    for rt in (900, 800, 500, 450, 400):
+        trial_add(seat=seats[ben.pk], target=True, responded=True, rt_ms=rt)
+    class_session.refresh_from_db()
+
+    context = dashboard_context(session=class_session)
+    dashboard = context["dashboard"]
+    spread = pooled_spread([[400, 450, 800, 900], [900, 800, 500, 450, 400]])
+    assert spread is not None
+    assert {tile.seat.name: tile.rt_trend for tile in dashboard.tiles} == {"Ava": FEW, "Ben": FEW}
+    assert dashboard.trend_fewest == fewest_answers(spread) > 5
+    html = render_to_string("classroom/session_console.html#dashboard", context)
+    assert not [name for name in _tile_names(html) if "▲" in name or "▼" in name or "▶" in name]
+    assert f"Arrows show from {dashboard.trend_fewest} right answers on" in html
+
+    # Thirty steady-ish answers each: a narrow spread, so a fifth faster is beyond chance.
+    Trial.objects.filter(session=class_session).delete()
+    for rt in [800] * 10 + [700] * 10 + [600] * 10:
+        trial_add(seat=seats[ava.pk], target=True, responded=True, rt_ms=rt)
+    for number in range(30):
+        trial_add(seat=seats[ben.pk], target=True, responded=True, rt_ms=580 + 40 * (number % 2))
+    context = dashboard_context(session=class_session)
+    dashboard = context["dashboard"]
+    assert dashboard.trend_fewest <= 30
+    assert {tile.seat.name: tile.rt_trend for tile in dashboard.tiles} == {
+        "Ava": IMPROVING,
+        "Ben": STEADY,
+    }
+    names = _tile_names(render_to_string("classroom/session_console.html#dashboard", context))
+    assert ["▲" in name for name in names] == [True, False]
