@@ -125,6 +125,8 @@ def _answer_labels() -> dict[str, str]:
         "not_your_turn": _("%(name)s flips next: wait for the card"),
         "team_hint": _("Now tap the matching card in the middle"),
         "wait_flip": _("Wait for the next card"),
+        # A tap on a hand, another player or the deck while a card is open.
+        "slap_big_card": _("To slap, tap the big card"),
         "choose_give_why": _("It matched %(name)s's card!"),
         "choose_return_why": _("It matched your own card!"),
         "choose_player": _("More than one player has a match. Tap whose card it is!"),

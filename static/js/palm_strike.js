@@ -10,10 +10,12 @@
 //
 // Every tap gets an answer on this tablet: the server's judgement of this seat's
 // own response (view.mine) once the race is settled, and at once for what the tablet itself
-// knows (too late, paused, not your turn, team-mode hint).
+// knows (too late, paused, not your turn, team-mode hint). A tap on anything that cannot be
+// played now (a card in a hand, another player, the deck) says what to tap instead.
 import { fmt } from "./lib/format.js";
 import { overTitle, showOver } from "./lib/game_over.js";
 import { seatNames } from "./lib/names.js";
+import { tapHint } from "./palm_strike_hints.js";
 import { standingsFromPage } from "./lib/standings.js";
 import { connectTable } from "./lib/table_socket.js";
 
@@ -344,13 +346,16 @@ function play(root) {
     root.classList.toggle("is-paused", !!view.paused);
   }
 
-  // A tap on the deck when it is someone else's turn to flip: say whose.
-  el.deck.addEventListener("pointerdown", function (event) {
-    if (event.target === el.flip || !view) return;
-    if (view.paused) showFeedback(L.paused_tap, "gentle", "pause");
-    else if (view.phase === "waiting_flip" && L.pacing !== "auto" && view.active_seat !== view.you && view.active_seat !== null) {
-      showFeedback(fmt(L.not_your_turn, { name: seatName(view.active_seat) }), "gentle", "hand");
-    }
+  // A tap on something that cannot be played now (a card in a hand, another player, the deck
+  // out of turn): what to tap instead. Buttons answer their own taps.
+  root.addEventListener("pointerdown", function (event) {
+    var target = event.target;
+    if (!view || !target.closest || target.closest("button, .ps-over, .ps-top")) return;
+    if (!target.closest(".ps-others, .ps-centre, .ps-mine")) return;
+    var hint = tapHint(view, L.pacing);
+    if (!hint) return;
+    var name = hint.name !== undefined ? seatName(hint.name) : "";
+    showFeedback(fmt(L[hint.key], { name: name }), "gentle", hint.icon);
   });
 
   el.flip.addEventListener("pointerdown", function (event) {
