@@ -12,10 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.commotion import rules
-from games.commotion.actions import ACTIONS
-from games.commotion.bots import BOT_LEVELS
 from games.commotion.config import MAX_REFILL, MIN_REFILL, Config
-from games.engine.spec import GameSpec, SeatOption
+from games.engine.spec import SeatOption, game_spec
 from games.engine.translation import gettext_noop
 
 REFILL_OPTION = "refill"
@@ -43,17 +41,11 @@ LADDER = (
 )
 
 
-SPEC = GameSpec(
-    slug="commotion",
+SPEC = game_spec(
+    rules,
     name=gettext_noop("Commotion"),
     tagline=gettext_noop("Race solitaire: build the shared piles from START to STOP."),
-    config_cls=Config,
-    min_players=2,
-    max_players=6,
     default_players=4,
-    rules=rules,
-    actions=ACTIONS,
-    bot_levels=BOT_LEVELS,
     bots_fill_table=True,
     seat_options=(
         SeatOption(

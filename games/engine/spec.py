@@ -1,12 +1,15 @@
 """A game as the site knows it: its name, settings, table sizes, rules, actions and bots.
 
-Each game's ``spec.py`` builds one; ``games.registry`` lists them.
+Each game's ``spec.py`` builds one with :func:`game_spec`, stating what is its own;
+``games.registry`` lists them.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from games.engine.settings import config_from_values
 
@@ -88,3 +91,52 @@ class GameSpec:
         """The dotted name of the rules module."""
         name: str = getattr(self.rules, "__name__", type(self.rules).__name__)
         return name
+
+
+class SpecExtras(TypedDict, total=False):
+    """What only some games state (see :class:`GameSpec`)."""
+
+    single_table: Callable[[Any], bool]
+    bots_fill_table: bool
+    seat_options: tuple[SeatOption, ...]
+    table_config: Callable[[Any, Sequence[Mapping[str, Any]]], Any]
+    ladder: tuple[Mapping[str, Any], ...]
+
+
+def game_spec(
+    rules: GameEngine[Any],
+    *,
+    name: str,
+    tagline: str,
+    default_players: int,
+    **extras: Unpack[SpecExtras],
+) -> GameSpec:
+    """The spec of the game whose rules module is ``rules``, with what the game states itself
+    (``name``, ``tagline``, ``default_players``, ``extras``).
+
+    The rest is found beside the rules, in the files every game has (the layout
+    ``tests/games/test_contract.py`` checks): the slug is the package's name (``games.<slug>``),
+    the table size the rules' ``MIN_SEATS`` and ``MAX_SEATS`` (the seats ``setup`` takes), the
+    settings config.py's ``Config``, the player inputs actions.py's ``ACTIONS`` and the bots
+    bots.py's ``BOT_LEVELS``. This imports no game of its own accord: each hands over its rules.
+    """
+    if not isinstance(rules, ModuleType):
+        raise TypeError("A game's rules are the module rules.py of its package.")
+    package = rules.__name__.rpartition(".")[0]
+
+    def beside(module: str, found: str) -> Any:
+        return getattr(importlib.import_module(f"{package}.{module}"), found)
+
+    return GameSpec(
+        slug=package.rpartition(".")[2],
+        name=name,
+        tagline=tagline,
+        config_cls=beside("config", "Config"),
+        min_players=beside("rules", "MIN_SEATS"),
+        max_players=beside("rules", "MAX_SEATS"),
+        default_players=default_players,
+        rules=rules,
+        actions=beside("actions", "ACTIONS"),
+        bot_levels=beside("bots", "BOT_LEVELS"),
+        **extras,
+    )

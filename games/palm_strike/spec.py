@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from games.engine.spec import GameSpec
+from typing import TYPE_CHECKING
+
+from games.engine.spec import game_spec
 from games.engine.translation import gettext_noop
 from games.palm_strike import rules
-from games.palm_strike.actions import ACTIONS
-from games.palm_strike.bots import BOT_LEVELS
-from games.palm_strike.config import Config
+
+if TYPE_CHECKING:
+    from games.palm_strike.config import Config
 
 # Adaptive difficulty: the matching levels, and within each a response window that shrinks.
 LADDER = tuple(
@@ -22,17 +24,11 @@ def _single_table(config: Config) -> bool:
     return config.team_mode
 
 
-SPEC = GameSpec(
-    slug="palm_strike",
+SPEC = game_spec(
+    rules,
     name=gettext_noop("Palm Strike"),
     tagline=gettext_noop("Stroop colour-word slap game: see the match, slap first."),
-    config_cls=Config,
-    min_players=2,
-    max_players=8,
     default_players=4,
-    rules=rules,
-    actions=ACTIONS,
-    bot_levels=BOT_LEVELS,
     single_table=_single_table,
     ladder=LADDER,
 )

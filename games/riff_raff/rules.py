@@ -463,9 +463,17 @@ def _came_to_rest(state: State, at: int, ch: Changes) -> None:
             _end_turn(state, at, ch)
 
 
-def _take_falling(state: State, piece_id: int) -> Falling:
+def _take_falling(state: State, piece_id: int) -> tuple[int, int, Falling]:
+    """The falling piece ``piece_id`` leaves the ship, caught or lost: the seat whose turn it
+    is, the area of that turn, and the piece's fall."""
+    seat = state.active
+    area = state.area_of_turn()
+    assert seat is not None
+    assert area is not None
     index = next(i for i, f in enumerate(state.falling) if f.piece.id == piece_id)
-    return state.falling.pop(index)
+    falling = state.falling.pop(index)
+    state.ship.remove(piece_id)
+    return seat, area, falling
 
 
 def _after_falling(state: State, at: int, ch: Changes) -> None:
@@ -476,12 +484,7 @@ def _after_falling(state: State, at: int, ch: Changes) -> None:
 def _catch(
     state: State, piece_id: int, at: int, ch: Changes, *, rt_ms: int = 0, rtt_ms: int = 0
 ) -> None:
-    seat = state.active
-    area = state.area_of_turn()
-    assert seat is not None
-    assert area is not None
-    falling = _take_falling(state, piece_id)
-    state.ship.remove(piece_id)
+    seat, area, falling = _take_falling(state, piece_id)
     ch.event("caught", seat=seat, piece=piece_id)
     if seat not in state.bots:
         ch.trials.append(
@@ -501,12 +504,7 @@ def _catch(
 
 def _lose(state: State, piece_id: int, at: int, ch: Changes) -> None:
     """The catch window closed: the piece goes to the active seat's supply."""
-    seat = state.active
-    area = state.area_of_turn()
-    assert seat is not None
-    assert area is not None
-    falling = _take_falling(state, piece_id)
-    state.ship.remove(piece_id)
+    seat, area, falling = _take_falling(state, piece_id)
     state.players[seat].supply.append(falling.piece)
     ch.event("lost", seat=seat, piece=piece_id)
     if seat not in state.bots:
@@ -545,6 +543,43 @@ def _turn_refusal(state: State, seat: int, phase: str) -> str | None:
     return gettext_noop("There is nothing to declare now.")
 
 
+@dataclasses.dataclass(frozen=True)
+class _Tie:
+    """A tie one player settles by naming tied players, and what anyone else is told."""
+
+    phase: str
+    no_tie: str
+    not_yours: str
+    not_tied: str
+
+
+_CAPTAIN_TIE = _Tie(
+    "captain_tie",
+    no_tie=gettext_noop("There is no tie for captain to settle."),
+    not_yours=gettext_noop("The last captain settles the tie."),
+    not_tied=gettext_noop("Pick one of the tied players."),
+)
+_ORDER_TIE = _Tie(
+    "order_tie",
+    no_tie=gettext_noop("There is no tie to order."),
+    not_yours=gettext_noop("The captain decides who goes first."),
+    not_tied=gettext_noop("Name only the tied players."),
+)
+
+
+def _tie_refusal(
+    state: State, seat: int, named: Sequence[int], tie: _Tie, *, settler: int | None
+) -> str | None:
+    """Why ``seat`` may not settle ``tie`` by naming ``named`` now (None: it may)."""
+    if state.phase != tie.phase:
+        return tie.no_tie
+    if seat != settler:
+        return tie.not_yours
+    if not set(named) <= set(state.tied):
+        return tie.not_tied
+    return None
+
+
 def _check(state: State, seat: int, action: Action, now_ms: int) -> str | None:
     """Why ``action`` is not allowed now, or None. Changes nothing."""
     player = state.players[seat]
@@ -557,21 +592,11 @@ def _check(state: State, seat: int, action: Action, now_ms: int) -> str | None:
             return gettext_noop("You have already played that card.")
         return None
     if isinstance(action, PickCaptain):
-        if state.phase != "captain_tie":
-            return gettext_noop("There is no tie for captain to settle.")
-        if seat != state.previous_captain:
-            return gettext_noop("The last captain settles the tie.")
-        if action.seat not in state.tied:
-            return gettext_noop("Pick one of the tied players.")
-        return None
+        return _tie_refusal(
+            state, seat, [action.seat], _CAPTAIN_TIE, settler=state.previous_captain
+        )
     if isinstance(action, Order):
-        if state.phase != "order_tie":
-            return gettext_noop("There is no tie to order.")
-        if seat != state.captain:
-            return gettext_noop("The captain decides who goes first.")
-        if not set(action.seats) <= set(state.tied):
-            return gettext_noop("Name only the tied players.")
-        return None
+        return _tie_refusal(state, seat, action.seats, _ORDER_TIE, settler=state.captain)
     if isinstance(action, Declare):
         refusal = _turn_refusal(state, seat, "declaring")
         if refusal is None and action.pieces > len(player.supply):

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from games.engine.spec import GameSpec
+from games.engine.spec import game_spec
 from games.engine.translation import gettext_noop
 from games.riff_raff import rules
-from games.riff_raff.actions import ACTIONS
-from games.riff_raff.bots import BOT_LEVELS
-from games.riff_raff.config import Config
 
 # Adaptive difficulty: a calm sea and a long catch window first, a storm and a short one last.
 LADDER = tuple(
@@ -16,17 +13,11 @@ LADDER = tuple(
 )
 
 
-SPEC = GameSpec(
-    slug="riff_raff",
+SPEC = game_spec(
+    rules,
     name=gettext_noop("Riff Raff"),
     tagline=gettext_noop("Load the rocking ship; catch what falls."),
-    config_cls=Config,
-    min_players=2,
-    max_players=4,
     default_players=3,
-    rules=rules,
-    actions=ACTIONS,
-    bot_levels=BOT_LEVELS,
     bots_fill_table=True,
     ladder=LADDER,
 )
