@@ -29,9 +29,25 @@ def kind_names() -> dict[str, str]:
     return {CATCH: _("Catches"), PLACEMENT: _("Placements (stayed on board)")}
 
 
+def sea_words(strength: float) -> str:
+    """The sea of a wave strength (0-1) in a child's words: no numbers to decode."""
+    if strength < 0.1:
+        return _("Calm sea")
+    if strength < 0.3:
+        return _("Small waves")
+    if strength < 0.5:
+        return _("Waves")
+    if strength < 0.7:
+        return _("Big waves")
+    if strength < 0.9:
+        return _("Rough sea")
+    return _("Storm")
+
+
 def step_label(step: Mapping[str, Any]) -> str:
-    return _("Wave %(strength)s, %(window)s s to catch") % {
-        "strength": f"{step['wave_strength']:.1f}",
+    """A rung of the ladder as the child's practice pages and the teacher's form say it."""
+    return _("%(sea)s, %(window)s seconds to catch") % {
+        "sea": sea_words(step["wave_strength"]),
         "window": f"{step['catch_window_s']:g}",
     }
 
@@ -68,10 +84,17 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "falling": _("Cargo overboard!"),
         "near_miss": _("So close! Tap right on the cargo."),
         "played_cards": _("Cards played"),
-        "first_captain": _(
-            "%(name)s is captain before round 1 and settles a tie (the teacher can choose "
-            "who in the settings)."
-        ),
+        "first_captain": _("%(name)s is captain first. Same cards? %(name)s chooses."),
+        "turn_left": _("Turn left"),
+        "turn_right": _("Turn right"),
+        # A tap on the ship that cannot be played now: what to do instead.
+        "tap_card": _("Tap a number card first."),
+        "tap_captain": _("Tap a name: who is captain?"),
+        "tap_first": _("Tap who goes first."),
+        "tap_how_many": _("Tap 1 or 2 first."),
+        "wait_for": _("Wait for %(name)s."),
+        "wait_still": _("Wait until the ship is still."),
+        "they_catch": _("%(name)s catches this one."),
     }
 
 

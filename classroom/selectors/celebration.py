@@ -38,6 +38,8 @@ class Highlights:
     accuracy_percent: float | None = None
     rate_label: str = ""
     median_rt_ms: float | None = None
+    # What that time is in this game (reaction time, catch time, time to play).
+    time_label: str = ""
     fastest: list[str] = field(default_factory=list)
     most_improved: str | None = None
     # The minimums behind the names, said on the screen.
@@ -104,7 +106,8 @@ def session_highlights(*, session: GameSession, names: bool) -> Highlights:
         fastest = [first_name(seats[seat_id]) for seat_id in _fastest(session) if seat_id in seats]
         improved_seat = seats.get(_most_improved(session) or 0)
         improved = first_name(improved_seat) if improved_seat is not None else None
-    headline = game_site(session.game).headline_measure
+    site = game_site(session.game)
+    headline = site.headline_measure
     whole = measures_by(trials=trials, by=["session"]).get((session.pk,))
     rate = headline.value(whole) if whole is not None else None
     return Highlights(
@@ -113,6 +116,7 @@ def session_highlights(*, session: GameSession, names: bool) -> Highlights:
         accuracy_percent=None if rate is None else 100 * float(rate),
         rate_label=str(headline.label),
         median_rt_ms=statistics.median(rts) if rts else None,
+        time_label=str(site.response_time),
         fastest=fastest,
         most_improved=improved,
     )

@@ -1,10 +1,12 @@
 // Riff Raff on a tablet: the ship (drawn by riff_raff_scene.js) plus the student's part.
 //
 // To place cargo the active student sees their next piece at the top left, drags it onto the
-// ship (rotate with the buttons) and lets go: the drop point and angle go
-// to the server in ship coordinates. A piece falling off the ship can be caught by tapping it;
-// the catch reaction time runs from the first painted frame that shows it falling (the
-// animation frame after that paint, see markFalling) to the pointerdown event's timeStamp.
+// ship (turn it with the buttons) and lets go: the drop point and angle go to the server in
+// ship coordinates. A piece falling off the ship can be caught by tapping it; the catch
+// reaction time runs from the first painted frame that shows it falling (the animation frame
+// after that paint, see markFalling) to the pointerdown event's timeStamp. A tap on the ship
+// when there is nothing to do on it is answered at once with what to do instead (tap a card,
+// wait for a named player…).
 import { fmt } from "./lib/format.js";
 import { overTitle, showOver } from "./lib/game_over.js";
 import { seatNames } from "./lib/names.js";
@@ -42,7 +44,7 @@ function play(root) {
   var view = null;
   var fallingSince = {};      // piece id -> onset (performance.now()) of its first painted fall
   var drag = null;            // {piece, shape, x, y (canvas px)}
-  var angle = 0;
+  var angle = 0;              // the piece in hand, turned (radians, counterclockwise)
   var feedbackTimer = null;
 
   function placing() { return view && view.phase === "placing" && view.active === view.you && !view.paused; }
@@ -110,6 +112,17 @@ function play(root) {
     return b;
   }
 
+  // A rotate button: its arrow for the eye, its words for everyone (the arrow is not read out).
+  function rotateButton(arrow, words, turn) {
+    var b = button("", function () { angle += turn; scene.invalidate(); }, "rr-rotate");
+    var picture = document.createElement("span");
+    picture.className = "rr-rotate-arrow";
+    picture.setAttribute("aria-hidden", "true");
+    picture.textContent = arrow;
+    b.append(picture, words);
+    return b;
+  }
+
   function renderPanel() {
     el.round.textContent = fmt(L.round_n, { n: view.round, total: view.rounds_total });
     el.controls.replaceChildren();
@@ -171,8 +184,9 @@ function play(root) {
     } else if (view.phase === "placing") {
       status = view.active === mine ? L.drag_piece : fmt(L.their_turn, { name: seatName(view.active) });
       if (view.active === mine) {
-        el.controls.appendChild(button("⟲", function () { angle -= Math.PI / 8; scene.invalidate(); }, "rr-rotate"));
-        el.controls.appendChild(button("⟳", function () { angle += Math.PI / 8; scene.invalidate(); }, "rr-rotate"));
+        // Counterclockwise is a positive angle (the world's y points up): its top leans left.
+        el.controls.appendChild(rotateButton("⟲", L.turn_left, Math.PI / 8));
+        el.controls.appendChild(rotateButton("⟳", L.turn_right, -Math.PI / 8));
       }
     } else if (view.phase === "settling") status = L.settling;
     else if (view.phase === "catching") status = view.active === mine ? L.catch_it : L.falling;
@@ -180,6 +194,23 @@ function play(root) {
     if (view.phase === "game_over" || view.ended) {
       showOver(el, overTitle(L, view, { shown: standings.shown(view), seatName: seatName }), L.well_played);
     } else el.over.hidden = true;
+  }
+
+  // What to do instead, for a tap on the ship that cannot be played now (null: it can be).
+  function whatToDo() {
+    var mine = view.you;
+    if (view.phase === "choosing") return view.chosen && view.chosen[String(mine)] ? L.waiting_others : L.tap_card;
+    if (view.phase === "captain_tie") {
+      return view.tie_chooser === mine ? L.tap_captain : fmt(L.wait_for, { name: seatName(view.tie_chooser) });
+    }
+    if (view.phase === "order_tie") {
+      return view.captain === mine ? L.tap_first : fmt(L.wait_for, { name: seatName(view.captain) });
+    }
+    if (view.phase === "declaring") return view.active === mine ? L.tap_how_many : fmt(L.wait_for, { name: seatName(view.active) });
+    if (view.phase === "placing") return view.active === mine ? null : fmt(L.wait_for, { name: seatName(view.active) });
+    if (view.phase === "settling") return L.wait_still;
+    if (view.phase === "catching") return view.active === mine ? L.catch_it : fmt(L.they_catch, { name: seatName(view.active) });
+    return null;
   }
 
   function nextPiece() {
@@ -190,7 +221,8 @@ function play(root) {
   // ---- input: drag to drop, tap to catch ---------------------------------------------------
 
   canvas.addEventListener("pointerdown", function (event) {
-    if (!view || view.paused) return;
+    if (!view) return;
+    if (view.paused) { feedback(L.paused); return; }
     var box = canvas.getBoundingClientRect();
     var px = event.clientX - box.left, py = event.clientY - box.top;
     if (view.phase === "catching" && view.active === view.you) {
@@ -216,15 +248,17 @@ function play(root) {
       } else if (near) {
         nearMisses += 1;
         feedback(L.near_miss);
-      }
+      } else feedback(L.catch_it);
       return;
     }
-    if (placing()) {
-      var piece = nextPiece();
-      if (!piece) return;
+    var piece = placing() ? nextPiece() : null;
+    if (piece) {
       drag = { piece: piece.id, shape: piece.shape, x: px, y: py };
       canvas.setPointerCapture(event.pointerId);
+      return;
     }
+    var instead = whatToDo();
+    if (instead) feedback(instead);
   });
   canvas.addEventListener("pointercancel", function () { drag = null; scene.invalidate(); });
   canvas.addEventListener("pointermove", function (event) {
@@ -268,6 +302,7 @@ function play(root) {
     get nearMisses() { return nearMisses; },
     get caught() { return caught.slice(); },
     get dragging() { return drag; },
+    get angle() { return angle; },
     shipAngle: function () { return scene.shipAngle(); },
     dock: DOCK,
   };

@@ -108,6 +108,18 @@ def test_the_projector_celebrates_and_names_only_where_allowed(
     assert "Ava Chen" not in text  # first names only
 
 
+def test_the_typical_time_is_named_as_the_game_measures_it(
+    played: tuple[GameSession, dict[str, Seat]],
+) -> None:
+    """Riff Raff times a catch, not a reaction to a card: its projector says so."""
+    session, _seats = played
+    assert "Typical reaction time" in _projector(session)
+    session.game = "riff_raff"
+    text = _projector(session)
+    assert "Typical catch time" in text
+    assert "reaction time" not in text
+
+
 def test_no_celebration_while_the_session_runs(
     played: tuple[GameSession, dict[str, Seat]],
 ) -> None:

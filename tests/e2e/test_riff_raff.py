@@ -71,7 +71,7 @@ def _turn(tablet: Page, *, careful: bool) -> str:
         start = _canvas_point(tablet, x, zone["y"] + 30, ship=True)
         end = _canvas_point(tablet, x, zone["y"] + 10, ship=True)
         if not careful:
-            tablet.get_by_role("button", name="⟳").tap(timeout=TAP_MS)  # a tilted drop
+            tablet.get_by_role("button", name="Turn right").tap(timeout=TAP_MS)  # a tilted drop
         tablet.mouse.move(*start)
         tablet.mouse.down()
         tablet.mouse.move(*end, steps=6)

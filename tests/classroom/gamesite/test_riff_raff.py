@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import translation
 
@@ -35,10 +37,22 @@ def test_kinds_have_names() -> None:
         assert kind_label("riff_raff.placement") == "Placements (stayed on board)"
 
 
-def test_a_rung_is_named_by_its_wave_and_window() -> None:
+def test_a_rung_is_named_by_its_sea_and_window_in_a_childs_words() -> None:
     step = {"wave_strength": 0.6, "catch_window_s": 2.5}
     with translation.override("en"):
-        assert SITE.step_label(step) == "Wave 0.6, 2.5 s to catch"
+        assert SITE.step_label(step) == "Big waves, 2.5 seconds to catch"
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_no_rung_says_a_wave_number_or_a_unit_symbol(language: str) -> None:
+    """The practice pages show a child each rung: a sea they can picture, whole words."""
+    with translation.override(language):
+        labels = [SITE.step_label(step) for step in SITE.spec.ladder]
+    assert len(set(labels)) == len(labels), labels
+    for step, label in zip(SITE.spec.ladder, labels, strict=True):
+        assert " s " not in label, label  # seconds in a word, not a unit symbol
+        # The seconds to catch are the only number.
+        assert not re.search(r"\d", label.replace(f"{step['catch_window_s']:g}", "", 1)), label
 
 
 def test_it_is_practised_with_bots_only() -> None:
