@@ -170,6 +170,10 @@ class GameSite:
     colour_stimulus: bool = False
     # Marks each colour with a shape too (static/js/colour_symbols.js).
     colour_symbols: bool = False
+    # Prints colour words the children read, in the session's "Colour words in" language.
+    colour_words: bool = False
+    # Settings the new-session form shows a picture for, drawn by ``settings_template``.
+    pictured_settings: frozenset[str] = frozenset()
     # Records more than one kind of trial in a session; pages show each kind on its own.
     mixed_kinds: bool = False
     # A game that mixes kinds: the measure each kind's share right is (a catch's is the catch
@@ -192,6 +196,11 @@ class GameSite:
     def tile_template(self) -> str:
         """The game's tile partials (``TILE_PARTIALS``) for console and projector."""
         return f"gamesite/{self.slug}/_tile.html"
+
+    @property
+    def settings_template(self) -> str:
+        """The pictures beside the new-session form's settings (``pictured_settings``)."""
+        return f"gamesite/{self.slug}/_settings.html"
 
     @property
     def trials_template(self) -> str:

@@ -477,5 +477,7 @@ SITE = GameSite(
     signal_detection=True,
     # The card's colour is what the child reacts to.
     colour_stimulus=True,
+    colour_words=True,
+    pictured_settings=frozenset({"level", "deck_swap"}),
     bulk_trials=BULK_TRIALS,
 )

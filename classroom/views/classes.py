@@ -73,7 +73,7 @@ def _class_form_page(
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, _("Class %(name)s saved.") % {"name": saved.name})
+            messages.success(request, _("%(name)s is saved.") % {"name": saved.name})
             return redirect("class_detail", class_id=saved.pk)
     context = {"form": form, "school_class": school_class}
     return render(request, "classroom/class_form.html", context)

@@ -106,7 +106,12 @@ def session_new(request: TeacherRequest) -> HttpResponse:
     return render(
         request,
         "classroom/session_form.html",
-        {"form": form, "settings_form": settings_form, "spec": spec},
+        {
+            "form": form,
+            "settings_form": settings_form,
+            "spec": spec,
+            "site": game_site_get(spec.slug),
+        },
     )
 
 
@@ -117,7 +122,7 @@ def session_settings_fields(request: TeacherRequest) -> HttpResponse:
     return render(
         request,
         "classroom/session_form.html#settings",
-        {"settings_form": _settings_form(spec), "spec": spec},
+        {"settings_form": _settings_form(spec), "spec": spec, "site": game_site_get(spec.slug)},
     )
 
 
@@ -138,6 +143,8 @@ def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     context = fragments.console_context(session=session, views=views)
     context.update(_watch_context(session))
     context["may_delete"] = session_deletable_by(session=session, teacher=request.user)
+    site = game_site_get(session.game)
+    context["colour_words"] = site is not None and site.colour_words
     return render(request, "classroom/session_console.html", context)
 
 

@@ -1,1 +1,1 @@
-"""Palm Strike (色字頭上一掌拍): the Stroop colour-word slap game."""
+"""Palm Strike (色字頭上一掌拍): a colour-word slap game (a Stroop task)."""

@@ -20,9 +20,8 @@ class Config:
         "beginner",
         label=gettext_noop("Matching level"),
         help=gettext_noop(
-            "Beginner: both colours of a player card appear anywhere on the public card. "
-            "Intermediate: the word and its ink are the card's two colours. "
-            "Advanced: word = picture colour and ink = background colour."
+            "When a child's card (a picture on a colour) matches the big card flipped in the "
+            "middle (a colour word on a colour): each picture below is a match at its level."
         ),
         choices=(
             ("beginner", gettext_noop("Beginner")),
@@ -68,8 +67,11 @@ class Config:
     )
     deck_swap: bool = setting(
         False,
-        label=gettext_noop("Deck swap"),
-        help=gettext_noop("Orange cards become the player cards and white cards are flipped."),
+        label=gettext_noop("Swap the cards"),
+        help=gettext_noop(
+            "The children hold colour-word cards and picture cards are flipped in the middle. "
+            "What matches stays the same."
+        ),
     )
     points_target: int = setting(
         0,
@@ -85,8 +87,8 @@ class Config:
         False,
         label=gettext_noop("Team mode (whole class)"),
         help=gettext_noop(
-            "Player cards lie in the centre; the first to tap the public card and a matching "
-            "centre card claims it. The whole class plays at one table."
+            "Picture cards lie in the middle; the first to tap the big card and a matching "
+            "picture card claims it. The whole class plays at one table."
         ),
     )
     team_end: TeamEnd = setting(

@@ -27,7 +27,7 @@ def _single_table(config: Config) -> bool:
 SPEC = game_spec(
     rules,
     name=gettext_noop("Palm Strike"),
-    tagline=gettext_noop("Stroop colour-word slap game: see the match, slap first."),
+    tagline=gettext_noop("Spot the colour match and slap the card first."),
     default_players=4,
     single_table=_single_table,
     ladder=LADDER,

@@ -172,7 +172,7 @@ def test_class_create_via_post(teacher_client: Client, teacher: User) -> None:
     assert response["Location"] == reverse("class_detail", args=[school_class.pk])
     assert sorted(school_class.students.values_list("display_name", flat=True)) == ["Yan", "Zed"]
     page = _text(teacher_client.get(response["Location"]))
-    assert "Class Year 5 Hawks saved." in page
+    assert "Year 5 Hawks is saved." in page
     assert "Yan" in page
 
 
