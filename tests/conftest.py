@@ -156,6 +156,19 @@ _PROCESS_UNIT = "real-processes"
 # ``_FileScheduling``), about a third of the run's length on three workers; the shorter
 # paced files stay in the busy lanes, which have the rest of the run to balance.
 _PACED_FILES = frozenset({"tests/e2e/test_riff_raff_ship.py"})
+# The files of the busy rest that take longest (each over 10 s of CPU, most of a minute for
+# the contract's random play), started before the rest: a long file that started last would
+# keep one worker going alone at the end of the run (15-40 s of `make check`).
+_LONG_FILES = (
+    "tests/games/test_contract.py",
+    "tests/classroom/test_authorization.py",
+    "tests/classroom/hosting/test_table_hosts.py",
+    "tests/classroom/sockets/test_pages.py",
+    "tests/seeding/test_school.py",
+    "tests/classroom/sockets/test_authorization.py",
+    "tests/classroom/sockets/test_table.py",
+    "tests/classroom/server/test_haproxy.py",
+)
 
 
 def _work_unit(nodeid: str) -> str:
@@ -203,17 +216,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         parts = item.path.relative_to(item.config.rootpath).parts
         if len(parts) > 1 and parts[0] == "tests" and parts[1] in _FOLDER_MARKS:
             item.add_marker(_FOLDER_MARKS[parts[1]])
-    # Workers take units in this order: the long serial unit and the browser files first,
-    # so the short unit files fill in around them rather than one long file ending last.
+    # Workers take units in this order: the long serial unit, the browser files and the long
+    # files first, so the short files fill in around them rather than one long file ending last.
     items.sort(key=_start_order)
 
 
-def _start_order(item: pytest.Item) -> int:
-    parts = item.path.relative_to(item.config.rootpath).parts
-    folder = parts[1] if len(parts) > 1 else ""
+def _start_order(item: pytest.Item) -> tuple[int, int]:
+    path = item.path.relative_to(item.config.rootpath)
+    folder = path.parts[1] if len(path.parts) > 1 else ""
     if folder in _PROCESS_FOLDERS:
-        return 0
-    return 1 if folder == "e2e" else 2
+        return (0, 0)
+    if folder == "e2e":
+        return (1, 0)
+    name = path.as_posix()
+    return (2, _LONG_FILES.index(name)) if name in _LONG_FILES else (3, 0)
 
 
 # On CI pytest prints each failure's whole message in the short summary, the run's last lines,

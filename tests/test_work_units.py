@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from tests import conftest
-from tests.conftest import _PACED_FILES, _PROCESS_UNIT, _FileScheduling, _work_unit
+from tests.conftest import (
+    _LONG_FILES,
+    _PACED_FILES,
+    _PROCESS_UNIT,
+    _FileScheduling,
+    _start_order,
+    _work_unit,
+)
 
 if TYPE_CHECKING:
     import pytest
@@ -101,7 +109,30 @@ def test_with_nothing_paced_the_first_worker_takes_the_rest_in_order() -> None:
     assert _take(scheduler, first, collection) == "tests/games/test_c.py"
 
 
-def test_the_paced_files_exist() -> None:
-    # A renamed file would quietly leave the paced lane.
+def test_the_paced_and_long_files_exist() -> None:
+    # A renamed file would quietly leave the paced lane, or start among the short files.
     root = Path(__file__).resolve().parents[1]
     assert all((root / path).is_file() for path in _PACED_FILES)
+    assert all((root / path).is_file() for path in _LONG_FILES)
+
+
+def test_the_long_files_start_before_the_short_ones_after_the_browser_files() -> None:
+    root = Path(__file__).resolve().parents[1]
+    paths = [
+        "tests/classroom/test_a_short_one.py",
+        _LONG_FILES[1],
+        "tests/e2e/test_lobby.py",
+        _LONG_FILES[0],
+        "tests/cluster/test_restart.py",
+    ]
+    items = [
+        SimpleNamespace(path=root / path, config=SimpleNamespace(rootpath=root)) for path in paths
+    ]
+    ordered = sorted(items, key=_start_order)  # type: ignore[arg-type]
+    assert [item.path.relative_to(root).as_posix() for item in ordered] == [
+        "tests/cluster/test_restart.py",
+        "tests/e2e/test_lobby.py",
+        _LONG_FILES[0],
+        _LONG_FILES[1],
+        "tests/classroom/test_a_short_one.py",
+    ]
