@@ -44,6 +44,7 @@ BUTTONS = """() => {
   return {
     screen: [0, 0, innerWidth, innerHeight],
     sideScrolls: side.scrollHeight > side.clientHeight + 1,
+    ship: box(document.querySelector('.rr-canvas')),
     buttons: [...document.querySelectorAll('[data-controls] button')].map((b) => {
       const r = b.getBoundingClientRect();
       const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -88,9 +89,12 @@ def _overlap(a: list[float], b: list[float]) -> bool:
 
 
 def _check_buttons(tablet: Page, where: str) -> int:
-    """Every button of the panel whole on screen, finger-sized and not covered."""
+    """The ship and every button of the panel whole on screen, buttons finger-sized and not
+    covered."""
     seen: dict[str, Any] = tablet.evaluate(BUTTONS)
     assert not seen["sideScrolls"], f"{where}: the panel scrolls {seen}"
+    # The ship, with all ten numbers, whole on screen too (the buttons did not push it out).
+    assert _inside(seen["ship"], seen["screen"]), f"{where}: the ship is cut {seen['ship']}"
     for button in seen["buttons"]:
         label = f"{where}: button {button['name']!r}"
         assert _inside(button["box"], seen["screen"]), f"{label} is off screen {button['box']}"
@@ -238,3 +242,52 @@ def test_every_button_fits_and_every_tap_on_the_ship_is_answered_both_ways(
         assert not _overlap(tap["bubble"], tap["ship"]), f"it covers the ship ({where})"
         for button in tap["buttons"]:
             assert not _overlap(tap["bubble"], button), f"it covers a button ({where})"
+
+
+# The header's parts as drawn: name and table, the instruction, the round, and in practice the
+# level and "I'm done".
+HEADER = """() => [...document.querySelectorAll('.ps-me, .ps-status, .ps-level, .practice-bar')]
+  .map((el) => {
+    const r = el.getBoundingClientRect();
+    const box = [r.left, r.top, r.right, r.bottom];
+    return { part: el.className, text: el.textContent.trim(), box };
+  })"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_a_first_practice_game_fits_with_its_level_and_done_button_both_ways(
+    teacher_page: Page, open_tablet: Callable[..., Page], language: str
+) -> None:
+    """A child's first Riff Raff is often practice with a robot: the level and "I'm done"
+    share the header with the instruction and the round, and none runs under another (the
+    Chinese round and level did at 1024 x 768)."""
+    from tests.e2e.test_practice import _open_practice_by_code
+
+    teacher = teacher_page
+    teacher_sign_up(teacher, f"ms-rr-practice-{language}")
+    _create_class(teacher)
+    teacher.get_by_role("link", name="Practice").click()
+    code = _open_practice_by_code(teacher)
+    chen = open_tablet(LANDSCAPE, language)
+    chen.goto(f"/practice/sign-in/{code}/")
+    chen.get_by_role("button", name="Chen").click()
+    card = chen.locator(".practice-game", has_text="驚濤駭浪" if language != "en" else "Riff Raff")
+    card.get_by_role("button").first.click()
+    chen.wait_for_function(
+        "() => pageModules.riff_raff?.tablet?.view?.phase === 'choosing'", timeout=10000
+    )
+    chen.wait_for_function("() => !document.querySelector('[data-adaptive-level]').hidden")
+
+    def fits(orientation: str) -> None:
+        where = f"practice, {orientation}"
+        parts: list[dict[str, Any]] = chen.evaluate(HEADER)
+        assert len(parts) == 4, parts
+        screen = [0.0, 0.0, *chen.evaluate("() => [innerWidth, innerHeight]")]
+        for index, part in enumerate(parts):
+            assert _inside(part["box"], screen), f"{where}: {part} is off screen"
+            for other in parts[index + 1 :]:
+                assert not _overlap(part["box"], other["box"]), f"{where}: {part} on {other}"
+        assert _check_buttons(chen, where) == 10
+        screenshot(chen, f"riff-raff-practice-{language}-{orientation}")
+
+    _each_way(chen, fits)
