@@ -17,10 +17,9 @@ from msgspec import UNSET, UnsetType
 
 from games.commotion.state import Source
 from games.engine.actions import ActionSchema, FieldRefusals, GameAction, ReactionMs, RoundTripMs
+from games.engine.cards import CARD_REFUSALS, CardIndex
 from games.engine.translation import gettext_noop
 
-# More than any row (6 cards) holds.
-CardIndex = Annotated[int, msgspec.Meta(ge=0, le=63)]
 # An index into the view's centre list (-1: a new pile), and how many cards the tablet showed
 # on it (-1: not told), as the wire takes them ...
 PileIndex = Annotated[int, msgspec.Meta(ge=-1, le=511)]
@@ -67,11 +66,6 @@ class ExtraAction(GameAction, tag="extra"):
 
 Action = PlayAction | TurnAction | OutAction | ExtraAction
 
-_CARD = FieldRefusals(
-    missing=gettext_noop("The card number is missing."),
-    wrong=gettext_noop("The card number must be a whole number."),
-    out_of_range=gettext_noop("The card number is out of range."),
-)
 _PILE = FieldRefusals(
     missing=gettext_noop("The pile number is missing."),
     wrong=gettext_noop("The pile number must be a whole number."),
@@ -90,7 +84,7 @@ def _finish(action: Action) -> Action | str:
     if not isinstance(action, PlayAction):
         return action
     if action.source == "tableau" and isinstance(action.card, UnsetType):
-        return _CARD.missing
+        return CARD_REFUSALS.missing
     if action.pile > MAX_PILE_INDEX:
         return _PILE.out_of_range
     if action.pile >= 0 and action.pile_size > MAX_PILE_SIZE:
@@ -108,7 +102,7 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
         "source": FieldRefusals.one(
             gettext_noop("Say whether the card comes from your row or your waste.")
         ),
-        "card": _CARD,
+        "card": CARD_REFUSALS,
         "pile": _PILE,
         "pile_size": _PILE_SIZE,
     },

@@ -64,9 +64,10 @@ class FieldRefusals:
     out_of_range: str
 
     @classmethod
-    def one(cls, message: str) -> FieldRefusals:
-        """The same sentence whatever is wrong with the field."""
-        return cls(missing=message, wrong=message, out_of_range=message)
+    def one(cls, message: str, *, missing: str | None = None) -> FieldRefusals:
+        """The same sentence whatever is wrong with the field (but ``missing``, when given,
+        for a field left out)."""
+        return cls(missing=missing or message, wrong=message, out_of_range=message)
 
 
 # The timings every game's actions carry (``ReactionMs``, ``RoundTripMs``): every schema

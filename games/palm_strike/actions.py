@@ -15,11 +15,10 @@ from typing import Annotated
 import msgspec
 
 from games.engine.actions import ActionSchema, FieldRefusals, GameAction, ReactionMs, RoundTripMs
+from games.engine.cards import CARD_REFUSALS, CardIndex
 from games.engine.translation import gettext_noop
 
 FlipNumber = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
-# More cards than anyone can hold (30 in a deck).
-CardIndex = Annotated[int, msgspec.Meta(ge=0, le=63)]
 
 
 class FlipAction(GameAction, tag="flip"):
@@ -60,10 +59,6 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
             wrong=gettext_noop("The card number of the flip must be a whole number."),
             out_of_range=gettext_noop("The card number of the flip is out of range."),
         ),
-        "card": FieldRefusals(
-            missing=gettext_noop("The card number is missing."),
-            wrong=gettext_noop("The card number must be a whole number."),
-            out_of_range=gettext_noop("The card number is out of range."),
-        ),
+        "card": CARD_REFUSALS,
     },
 )

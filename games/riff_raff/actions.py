@@ -16,12 +16,14 @@ read with a sentence. Whether the move is allowed *now* is the engine's business
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Literal
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from games.engine.actions import ActionSchema, FieldRefusals, GameAction, ReactionMs, RoundTripMs
+from games.engine.cards import CARD_REFUSALS
 from games.engine.translation import gettext_noop
 
 CardNumber = Annotated[int, msgspec.Meta(ge=1, le=10)]
@@ -87,10 +89,8 @@ def _finish(action: Action) -> Action | str:
 ACTIONS: ActionSchema[Action] = ActionSchema(
     kinds=(ChooseCard, PickCaptain, Order, Declare, Drop, Catch),
     refusals={
-        "card": FieldRefusals(
-            missing=gettext_noop("The card number is missing."),
-            wrong=gettext_noop("The card number must be a whole number."),
-            out_of_range=gettext_noop("Cards go from 1 to 10."),
+        "card": dataclasses.replace(
+            CARD_REFUSALS, out_of_range=gettext_noop("Cards go from 1 to 10.")
         ),
         "seat": FieldRefusals(
             missing=gettext_noop("The seat is missing."),
@@ -104,11 +104,7 @@ ACTIONS: ActionSchema[Action] = ActionSchema(
             wrong=gettext_noop("The cargo piece must be a whole number."),
             out_of_range=gettext_noop("There is no such cargo piece."),
         ),
-        "x": FieldRefusals(
-            missing=gettext_noop("The drop point is missing."),
-            wrong=_ON_THE_SHIP,
-            out_of_range=_ON_THE_SHIP,
-        ),
+        "x": FieldRefusals.one(_ON_THE_SHIP, missing=gettext_noop("The drop point is missing.")),
         "y": FieldRefusals.one(_ON_THE_SHIP),
         "angle": FieldRefusals.one(gettext_noop("The angle must be a number of radians.")),
     },
