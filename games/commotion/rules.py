@@ -291,12 +291,12 @@ def _do_play(
         if not player.waste:
             return Refusal(gettext_noop("Your waste pile is empty."))
         card = player.waste[-1]
-    key = (source, card)
+    play = triallib.Play(seat, (source, card), rt_ms, rtt_ms)
     if pile == -1:
         if not card.is_start:
             return Refusal(
                 gettext_noop("Only a START card can begin a new pile."),
-                triallib.false_alarm(state, seat, key, rt_ms, pile=len(state.centre)),
+                triallib.false_alarm(state, play, pile=len(state.centre)),
             )
     elif pile >= len(state.centre):
         return Refusal(gettext_noop("There is no such pile."))
@@ -307,19 +307,14 @@ def _do_play(
             # first. Not the player's mistake, so no false alarm.
             if 0 <= pile_size < len(target) and can_play(card, target[:pile_size]):
                 seen_top = target[pile_size - 1] if pile_size else None
-                return Refusal(
-                    TOO_LATE, triallib.late(state, seat, key, rt_ms, pile=pile, top=seen_top)
-                )
+                return Refusal(TOO_LATE, triallib.late(state, play, pile=pile, top=seen_top))
             return Refusal(
                 _misfit_reason(card, target),
-                triallib.false_alarm(state, seat, key, rt_ms, pile=pile, top=target[-1]),
+                triallib.false_alarm(state, play, pile=pile, top=target[-1]),
             )
     hit = triallib.hit(
         state,
-        seat,
-        key,
-        rt_ms,
-        rtt_ms,
+        play,
         now_ms,
         pile=len(state.centre) if pile == -1 else pile,
         top=None if pile == -1 else state.centre[pile][-1],

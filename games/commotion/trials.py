@@ -58,6 +58,17 @@ PLAUSIBLE_SLACK_MS = 100
 Key: TypeAlias = "tuple[Source, Card]"
 
 
+@dataclass(frozen=True)
+class Play:
+    """A seat's play of a card (``key``), with the tablet-measured reaction and round-trip
+    times, as its trial records it."""
+
+    seat: int
+    key: Key
+    rt_ms: int
+    rtt_ms: int = 0
+
+
 def level(config: Config, seat: int) -> str:
     """The difficulty a seat played at, as analytics groups trials."""
     return f"refill_{config.refill_for(seat)}_turn_{config.stock_turn}"
@@ -125,22 +136,19 @@ def _trial(
     return Trial(seat=seat, kind=TRIAL_KIND, data=data)
 
 
-def late(
-    state: State, seat: int, key: Key, rt_ms: int, *, pile: int, top: Card | None
-) -> Trial | None:
+def late(state: State, play: Play, *, pile: int, top: Card | None) -> Trial | None:
     """The seat played the right card just after a rival filled the pile (the race lost):
     it did spot it. Recorded beside the opportunity's *beaten* trial, with ``target`` None so
     it is not a second chance, ``responded`` and ``correct`` True and ``outcome`` "late"; the
     site counts it as spotted (classroom/gamesite/commotion.py). None for a bot, or while the
     card still fits another pile (the chance is still open, so it may yet be played).
     """
-    if seat in state.bots:
+    if play.seat in state.bots:
         return None
-    if any((o.source, o.card) == key for o in state.opportunities.get(seat, [])):
+    if any((o.source, o.card) == play.key for o in state.opportunities.get(play.seat, [])):
         return None
     # Its opportunity is closed: only the human floor can be checked.
-    trial = _trial(state, seat, key, "late", rt_ms=rt_ms, plausible=rt_ms >= MIN_PLAUSIBLE_RT_MS)
-    return _onto(trial, pile, top)
+    return _played(state, play, "late", play.rt_ms >= MIN_PLAUSIBLE_RT_MS, pile, top)
 
 
 def playable_now(state: State, seat: int) -> Counter[Key]:
@@ -179,59 +187,41 @@ def sync(state: State, now_ms: int, *, own_play: int | None = None) -> list[Tria
     return trials
 
 
-def _onto(trial: Trial, pile: int | None, top: Card | None) -> Trial:
-    # Where the card went, for the teacher's trial table: the pile and its top card then
-    # (None for a new pile).
+def _played(
+    state: State, play: Play, outcome: str, plausible: bool, pile: int, top: Card | None
+) -> Trial:
+    """The trial of ``play``, with where the card went, for the teacher's trial table: the
+    pile and its top card then (None for a new pile)."""
+    trial = _trial(state, play.seat, play.key, outcome, rt_ms=play.rt_ms, plausible=plausible)
     onto = None if top is None else card_to_dict(top)
     return Trial(seat=trial.seat, kind=trial.kind, data={**trial.data, "pile": pile, "onto": onto})
 
 
-def hit(
-    state: State,
-    seat: int,
-    key: Key,
-    rt_ms: int,
-    rtt_ms: int,
-    now_ms: int,
-    *,
-    pile: int | None = None,
-    top: Card | None = None,
-) -> Trial | None:
-    """Close the seat's opportunity for ``key`` as a hit (None for a bot)."""
-    if seat in state.bots:
+def hit(state: State, play: Play, now_ms: int, *, pile: int, top: Card | None) -> Trial | None:
+    """Close the seat's opportunity for the played card as a hit (None for a bot)."""
+    if play.seat in state.bots:
         return None
-    records = state.opportunities.setdefault(seat, [])
-    index = next((i for i, o in enumerate(records) if (o.source, o.card) == key), None)
+    records = state.opportunities.setdefault(play.seat, [])
+    index = next((i for i, o in enumerate(records) if (o.source, o.card) == play.key), None)
     # Always found when the opportunities are kept in sync; a play at the same moment the
     # card became playable would open it now.
     opened_ms = records.pop(index).opened_ms if index is not None else now_ms
     plausible = rt_plausible(
-        rt_ms,
+        play.rt_ms,
         age_ms=now_ms - opened_ms,
-        rtt_ms=rtt_ms,
+        rtt_ms=play.rtt_ms,
         floor_ms=MIN_PLAUSIBLE_RT_MS,
         slack_ms=PLAUSIBLE_SLACK_MS,
     )
-    trial = _trial(state, seat, key, "spotted", rt_ms=rt_ms, plausible=plausible)
-    return _onto(trial, pile, top)
+    return _played(state, play, "spotted", plausible, pile, top)
 
 
-def false_alarm(
-    state: State,
-    seat: int,
-    key: Key,
-    rt_ms: int,
-    *,
-    pile: int | None = None,
-    top: Card | None = None,
-) -> Trial | None:
+def false_alarm(state: State, play: Play, *, pile: int, top: Card | None = None) -> Trial | None:
     """A play of a card that does not fit there (None for a bot)."""
-    if seat in state.bots:
+    if play.seat in state.bots:
         return None
     # There was no opportunity to time it against: only the human floor applies.
-    plausible = rt_ms >= MIN_PLAUSIBLE_RT_MS
-    trial = _trial(state, seat, key, "wrong", rt_ms=rt_ms, plausible=plausible)
-    return _onto(trial, pile, top)
+    return _played(state, play, "wrong", play.rt_ms >= MIN_PLAUSIBLE_RT_MS, pile, top)
 
 
 def close_all(state: State) -> list[Trial]:
