@@ -95,6 +95,7 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "wait_for": _("Wait for %(name)s."),
         "wait_still": _("Wait until the ship is still."),
         "they_catch": _("%(name)s catches this one."),
+        "drop_on": _("Drop it on number %(n)s."),
     }
 
 

@@ -81,7 +81,11 @@ function play(root) {
     },
     onMotion: function (message) { scene.pushMotion(message.frame); },
     onError: function (frame) {
-      if (TOLD_AS_THEY_COME.indexOf(frame.code) >= 0) feedback(frame.message);
+      if (TOLD_AS_THEY_COME.indexOf(frame.code) < 0) return;
+      // A drop that did not take, the child's turn still on: say where it goes, by the
+      // number the ship shows.
+      var dropOn = frame.code === "rejected" && placing() && view.area;
+      feedback(dropOn ? fmt(L.drop_on, { n: view.area }) : frame.message);
     },
     onStop: function (message) { showOver(el, message || L.left_title, ""); },
     onStandings: function (frame) {

@@ -12,7 +12,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.conftest import screenshot, teacher_sign_up
@@ -118,6 +118,15 @@ def _tap_the_ship(tablet: Page) -> None:
     tablet.touchscreen.tap(box["x"] + box["width"] * 0.12, box["y"] + box["height"] * 0.12)
 
 
+def _drop_in_the_sky(tablet: Page) -> None:
+    box = tablet.locator(".rr-canvas").bounding_box()
+    assert box is not None
+    tablet.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.3)
+    tablet.mouse.down()
+    tablet.mouse.move(box["x"] + box["width"] * 0.9, box["y"] + box["height"] * 0.1, steps=4)
+    tablet.mouse.up()
+
+
 def _later_round_checked(checked: dict[str, int]) -> bool:
     return all(f"cards, round 2, {orientation}" in checked for orientation, _size in SIZES)
 
@@ -193,6 +202,12 @@ def test_every_button_fits_and_every_tap_on_the_ship_is_answered_both_ways(
                 # Turned counterclockwise: the top of the piece leans to the left.
                 assert ava.evaluate("() => pageModules.riff_raff.tablet.angle") > before
                 ava.get_by_role("button", name=labels["turn_right"], exact=True).tap(timeout=TAP_MS)
+                if not turned:
+                    # Dropped in the sky: the answer says where it goes, by the ship's number.
+                    _drop_in_the_sky(ava)
+                    expect(ava.locator("[data-feedback]")).to_have_text(
+                        labels["drop_on"].replace("%(n)s", str(view["area"]))
+                    )
                 turned = True
                 _drag_onto_number(ava, view["area"])
                 ava.wait_for_function(
