@@ -53,6 +53,7 @@ LAPSE_EXPECTED_MAX = 0.01
 # A stretch this long with trials calling for a response but none answered.
 SILENCE_MS = 60_000
 MIN_SILENT_TARGETS = 3
+LONGEST_GAP_MS = 15_000
 
 
 @dataclass(frozen=True)
@@ -147,22 +148,23 @@ def _lapse_burst(trials: Sequence[RunTrial]) -> bool:
 
 
 def _long_silence(trials: Sequence[RunTrial]) -> bool:
-    """A stretch of at least ``SILENCE_MS`` between responses (or from the first trial to the
-    first response, or from the last response to the last trial) in which at least
-    ``MIN_SILENT_TARGETS`` trials called for a response."""
+    """A stretch without a response lasting ``SILENCE_MS`` or more while at least
+    ``MIN_SILENT_TARGETS`` of its trials called for one. The stretch's length adds the time
+    between its trials, each gap counted up to ``LONGEST_GAP_MS`` only: a longer one is the
+    game standing still (paused, or between two games), not the child."""
     ordered = sorted(trials, key=lambda t: t.at_ms)
-    if not ordered:
-        return False
-    start = ordered[0].at_ms
+    silent_ms = 0.0
     unanswered = 0
-    for trial in ordered:
+    for before, trial in zip([None, *ordered], ordered, strict=False):
         if trial.responded:
-            if trial.at_ms - start >= SILENCE_MS and unanswered >= MIN_SILENT_TARGETS:
-                return True
-            start, unanswered = trial.at_ms, 0
-        elif trial.target:
-            unanswered += 1
-    return ordered[-1].at_ms - start >= SILENCE_MS and unanswered >= MIN_SILENT_TARGETS
+            silent_ms, unanswered = 0.0, 0
+            continue
+        if before is not None and not before.responded:
+            silent_ms += min(LONGEST_GAP_MS, trial.at_ms - before.at_ms)
+        unanswered += bool(trial.target)
+        if silent_ms >= SILENCE_MS and unanswered >= MIN_SILENT_TARGETS:
+            return True
+    return False
 
 
 def run_validity(trials: Sequence[RunTrial], *, chance: float | None = None) -> Validity:

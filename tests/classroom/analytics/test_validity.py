@@ -97,6 +97,12 @@ def test_a_lapse_burst_and_a_long_silence() -> None:
     flags = run_validity(drifted, chance=yes_no_chance(drifted)).flags
     assert LAPSE_BURST in flags
     assert LONG_SILENCE in flags
+    # Two games five minutes apart: the time between them is not the child's silence.
+    apart = [
+        RunTrial(t.at_ms + (300_000 if i >= 100 else 0), t.target, t.responded, t.correct, t.rt_ms)
+        for i, t in enumerate(good)
+    ]
+    assert LONG_SILENCE not in run_validity(apart).flags
     # A child who never answered is too few responses, not a burst.
     never = [RunTrial(t.at_ms, t.target, False, not t.target, None) for t in good]
     assert LAPSE_BURST not in run_validity(never).flags

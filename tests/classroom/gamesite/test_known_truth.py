@@ -15,13 +15,17 @@ import json
 import random
 import statistics
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.utils import timezone
 
+from classroom.analytics.validity import ANTICIPATIONS, AT_CHANCE
 from classroom.gamesite import game_site
 from classroom.models import Trial
 from classroom.selectors import analytics
+from classroom.selectors.run_validity import session_run_validity
 from games.live.host import TableHost, TableSetup
 from games.registry import game_get
 from tests.classroom.trial_rows import played_session
@@ -48,14 +52,20 @@ class Skill:
     p_respond_noise: float
     rt_mean_ms: float
     rt_sd_ms: float
+    # The quickest RT they draw (an anticipator taps before anyone could see the card).
+    rt_floor_ms: float = 250.0
 
 
 class Store:
-    def __init__(self) -> None:
+    def __init__(self, offset_ms: int = 0) -> None:
         self.trials: list[EngineTrial] = []
+        # When each trial was written (game time plus ``offset_ms``: tables one after another).
+        self.times: list[int] = []
+        self.offset_ms = offset_ms
 
     async def append(self, entry: Any, trials: Sequence[EngineTrial]) -> None:
         self.trials.extend(trials)
+        self.times.extend([self.offset_ms + entry.now_ms] * len(trials))
 
     async def clock_save(self, mark: Any) -> None:
         pass
@@ -93,7 +103,13 @@ class ScriptedTablet:
     def rt(self) -> int:
         # Clipped to what a child can do and the window allows.
         return round(
-            min(2000.0, max(250.0, self.rng.gauss(self.skill.rt_mean_ms, self.skill.rt_sd_ms)))
+            min(
+                2000.0,
+                max(
+                    self.skill.rt_floor_ms,
+                    self.rng.gauss(self.skill.rt_mean_ms, self.skill.rt_sd_ms),
+                ),
+            )
         )
 
     def answer_after(self, rt_ms: int, action: Callable[[], dict[str, Any] | None]) -> None:
@@ -118,16 +134,18 @@ def _play(
     tables: int,
     max_ms: int,
     bots: Mapping[int, Any] | None = None,
+    times: list[int] | None = None,
 ) -> list[EngineTrial]:
     """Play ``tables`` games one after another (fresh seeds), scripted seats 0…n-1, then
-    ``bots`` (seat → the engine's bot skill)."""
+    ``bots`` (seat → the engine's bot skill). ``times`` gets when each trial was written
+    (virtual ms, each table after the last)."""
     spec = game_get(game)
     assert spec is not None
 
     async def main(loop: VirtualTimeLoop) -> list[EngineTrial]:
         trials: list[EngineTrial] = []
         for number in range(tables):
-            store = Store()
+            store = Store(offset_ms=number * (max_ms + 60_000))
             seats = tuple(range(len(skills) + len(bots or {})))
             host = TableHost(
                 setup=TableSetup(
@@ -158,6 +176,8 @@ def _play(
                 for task in tablet.tasks:
                     task.cancel()
             trials += store.trials
+            if times is not None:
+                times.extend(store.times)
         return trials
 
     return run_virtual(main)
@@ -167,8 +187,14 @@ def _over(host: TableHost, game: str) -> bool:
     return host.engine.view(host.state, None).get("phase") == "game_over"
 
 
-def _stored(session: GameSession, seats: Sequence[Seat], trials: Sequence[EngineTrial]) -> None:
-    """The trials as the log writer stores them (``classroom.services.live_tables``)."""
+def _stored(
+    session: GameSession,
+    seats: Sequence[Seat],
+    trials: Sequence[EngineTrial],
+    times: Sequence[int] | None = None,
+) -> None:
+    """The trials as the log writer stores them (``classroom.services.live_tables``), each
+    written ``times`` ms after the session began when given."""
     for number, trial in enumerate(trials, start=1):
         data = dict(trial.data)
         seat = seats[trial.seat]
@@ -190,6 +216,12 @@ def _stored(session: GameSession, seats: Sequence[Seat], trials: Sequence[Engine
             plausible=bool(data.get("plausible", True)),
             data=data,
         )
+    if times is not None:
+        began = timezone.now()
+        rows = list(Trial.objects.filter(session=session).order_by("log_seq"))
+        for row, at_ms in zip(rows, times, strict=True):
+            row.created_at = began + timedelta(milliseconds=at_ms)
+        Trial.objects.bulk_update(rows, ["created_at"], batch_size=1000)
 
 
 def _report(
@@ -445,3 +477,46 @@ def test_riff_raff_measures_recover_the_players_skill(
     assert m["catch_rt"] == pytest.approx(_rt_draws(DANA), rel=0.05)
     assert int(m["placements"] or 0) > 0
     assert "dprime" not in m
+
+
+# --------------------------------------------------------------------------------------------
+# Run validity: the flags catch scripted anticipators and random tappers, and spare steady
+# players
+
+# Slaps most flips, match or not, before the card could be read.
+ANTICIPATOR = Skill(
+    p_respond_signal=0.8, p_respond_noise=0.8, rt_mean_ms=130, rt_sd_ms=30, rt_floor_ms=60
+)
+# Slaps half the flips, match or not, at a child's speed.
+RANDOM_TAPPER = Skill(p_respond_signal=0.5, p_respond_noise=0.5, rt_mean_ms=700, rt_sd_ms=150)
+
+
+def test_validity_flags_catch_anticipators_and_random_tappers(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    settings = {"flip_pacing": "auto", "auto_flip_s": 3.0, "response_window_s": 2.5}
+    players = [AVA, BEN, ANTICIPATOR, RANDOM_TAPPER]
+    times: list[int] = []
+    trials = _play(
+        "palm_strike", settings, players, _palm_decide, tables=TABLES_VALIDITY, max_ms=600_000,
+        times=times,
+    )  # fmt: skip
+    students = list(school_class.students.order_by("display_name"))[: len(players)]
+    seat_of = played_session(session=class_session, students=students, game="palm_strike")
+    seats = [seat_of[student.pk] for student in students]
+    _stored(class_session, seats, trials, times)
+    validity = session_run_validity(session=class_session)
+    flags = {seat.name: validity[seat.pk].flags for seat in seats}
+    judged = {seat.name: sum(1 for t in trials if t.seat == i) for i, seat in enumerate(seats)}
+    print("figures: validity", flags, "trials", judged)
+    assert min(judged.values()) >= 100
+    # Ava and Ben (steady players, one of them often wrong) are valid.
+    assert flags["Ava"] == ()
+    assert flags["Ben"] == ()
+    # Chen (seat 2) anticipates; Dara (seat 3) taps at random.
+    assert ANTICIPATIONS in flags["Chen"]
+    assert AT_CHANCE in flags["Dara"]
+    assert ANTICIPATIONS not in flags["Dara"]
+
+
+TABLES_VALIDITY = 30
