@@ -81,6 +81,8 @@ class Measures:
     error_interference: float | None
     # Needs the rest of the group; see ``with_balanced_integration``.
     balanced_integration: float | None = None
+    # The sorted plausible correct RTs the RT measures are of (for their intervals).
+    correct_rts: Sequence[int] = ()
 
     @property
     def accuracy_percent(self) -> float | None:
@@ -118,6 +120,7 @@ def measures_from(tally: Tally, rts: CorrectRts) -> Measures:
             congruent_errors=tally.congruent_errors,
             congruent_trials=tally.congruent_targets,
         ),
+        correct_rts=rts.all,
     )
 
 

@@ -21,6 +21,8 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from classroom.analytics.intervals import median_interval, wilson_interval
+from classroom.analytics.speed import ANTICIPATION_FLOOR_MS
 from classroom.exports.cells import rounded
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import game_name
@@ -304,7 +306,8 @@ def _header(measure: Measure) -> StrPromise:
 
 
 def _game_summary_columns(slug: str) -> Iterator[Column[SummaryRow]]:
-    for measure in game_site(slug).measures:
+    site = game_site(slug)
+    for measure in site.measures:
         yield Column(
             _header(measure),
             partial(_summary_cell, measure),
@@ -313,13 +316,71 @@ def _game_summary_columns(slug: str) -> Iterator[Column[SummaryRow]]:
             unit=_unit(measure),
             formula=measure_formula(measure),
         )
+    for measure in (site.headline_measure, site.speed_measure):
+        yield from _interval_columns(measure, speed=measure is site.speed_measure)
+
+
+_WILSON = (
+    "Wilson score interval of the proportion over the trials it is a share of (Wilson 1927, "
+    "JASA 22, 209-212)"
+)
+_BOOTSTRAP = (
+    "Percentile bootstrap over the child's trials: 1,000 resamples of the plausible correct "
+    "RTs (anticipations left out) from a seeded generator, the 2.5th and 97.5th percentiles "
+    "of their medians (Efron & Tibshirani 1993, An Introduction to the Bootstrap, ch. 13)"
+)
+
+
+def _interval_columns(measure: Measure, *, speed: bool) -> Iterator[Column[SummaryRow]]:
+    """The low and high ends of the measure's 95 % interval (Wilson for a share, a bootstrap
+    of the median for the speed measure), in the measure's unit."""
+    if not speed and measure.of is None:
+        return
+    label = measure.export_label or measure.label
+    for end, index in ((_("low"), 0), (_("high"), 1)):
+        yield Column(
+            format_lazy("{} 95 % {} ({})", label, end, "ms" if speed else "%"),
+            partial(_interval_cell, measure, speed, index),
+            10,
+            meaning=format_lazy("{}: {} {}", label, _("the 95 % interval's"), end),
+            unit=_unit(measure),
+            formula=_BOOTSTRAP if speed else _WILSON,
+        )
+
+
+def _interval_cell(measure: Measure, speed: bool, index: int, row: SummaryRow) -> Cell:
+    m = row.measures
+    if speed:
+        kept = [rt for rt in m.correct_rts if rt >= ANTICIPATION_FLOOR_MS]
+        interval = median_interval(kept, resamples=1000)
+        return None if interval is None else rounded((interval.low, interval.high)[index], 0)
+    value = measure.value(m)
+    trials = measure.of(m) if measure.of is not None else 0
+    if value is None or not trials:
+        return None
+    found = wilson_interval(round(value * trials), trials)
+    return None if found is None else rounded(100 * (found.low, found.high)[index], 2)
+
+
+RUN_FLAGS_COLUMN: Column[SummaryRow] = Column(
+    _("Run flags"),
+    lambda row: row.flags or None,
+    30,
+    meaning=_(
+        "Why a session's run may not show how the child plays (many taps before the card could "
+        "be seen, answers at chance, too few taps, many missed in a row, a long time with no "
+        "taps), and that they may retake it; empty for a valid run"
+    ),
+    unit=_("text"),
+)
 
 
 def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
     """Name, game and level, then each game's own measures (``GameSite.measures``) with
-    two decimals (times in whole ms); a game's columns are blank on another game's rows."""
+    two decimals (times in whole ms), then the 95 % intervals of its headline and speed
+    measures; a game's columns are blank on another game's rows. Last, the run's flags."""
     own = _games_columns(games, SHARED_SUMMARY_COLUMNS, _game_summary_columns)
-    return (*SHARED_SUMMARY_COLUMNS, *own)
+    return (*SHARED_SUMMARY_COLUMNS, *own, RUN_FLAGS_COLUMN)
 
 
 def _summary_cell(measure: Measure, row: SummaryRow) -> Cell:

@@ -9,10 +9,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
+from django.utils.translation import gettext
+
 from classroom.analytics.measures import CorrectRts, Measures, Tally, measures_from
 from classroom.analytics.measures import with_balanced_integration as _with_bis
+from classroom.analytics.validity import MAY_RETAKE
 from classroom.exports.trial_rows import class_export_trials
 from classroom.selectors.analytics import measures_by, session_report
+from classroom.selectors.run_validity import session_run_validity
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -30,6 +34,8 @@ class SummaryRow:
     game: str
     level: str  # ALL_LEVELS, or one level the player played
     measures: Measures
+    # A session's run flagged as not valid: the reasons in the teacher's words, "; " between.
+    flags: str = ""
 
 
 def _no_trials() -> Measures:
@@ -54,10 +60,19 @@ def _bis_per_level(per_player: Mapping[K, Mapping[str, Measures]]) -> dict[K, di
 
 def _rows(
     players: Iterable[tuple[str, str, Measures, Mapping[str, Measures]]],
+    flags: Mapping[str, str] | None = None,
 ) -> list[SummaryRow]:
     rows: list[SummaryRow] = []
     for name, game, overall, levels in players:
-        rows.append(SummaryRow(name=name, game=game, level=ALL_LEVELS, measures=overall))
+        rows.append(
+            SummaryRow(
+                name=name,
+                game=game,
+                level=ALL_LEVELS,
+                measures=overall,
+                flags=(flags or {}).get(name, ""),
+            )
+        )
         rows.extend(
             SummaryRow(name=name, game=game, level=level, measures=levels[level])
             for level in sorted(levels)
@@ -69,9 +84,18 @@ def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
     """One block per seat (student or guest) that played, in name order."""
     reports = session_report(session=session)
     levels = _bis_per_level({report.seat.pk: report.by_level for report in reports})
-    return _rows(
-        (report.seat.name, session.game, report.overall, levels.get(report.seat.pk, {}))
+    validity = session_run_validity(session=session)
+    flags = {
+        report.seat.name: "; ".join([*map(gettext, found.reasons()), gettext(MAY_RETAKE)])
         for report in reports
+        if (found := validity.get(report.seat.pk)) is not None and not found.valid
+    }
+    return _rows(
+        (
+            (report.seat.name, session.game, report.overall, levels.get(report.seat.pk, {}))
+            for report in reports
+        ),
+        flags,
     )
 
 

@@ -136,9 +136,13 @@ def spotting_rate(m: Measures) -> float | None:
     (Macmillan & Creelman 2005, ch. 1) over the opportunities the child answered or let pass.
     None with no such opportunity.
     """
-    spotted = _spotted(m)
-    chances = spotted + m.signal.misses
-    return spotted / chances if chances else None
+    chances = _spotting_chances(m)
+    return _spotted(m) / chances if chances else None
+
+
+def _spotting_chances(m: Measures) -> int:
+    """What the spotting rate is a share of: spotted + missed."""
+    return _spotted(m) + m.signal.misses
 
 
 def wrong_play_rate(m: Measures) -> float | None:
@@ -193,6 +197,7 @@ MEASURES = (
             "tapped just after a rival counts as spotted"
         ),
         spotting_rate,
+        of=_spotting_chances,
         unit="%",
     ),
     Measure(

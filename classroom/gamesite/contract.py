@@ -67,6 +67,8 @@ class Measure:
     decimals: int = 0
     # The export's header, where it says more than the page's short one.
     export_label: StrPromise | None = None
+    # A proportion of counts: how many trials it is a share of (its Wilson interval's n).
+    of: Callable[[Measures], int] | None = None
 
     def cell(self, measures: Measures) -> float | int | None:
         """The value as pages and exports write it (a proportion in %, rounded)."""

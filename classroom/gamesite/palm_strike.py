@@ -278,6 +278,7 @@ MEASURES = (
         gettext_lazy("Share of flips answered right (slap on a match, no slap otherwise)"),
         _accuracy,
         unit="%",
+        of=lambda m: m.trials,
     ),
     Measure(
         "dprime",

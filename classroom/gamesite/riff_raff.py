@@ -159,6 +159,7 @@ MEASURES = (
         gettext_lazy("Share of falling cargo they caught"),
         catch_rate,
         unit="%",
+        of=_falls,
     ),
     Measure(
         "catch_rt",

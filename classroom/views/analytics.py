@@ -36,7 +36,9 @@ from classroom.selectors import analytics as selectors
 from classroom.selectors.accommodations import (
     session_colour_safe_seats,
 )
+from classroom.selectors.certainty import seat_certainty
 from classroom.selectors.exports import export_latest
+from classroom.selectors.run_validity import session_run_validity
 from classroom.selectors.sessions import session_deletable_by
 from classroom.services.exports import (
     REPORTS,
@@ -154,6 +156,8 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
         "measures": measures,
         "trials": trials,
         "colour_safe": seat.pk in session_colour_safe_seats(session=session),
+        "certainty": seat_certainty(session=session, seat=seat) if measures else [],
+        "validity": session_run_validity(session=session).get(seat.pk),
         **_site_context(session.game),
     }
     return render(request, "classroom/session_report_seat.html", context)

@@ -72,6 +72,11 @@ SUMMARY_HEADER = [
     "BIS",
     "Interference (ms)",
     "Error interference (percentage points)",
+    "Accuracy 95 % low (%)",
+    "Accuracy 95 % high (%)",
+    "Median correct RT 95 % low (ms)",
+    "Median correct RT 95 % high (ms)",
+    "Run flags",
 ]
 KINDS = ["trials.csv", "summary.csv", "codebook.csv", "workbook.xlsx"]
 CSV_KINDS = ["trials.csv", "summary.csv"]

@@ -1,0 +1,156 @@
+"""How sure a child's figures of a session are: each headline figure with its 95 % interval,
+the measure's reliability in the session's group, and whether the child played enough for
+it to be shown as a number (``classroom.analytics``: intervals, reliability, enough_data).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.core.cache import cache
+
+from classroom.analytics.enough_data import EnoughData, minimum_trials
+from classroom.analytics.intervals import Interval, median_interval, wilson_interval
+from classroom.analytics.measures import CorrectRts, measures_from
+from classroom.analytics.reliability import SplitHalf, split_half_reliability
+from classroom.analytics.row_measures import (
+    TrialFacts,
+    correct_rts_of,
+    measures_of_rows,
+    tally_of,
+)
+from classroom.analytics.speed import ANTICIPATION_FLOOR_MS
+from classroom.gamesite import game_site
+from classroom.models import GameSession, Seat, Trial
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from classroom.gamesite.contract import Measure
+
+# Splits for the page's split-half estimate: fewer than the 500 of the codebook's figures,
+# since a page computes it; the estimate is kept in the cache, so a session pays once.
+PAGE_PERMUTATIONS = 50
+RESAMPLES = 1000
+_CACHE_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Certainty:
+    """One measure of one child: the value as the page writes it, its interval in the same
+    unit, the measure's reliability among the session's players and the enough-data state."""
+
+    measure: Measure
+    value: float | int | None
+    interval: Interval | None
+    reliability: SplitHalf | None
+    enough: EnoughData
+
+
+def _rows_by_seat(session: GameSession) -> dict[int, list[TrialFacts]]:
+    rows = (
+        Trial.objects.filter(session=session, seat__isnull=False)
+        .order_by("seat", "log_seq")
+        .values_list("seat", "target", "responded", "congruent", "rt_ms", "correct", "plausible")
+    )
+    by_seat: dict[int, list[TrialFacts]] = defaultdict(list)
+    for seat, target, responded, congruent, rt_ms, correct, plausible in rows.iterator(
+        chunk_size=4000
+    ):
+        by_seat[seat].append(TrialFacts(target, responded, congruent, rt_ms, correct, plausible))
+    return by_seat
+
+
+def _score(measure: Measure, *, speed: bool) -> Callable[[Sequence[TrialFacts]], float | None]:
+    """The measure of a half of a child's trials, computed only as far as it needs: the speed
+    measure is the median of the kept correct RTs (every game's is, see ``GameSite.speed``),
+    a proportion that says what it is a share of reads the counts alone."""
+    if speed:
+
+        def median(rows: Sequence[TrialFacts]) -> float | None:
+            kept = _kept_rts(rows)
+            return float(statistics.median(kept)) if kept else None
+
+        return median
+
+    def counted(rows: Sequence[TrialFacts]) -> float | None:
+        value = measure.value(
+            measures_from(tally_of(rows), CorrectRts()) if measure.of else measures_of_rows(rows)
+        )
+        return None if value is None else float(value)
+
+    return counted
+
+
+def _kept_rts(rows: Sequence[TrialFacts]) -> list[int]:
+    """The RTs a median RT is of: plausible correct ones at or above the anticipation floor."""
+    return [rt for rt in correct_rts_of(rows).all if rt >= ANTICIPATION_FLOOR_MS]
+
+
+def _reliability(
+    session: GameSession, measure: Measure, by_seat: dict[int, list[TrialFacts]], *, speed: bool
+) -> SplitHalf | None:
+    """Split-half reliability of ``measure`` over the session's players, cached by the
+    session, the measure and its number of trials (a session still being played recomputes
+    it as trials come in)."""
+    total = sum(len(rows) for rows in by_seat.values())
+    key = f"snapclass:reliability:{session.pk}:{measure.key}:{total}"
+    found = cache.get(key)
+    if isinstance(found, SplitHalf) or found == "none":
+        return found if isinstance(found, SplitHalf) else None
+    result = split_half_reliability(
+        by_seat, _score(measure, speed=speed), permutations=PAGE_PERMUTATIONS
+    )
+    cache.set(key, result if result is not None else "none", _CACHE_SECONDS)
+    return result
+
+
+def _scaled(interval: Interval | None, measure: Measure) -> Interval | None:
+    """The interval in the unit the page writes the measure in (a proportion in %)."""
+    if interval is None or measure.unit not in {"%", "pts"}:
+        return interval
+    return Interval(100 * interval.low, 100 * interval.high)
+
+
+def _interval(measure: Measure, rows: Sequence[TrialFacts], speed: bool) -> Interval | None:
+    """Wilson for a proportion that says what it is a share of; a percentile bootstrap of the
+    median for the game's speed measure (the kept correct RTs, as ``rt_summary`` keeps them)."""
+    if speed:
+        return median_interval(_kept_rts(rows), resamples=RESAMPLES)
+    if measure.of is None:
+        return None
+    measures = measures_of_rows(rows)
+    value, trials = measure.value(measures), measure.of(measures)
+    if value is None or not trials:
+        return None
+    return wilson_interval(round(value * trials), trials)
+
+
+def seat_certainty(*, session: GameSession, seat: Seat) -> list[Certainty]:
+    """The game's headline and speed measures of ``seat``, each with how sure it is."""
+    site = game_site(session.game)
+    by_seat = _rows_by_seat(session)
+    rows = by_seat.get(seat.pk, [])
+    measures = measures_of_rows(rows)
+    made = []
+    for measure in (site.headline_measure, site.speed_measure):
+        speed = measure is site.speed_measure
+        reliability = _reliability(session, measure, by_seat, speed=speed)
+        needed = (
+            minimum_trials(reliability.estimate, reliability.mean_trials)
+            if reliability is not None
+            else None
+        )
+        made.append(
+            Certainty(
+                measure=measure,
+                value=measure.cell(measures),
+                interval=_scaled(_interval(measure, rows, speed=speed), measure),
+                reliability=reliability,
+                enough=EnoughData(n=len(rows), needed=needed),
+            )
+        )
+    return made

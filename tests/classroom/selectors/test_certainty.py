@@ -1,0 +1,149 @@
+"""How sure a child's figures are: intervals, reliability in the session, enough data, and
+each seat's run validity."""
+
+from __future__ import annotations
+
+import csv
+import random
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.analytics.row_measures import TrialFacts, measures_of_rows
+from classroom.analytics.validity import ANTICIPATIONS
+from classroom.models import Trial
+from classroom.selectors.analytics import human_trials, measures_by
+from classroom.selectors.certainty import seat_certainty
+from classroom.selectors.run_validity import session_run_validity
+from tests.classroom.trial_rows import played_session, trial_add
+
+if TYPE_CHECKING:
+    from django.test import Client
+
+    from classroom.models import GameSession, SchoolClass, Seat
+
+pytestmark = pytest.mark.django_db
+
+# Each child's chance of a right answer and their median RT: they differ, so the measures rank
+# them steadily (a reliability well above 0). Chen taps before the card can be seen.
+SKILLS = {"Ava": (0.95, 550), "Ben": (0.7, 800), "Chen": (0.85, 130), "Dara": (0.6, 950)}
+
+
+def _played(session: GameSession, school_class: SchoolClass, *, eli_flips: int) -> dict[str, Seat]:
+    students = list(school_class.students.order_by("display_name"))
+    seats = played_session(session=session, students=students, game="palm_strike")
+    by_name = {seats[s.pk].name: seats[s.pk] for s in students}
+    rng = random.Random(5)
+    began = timezone.now()
+    for name, seat in by_name.items():
+        p_right, rt = SKILLS.get(name, (0.8, 700))
+        for flip in range(1, (eli_flips if name == "Eli" else 60) + 1):
+            target = rng.random() < 0.4
+            right = rng.random() < p_right
+            trial_add(
+                seat=seat,
+                target=target,
+                responded=target == right,
+                rt_ms=max(60, round(rng.gauss(rt, 60))),
+                congruent=rng.random() < 0.5,
+                at=began + timedelta(seconds=3 * flip),
+                flip=flip,
+            )
+    cache.clear()
+    return by_name
+
+
+def test_row_measures_are_the_databases(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    seats = _played(class_session, school_class, eli_flips=60)
+    counted = measures_by(trials=human_trials().filter(session=class_session), by=["seat"])
+    for seat in seats.values():
+        rows = Trial.objects.filter(seat=seat).values_list(
+            "target", "responded", "congruent", "rt_ms", "correct", "plausible"
+        )
+        assert measures_of_rows(TrialFacts(*row) for row in rows) == counted[seat.pk,]
+
+
+def test_each_figure_has_an_interval_a_reliability_and_a_minimum(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    seats = _played(class_session, school_class, eli_flips=4)
+    accuracy, speed = seat_certainty(session=class_session, seat=seats["Ava"])
+    assert accuracy.measure.key == "accuracy"
+    assert speed.measure.key == "median_rt"
+    assert accuracy.interval is not None
+    assert speed.interval is not None
+    assert accuracy.value is not None
+    assert speed.value is not None
+    assert accuracy.interval.low <= accuracy.value <= accuracy.interval.high
+    assert speed.interval.low <= speed.value <= speed.interval.high
+    assert accuracy.reliability is not None
+    assert accuracy.reliability.children == 5
+    assert accuracy.enough.needed is not None
+    assert accuracy.enough.enough
+    # Eli played four flips: fewer than the minimum.
+    eli_accuracy, _eli_speed = seat_certainty(session=class_session, seat=seats["Eli"])
+    assert eli_accuracy.enough.n == 4
+    assert not eli_accuracy.enough.enough
+
+
+def test_a_run_of_anticipations_is_flagged_and_steady_runs_are_not(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    seats = _played(class_session, school_class, eli_flips=60)
+    validity = session_run_validity(session=class_session)
+    assert ANTICIPATIONS in validity[seats["Chen"].pk].flags
+    assert validity[seats["Ava"].pk].valid
+
+
+def test_the_seat_page_shows_how_sure_and_why_a_run_is_flagged(
+    teacher_client: Client, class_session: GameSession, school_class: SchoolClass
+) -> None:
+    seats = _played(class_session, school_class, eli_flips=4)
+
+    def page(name: str) -> str:
+        url = reverse("session_report_seat", args=[class_session.pk, seats[name].pk])
+        return teacher_client.get(url).content.decode()
+
+    chen = page("Chen")
+    assert "How sure these figures are" in chen
+    assert "many taps before the card could be seen" in chen
+    assert "may retake" in chen
+    ava = page("Ava")
+    assert "may retake" not in ava
+    assert "95 % interval" in ava
+    assert "needs more play" not in ava
+    assert "needs more play (4 of" in page("Eli")
+
+
+def test_the_summary_export_carries_intervals_and_run_flags(
+    teacher_client: Client, class_session: GameSession, school_class: SchoolClass
+) -> None:
+    _played(class_session, school_class, eli_flips=60)
+    response = teacher_client.get(reverse("session_export", args=[class_session.pk, "summary.csv"]))
+    lines = response.content.decode("utf-8-sig").splitlines()
+    header = next(csv.reader(lines[:1]))
+    every = [dict(zip(header, row, strict=True)) for row in csv.reader(lines[1:])]
+    rows = {row["Name"]: row for row in every if row["Level"] == "all"}
+    for column in (
+        "Accuracy 95 % low (%)",
+        "Accuracy 95 % high (%)",
+        "Median correct RT 95 % low (ms)",
+        "Median correct RT 95 % high (ms)",
+        "Run flags",
+    ):
+        assert column in header
+    ava = rows["Ava"]
+    assert float(ava["Accuracy 95 % low (%)"]) <= float(ava["Accuracy (%)"])
+    assert float(ava["Accuracy (%)"]) <= float(ava["Accuracy 95 % high (%)"])
+    assert int(ava["Median correct RT 95 % low (ms)"]) <= int(
+        ava["Median correct RT 95 % high (ms)"]
+    )
+    assert ava["Run flags"] == ""
+    assert rows["Chen"]["Run flags"].startswith("many taps before the card could be seen")
+    assert rows["Chen"]["Run flags"].endswith("may retake")
