@@ -55,6 +55,8 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "points_short": _("%(n)s pts"),
         "refill_left": _("Refill pile: %(n)s"),
         "refill_short": _("%(n)s left"),
+        # The child's own refill pile, the cards still to clear before OUT.
+        "cards_to_go": _("%(n)s cards to go"),
         "round_n": _("Round %(n)s"),
         "countdown": _("Ready… %(n)s"),
         "go": _("GO!"),
@@ -62,8 +64,8 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "now_pile": _("Now tap a pile"),
         "stuck": _("Everyone is stuck: take one more card!"),
         "extra_right": _("Everyone was stuck: you may still take one more card."),
-        "turn": _("Turn %(n)s"),
-        "recycle": _("Turn the waste over"),
+        "turn": _("Turn cards"),
+        "recycle": _("Turn the pile over"),
         "waste_empty": _("Empty"),
         "new_pile": _("New pile"),
         "centre_empty": _("Piles start with a START card."),
@@ -78,6 +80,17 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "out_bonus": _("OUT bonus"),
         "this_round": _("This round"),
         "total": _("Total"),
+        # The answers to a tap that cannot play anything now (static/js/commotion_hints.js).
+        "hint_out": _("Tap OUT!"),
+        "hint_green": _("A card with a green ring fits: tap it."),
+        "hint_extra": _("Nobody can play: tap “Take a 6th card”."),
+        "hint_turn": _("Tap “Turn cards” for new cards."),
+        "hint_wait": _("Nobody can play now: wait a moment."),
+        "hint_wait_go": _("Wait for GO!"),
+        "hint_card_first": _("Tap one of your cards first, then a pile."),
+        "hint_pile": _("Now tap a pile for your card."),
+        "hint_row_first": _("A card in your row fits a pile: play it first!"),
+        "hint_not_yours": _("Those are another player's cards. Tap yours, at the bottom."),
     }
 
 

@@ -5,7 +5,9 @@
 // the first animation frame after the card is drawn as playable (double requestAnimationFrame),
 // the response the pointerdown event's timeStamp when the card is picked up.
 import { symbols } from "./colour_symbols.js";
+import { tapHint } from "./commotion_hints.js";
 import { PILE_GAP, pileWidth } from "./commotion_layout.js";
+import { playTime } from "./commotion_times.js";
 import { fmt } from "./lib/format.js";
 import { overTitle, showOver } from "./lib/game_over.js";
 import { seatNames } from "./lib/names.js";
@@ -42,8 +44,9 @@ function play(root) {
   };
 
   var view = null;
-  var held = null;          // {source, card, key, tappedAt}
+  var held = null;          // {source, card, key, tappedAt, and its frames: see pick}
   var onsets = {};          // opportunity key -> performance.now() of its first painted frame
+  var shown = {};           // each of your cards and each pile's top -> its first painted frame
   var gameOffset = 0;       // performance.now() - game time, from the last frame
   var feedbackTimer = null;
   var clockTimer = null;
@@ -253,12 +256,14 @@ function play(root) {
       var empty = document.createElement("span");
       empty.className = "cm-slot";
       empty.textContent = L.waste_empty;
+      empty.addEventListener("pointerdown", function () { answer("waste"); });
       el.waste.appendChild(empty);
     }
-    var stockText = mine.stock > 0 ? fmt(L.turn, { n: Math.min(view.stock_turn, mine.stock) }) : L.recycle;
-    el.stock.textContent = stockText + " (" + mine.stock + ")";
-    el.stock.disabled = view.phase !== "playing" || (mine.stock === 0 && mine.waste === 0);
-    el.refill.textContent = fmt(L.refill_left, { n: mine.refill });
+    // Plain words: what the button does, never how many cards the stock holds.
+    el.stock.textContent = mine.stock > 0 ? L.turn : L.recycle;
+    // Looks off but still takes a tap, so that tap is answered with what to do instead.
+    el.stock.setAttribute("aria-disabled", view.phase !== "playing" || (mine.stock === 0 && mine.waste === 0) ? "true" : "false");
+    el.refill.textContent = fmt(L.cards_to_go, { n: mine.refill });
     el.out.hidden = !view.you_can_out;
     el.extra.hidden = !view.you_can_extra;
   }
@@ -347,30 +352,63 @@ function play(root) {
       var card = p.source === "waste" ? mine && mine.waste_top : mine && mine.tableau[p.card];
       if (card) current[key(p.source, p.source === "waste" ? 0 : p.card, card)] = true;
     });
-    Object.keys(onsets).forEach(function (k) { if (!current[k]) delete onsets[k]; });
-    var fresh = Object.keys(current).filter(function (k) { return onsets[k] === undefined; });
+    // Every card of yours and every pile's top too: a wrong play is timed from them.
+    var drawn = {};
+    if (mine) {
+      mine.tableau.forEach(function (card, index) { drawn[key("tableau", index, card)] = true; });
+      if (mine.waste_top) drawn[key("waste", 0, mine.waste_top)] = true;
+    }
+    view.centre.forEach(function (pile, index) { drawn[pileKey(index, pile)] = true; });
+    stampFirstFrame(onsets, current);
+    stampFirstFrame(shown, drawn);
+  }
+
+  // The piles only grow: a pile's place and size name its top card.
+  function pileKey(index, pile) {
+    return "pile:" + index + ":" + pile.cards;
+  }
+
+  // Keeps `stamps` to the keys of `current`, a new one stamped with its first painted frame.
+  function stampFirstFrame(stamps, current) {
+    Object.keys(stamps).forEach(function (k) { if (!current[k]) delete stamps[k]; });
+    var fresh = Object.keys(current).filter(function (k) { return stamps[k] === undefined; });
     if (!fresh.length) return;
-    fresh.forEach(function (k) { onsets[k] = null; });
+    fresh.forEach(function (k) { stamps[k] = null; });
     requestAnimationFrame(function () {
       requestAnimationFrame(function () {
         var at = performance.now();
-        fresh.forEach(function (k) { if (onsets[k] === null) onsets[k] = at; });
+        fresh.forEach(function (k) { if (stamps[k] === null) stamps[k] = at; });
       });
     });
   }
 
-  function rtFor(k, tappedAt) {
-    var start = onsets[k];
-    return typeof start === "number" ? Math.max(0, Math.round(tappedAt - start)) : 0;
+  // From the frames stamped when the card was picked up (commotion_times.js).
+  function rtFor(pileIndex) {
+    var pile = pileIndex >= 0 ? held.piles[pileIndex] : undefined;
+    return playTime({
+      playableAt: held.playableAt, cardShownAt: held.shownAt, pileShownAt: pile, tappedAt: held.tappedAt,
+    });
   }
 
   // ---- input ---------------------------------------------------------------------------------
 
+  // A tap that cannot play anything now is answered at once with what to tap instead
+  // (commotion_hints.js); true when it was.
+  function answer(tap) {
+    var hint = tapHint(view, tap, !!held);
+    if (hint) feedback(L[hint], "gentle");
+    return !!hint;
+  }
+
   function pick(source, index, card, event) {
-    if (!view || view.phase !== "playing" || view.paused) return;
+    if (answer("card") || !view || view.phase !== "playing" || view.paused) return;
     var k = key(source, index, card);
     if (held && held.key === k) { held = null; render(); return; }
-    held = { source: source, card: index, key: k, tappedAt: event.timeStamp };
+    held = {
+      source: source, card: index, key: k, tappedAt: event.timeStamp,
+      playableAt: onsets[k], shownAt: shown[k],
+      piles: view.centre.map(function (pile, i) { return shown[pileKey(i, pile)]; }),
+    };
     var options = playableFor(source, index);
     if (options && options.piles.length === 1) {
       var pileIndex = options.piles[0];
@@ -381,21 +419,27 @@ function play(root) {
   }
 
   function playOn(pileIndex, pile, event) {
-    if (!held) return;
     event.preventDefault();
+    if (answer("pile") || !held) return;
     send(pileIndex, pile ? pile.cards : -1);
   }
 
   function send(pileIndex, pileSize) {
     table.act({
       kind: "play", source: held.source, card: held.card, pile: pileIndex, pile_size: pileSize,
-      rt_ms: rtFor(held.key, held.tappedAt), rtt_ms: table.rtt(),
+      rt_ms: rtFor(pileIndex), rtt_ms: table.rtt(),
     });
     held = null;
     render();
   }
 
-  el.stock.addEventListener("click", function () { table.act({ kind: "turn" }); });
+  el.stock.addEventListener("click", function () {
+    if (!answer("stock") && view && view.phase === "playing") table.act({ kind: "turn" });
+  });
+  el.others.addEventListener("pointerdown", function () { answer("others"); });
+  el.centre.addEventListener("pointerdown", function (event) {
+    if (!event.target.closest(".cm-pile")) answer("centre");
+  });
   el.out.addEventListener("click", function () { table.act({ kind: "out" }); });
   el.extra.addEventListener("click", function () { table.act({ kind: "extra" }); });
 

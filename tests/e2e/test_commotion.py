@@ -74,7 +74,7 @@ def _try_move(tablet: Page) -> bool:
         tablet.get_by_role("button", name="Take a 6th card").tap(timeout=TAP_MS)
         return True
     stock = tablet.locator("[data-stock]")
-    if stock.is_enabled():
+    if stock.get_attribute("aria-disabled") != "true":
         stock.tap(timeout=TAP_MS)
     return True
 
