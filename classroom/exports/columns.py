@@ -337,12 +337,16 @@ def _interval_columns(measure: Measure, *, speed: bool) -> Iterator[Column[Summa
     if not speed and measure.of is None:
         return
     label = measure.export_label or measure.label
-    for end, index in ((_("low"), 0), (_("high"), 1)):
+    ends = (
+        (_("low"), 0, _("the lower end of its 95 percent interval")),
+        (_("high"), 1, _("the upper end of its 95 percent interval")),
+    )
+    for end, index, meaning in ends:
         yield Column(
             format_lazy("{} 95 % {} ({})", label, end, "ms" if speed else "%"),
             partial(_interval_cell, measure, speed, index),
             10,
-            meaning=format_lazy("{}: {} {}", label, _("the 95 % interval's"), end),
+            meaning=format_lazy("{}: {}", label, meaning),
             unit=_unit(measure),
             formula=_BOOTSTRAP if speed else _WILSON,
         )
