@@ -103,6 +103,23 @@ class Student(models.Model):
         return self.display_name
 
 
+class HowToPlaySeen(models.Model):
+    """A game whose how-to-play demo a student has been shown on a tablet: their first play
+    of it starts with the demo, later ones do not (guests keep this on the tablet)."""
+
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="how_to_play")
+    game = models.CharField(max_length=40)
+    seen_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint("student", "game", name="unique_how_to_play_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} saw how to play {self.game}"
+
+
 class PracticeSignIn(models.Model):
     """A tablet signed in for practice: its practice cookie holds this row's token, never
     the student's badge token.

@@ -10,6 +10,7 @@ from classroom.gamesite import game_site
 from classroom.pages import fragments
 from classroom.people.colour_vision import seat_palette
 from classroom.selectors.standings import standings_for_tablets, standings_rules
+from classroom.views.how_to_play import how_to_play_for_seat
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -31,6 +32,7 @@ def seat_page(request: HttpRequest, *, seat: Seat) -> HttpResponse:
                 "rules": standings_rules(game=session.game),
             },
             "palette": seat_palette(seat=seat),
+            "how_to_play": how_to_play_for_seat(seat=seat),
         }
         return render(request, f"play/{session.game}.html", context)
     return render(request, "play/lobby.html", fragments.lobby_context(seat=seat))

@@ -25,6 +25,7 @@ from classroom.selectors.standings import leaderboard_action
 from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
 from classroom.views.access import session_or_404
+from classroom.views.how_to_play import how_to_play_for_teacher
 from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
@@ -145,6 +146,7 @@ def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     context["may_delete"] = session_deletable_by(session=session, teacher=request.user)
     site = game_site_get(session.game)
     context["colour_words"] = site is not None and site.colour_words
+    context["how_to_play"] = how_to_play_for_teacher(session=session, where="console")
     return render(request, "classroom/session_console.html", context)
 
 
@@ -160,6 +162,7 @@ def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     # long address wraps as ".../join/" over "CODE/" on the projector.
     context["join_url_parts"] = join_url.removesuffix(f"{session.code}/"), f"{session.code}/"
     context.update(_watch_context(session))
+    context["how_to_play"] = how_to_play_for_teacher(session=session, where="projector")
     return render(request, "classroom/projector.html", context)
 
 

@@ -6,6 +6,7 @@
 // the response the pointerdown event's timeStamp when the card is picked up.
 import { symbols } from "./colour_symbols.js";
 import { tapHint } from "./commotion_hints.js";
+import { showHowToPlay } from "./commotion_how_to_play.js";
 import { PILE_GAP, pileWidth } from "./commotion_layout.js";
 import { playTime } from "./commotion_times.js";
 import { fmt } from "./lib/format.js";
@@ -57,6 +58,7 @@ function play(root) {
       names.forgetRemoved(events);
       if (typeof next.game_ms === "number") gameOffset = performance.now() - next.game_ms;
       view = next;
+      showHowToPlay(next);
       if (held && !stillHeld()) held = null;
       render();
     },

@@ -18,6 +18,7 @@ import { seatNames } from "./lib/names.js";
 import { tapHint } from "./palm_strike_hints.js";
 import { standingsFromPage } from "./lib/standings.js";
 import { connectTable } from "./lib/table_socket.js";
+import { showHowToPlay } from "./palm_strike_how_to_play.js";
 
 const root = document.querySelector("[data-table-socket]");
 // Read-only handle for browser tests and debugging: what this tablet shows and measured.
@@ -64,6 +65,7 @@ function play(root) {
     onState: function (next, events) {
       names.forgetRemoved(events);
       view = next;
+      showHowToPlay(next);
       render();
     },
     onError: function (frame) {

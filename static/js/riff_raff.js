@@ -12,6 +12,7 @@ import { overTitle, showOver } from "./lib/game_over.js";
 import { seatNames } from "./lib/names.js";
 import { standingsFromPage } from "./lib/standings.js";
 import { connectTable, TOLD_AS_THEY_COME } from "./lib/table_socket.js";
+import { showHowToPlay } from "./riff_raff_how_to_play.js";
 import { createScene } from "./riff_raff_scene.js";
 
 const root = document.querySelector("[data-riff-raff]");
@@ -77,6 +78,7 @@ function play(root) {
       });
       view = next;
       scene.setView(next);
+      showHowToPlay(next);
       renderPanel();
     },
     onMotion: function (message) { scene.pushMotion(message.frame); },
