@@ -11,12 +11,17 @@ walker fails loudly if it does not know how to fill the URL's arguments.
 
 from __future__ import annotations
 
+import copy
+import shutil
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import pytest
-from django.test import Client
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, reverse
 
 from classroom.models import (
@@ -41,9 +46,9 @@ from classroom.urls import urlpatterns
 from classroom.views.sessions import SESSION_ACTIONS
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Iterator
+    from pathlib import Path
 
-    from django.contrib.auth.models import User
     from django.db.models import Model
 
 # URLs anyone may open (students, sign-up), and teacher URLs that name no object.
@@ -239,15 +244,55 @@ def _share(world_class: SchoolClass, owner: User, colleague: User, role: str) ->
     )
 
 
+# A prepared download is built by the task here, without a worker.
+TASKS_HERE = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+
+
+def _make_teacher(username: str) -> User:
+    return User.objects.create_user(username=username, password="tablets-and-tigers-42")
+
+
+@pytest.fixture(scope="module")
+def _module_world(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[World, Path]]:
+    """The world and its prepared files, built once for the module's few hundred tests (the
+    build is two thirds of a test's time) inside a transaction that stays open: each test's
+    own transaction is a savepoint within it, rolled back after the test, and this one is
+    rolled back after the module. The files go to a folder each test gets a copy of."""
+    exports = tmp_path_factory.mktemp("world-exports")
+    hashers = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # as conftest's tests have
+    built = override_settings(EXPORTS_ROOT=exports, TASKS=TASKS_HERE, PASSWORD_HASHERS=hashers)
+    outer = transaction.atomic()
+    with django_db_blocker.unblock(), built:
+        outer.__enter__()
+        try:
+            world = _world_build()
+        except BaseException:
+            outer.__exit__(*sys.exc_info())
+            raise
+    yield world, exports
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)
+
+
 @pytest.fixture
-def world(
-    teacher: User,
-    other_teacher: User,
-    school_class: SchoolClass,
-    make_teacher: Callable[..., User],
-    settings: Any,
-    tmp_path: Any,
-) -> World:
+def world(_module_world: tuple[World, Path], db: None, settings: Any, tmp_path: Path) -> World:
+    """The module's world, as its own copy (a test may refresh or change the objects), with
+    its prepared files copied where this test's settings look."""
+    built, exports = _module_world
+    settings.EXPORTS_ROOT = tmp_path / "exports"
+    shutil.copytree(exports, settings.EXPORTS_ROOT)
+    settings.TASKS = TASKS_HERE
+    return copy.deepcopy(built)
+
+
+def _world_build() -> World:
+    teacher, other_teacher = _make_teacher("ms-lin"), _make_teacher("mr-wu")
+    school_class = class_create(
+        teacher=teacher, name="Year 3 Otters", student_names=["Ava", "Ben", "Chen", "Dara", "Eli"]
+    )
     session = session_create(
         teacher=teacher,
         game="palm_strike",
@@ -266,21 +311,19 @@ def world(
     practice_code_open(school_class=school_class)
     practice_sign_in_by_code(school_class=school_class, student=ava)
     colleagues = {
-        ClassShare.Role.CO_TEACHER: make_teacher("ms-chen"),
-        ClassShare.Role.SUBSTITUTE: make_teacher("mr-diaz"),
+        ClassShare.Role.CO_TEACHER: _make_teacher("ms-chen"),
+        ClassShare.Role.SUBSTITUTE: _make_teacher("mr-diaz"),
     }
     share = _share(school_class, teacher, colleagues[ClassShare.Role.CO_TEACHER], "co_teacher")
     _share(school_class, teacher, colleagues[ClassShare.Role.SUBSTITUTE], "substitute")
-    former = make_teacher("ms-ford")
+    former = _make_teacher("ms-ford")
     former_share = _share(school_class, teacher, former, ClassShare.Role.CO_TEACHER)
     former_session = session_create(
         teacher=former, game="palm_strike", school_class=school_class, players_per_table=2,
         settings={},
     )  # fmt: skip
     class_share_revoke(share=former_share, by=teacher)
-    # A prepared download (built by the task here, without a worker) to ask for as an intruder.
-    settings.EXPORTS_ROOT = tmp_path / "exports"
-    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    # A prepared download to ask for as an intruder.
     export = export_prepare(owner=teacher, kind="workbook.xlsx", session=session)
     export_run(export_id=export.pk)
     export.refresh_from_db()
