@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot, teacher_sign_up
+from tests.e2e.conftest import ARTIFACTS, screenshot, teacher_sign_up
 from tests.e2e.test_lobby import _create_class, _join_by_roster
 from tests.e2e.test_palm_strike import slap_matches
 
@@ -78,6 +78,10 @@ def test_the_dashboard_changes_during_play_and_the_reports_open_after(
     expect(dashboard.locator(".student-tile").first).to_contain_text("Ava")
     dashboard.scroll_into_view_if_needed()
     screenshot(teacher, "analytics-live-dashboard")
+    # A few answers are no trend: no arrow yet, and the legend says when one will show.
+    expect(dashboard.locator(".student-tile .trend")).to_have_count(0)
+    expect(dashboard.locator("[data-trend-legend]")).to_contain_text("right answers")
+    dashboard.screenshot(path=str(ARTIFACTS / "console-trend-legend.png"))
 
     teacher.get_by_role("button", name="End session").click()
     expect(teacher.locator(".status-ended").first).to_be_visible(timeout=5000)

@@ -23,8 +23,15 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.e2e
 
+# static/js/lib/offline_inputs.js: a tap the server has not answered by then means the link
+# is down.
+ANSWER_WITHIN_MS = 200
+
 NOT_COUNTED = "The tablet was offline, so that tap did not count."
-HARNESS = """async (url) => {
+RACE = "The tablet is offline, so this tap cannot count."
+KEPT = "The tablet is offline. Your tap is kept and sent when it is back."
+HARNESS = (
+    """async (url) => {
   const tableSocket = await import(url);
   const root = document.createElement("div");
   root.dataset.tableSocket = "/ws/test/table/";
@@ -42,6 +49,12 @@ HARNESS = """async (url) => {
   saving.dataset.notCounted = NOT_COUNTED_TEXT;
   saving.textContent = "Saving…";
   document.body.appendChild(saving);
+  const answer = document.createElement("p");
+  answer.hidden = true;
+  answer.setAttribute("data-offline-answer", "");
+  answer.dataset.race = RACE_TEXT;
+  answer.dataset.kept = KEPT_TEXT;
+  document.body.appendChild(answer);
   window.errors = [];
   window.views = [];
   window.tableSocket = tableSocket;
@@ -50,6 +63,9 @@ HARNESS = """async (url) => {
     onError: (frame) => window.errors.push(frame),
   });
 }""".replace("NOT_COUNTED_TEXT", json.dumps(NOT_COUNTED))
+    .replace("RACE_TEXT", json.dumps(RACE))
+    .replace("KEPT_TEXT", json.dumps(KEPT))
+)
 
 
 # The page's own hashed address of heartbeat.js, turned into table_socket.js's.
@@ -64,6 +80,8 @@ class Server:
         self.connections: list[WebSocketRoute] = []
         self.frames: list[tuple[int, dict[str, Any]]] = []
         self.on_act: Callable[[int, WebSocketRoute, dict[str, Any]], None] = lambda *_: None
+        # A link that takes frames and answers none (a Wi-Fi that has gone quiet).
+        self.deaf = False
 
     def accept(self, ws: WebSocketRoute) -> None:
         number = len(self.connections)
@@ -74,6 +92,8 @@ class Server:
     def _message(self, number: int, ws: WebSocketRoute, message: str | bytes) -> None:
         frame = json.loads(message)
         self.frames.append((number, frame))
+        if self.deaf:
+            return
         if frame["type"] == "ping":
             ws.send(json.dumps({"type": "pong", "seq": frame["seq"]}))
         elif frame["type"] == "act":
@@ -151,19 +171,22 @@ def test_an_input_the_server_could_not_store_is_kept_and_sent_again(
     assert page.evaluate("window.errors") == []  # the child was never told "try again"
 
 
-def test_inputs_made_while_the_link_is_down_are_sent_after_the_reconnect(
+def test_inputs_made_while_the_link_is_down_are_answered_at_once_and_kept_or_dropped(
     tablet: tuple[Page, Server],
 ) -> None:
-    """The link drops with one input unanswered; two more are made while it is down. After
-    the reconnect all three are sent again, in order, as they were. The one the game can no
-    longer take is told to the child as not counted (kindly, not as the game's own refusal)."""
+    """The link drops with one input unanswered; three more are made while it is down. Each
+    is answered at once: the slap (a race) cannot count and is never sent; the flips are kept
+    and, after the reconnect, sent again in order as they were. One the game can no longer
+    take is told to the child as not counted (kindly, not as the game's own refusal)."""
     page, server = tablet
+    answer = page.locator("[data-offline-answer]")
 
     def first_link_drops(number: int, ws: WebSocketRoute, frame: dict[str, Any]) -> None:
         if number == 0:
             ws.close(code=1011, reason="gone")
-        elif frame["action"]["kind"] == "slap":
-            message = "Too late: that card has already closed."
+        elif len([n for n, _frame in server.acts() if n == 1]) == 2:
+            # The second flip, made offline: the game moved on meanwhile.
+            message = "Not your turn."
             error = {"type": "error", "code": "rejected", "message": message, "seq": frame["seq"]}
             ws.send(json.dumps(error))
         else:
@@ -172,24 +195,90 @@ def test_inputs_made_while_the_link_is_down_are_sent_after_the_reconnect(
     server.on_act = first_link_drops
     page.evaluate("window.table.act({kind: 'flip'})")
     page.wait_for_function("window.tableSocket.links[0].log.some(e => e.what === 'lost')")
-    # Made while the link is down (the first attempt waits 250 ms at least).
-    down = page.evaluate("""() => {
+    # Made while the link is down (the first attempt waits 250 ms at least); each answered
+    # before the call returns.
+    told = page.evaluate("""() => {
+        const answer = () => document.querySelector("[data-offline-answer]");
+        const told = [];
         window.table.act({kind: 'slap', flip: 1, rt_ms: 400});
+        told.push(answer().hidden ? "" : answer().textContent);
         window.table.act({kind: 'flip'});
-        return !document.querySelector("[data-reconnecting]").hidden;
+        told.push(answer().hidden ? "" : answer().textContent);
+        window.table.act({kind: 'catch', piece: 3, rt_ms: 500});
+        told.push(answer().hidden ? "" : answer().textContent);
+        return {told, down: !document.querySelector("[data-reconnecting]").hidden};
     }""")
-    assert down
+    assert told == {"told": [RACE, KEPT, RACE], "down": True}
+    expect(answer).to_be_visible()
     page.wait_for_function("window.errors.length === 1", timeout=15_000)
     expect(page.locator("[data-reconnecting]")).to_be_hidden()
 
     before, *_ = (frame for number, frame in server.acts() if number == 0)
     after = [frame for number, frame in server.acts() if number == 1]
-    assert [frame["action"]["kind"] for frame in after] == ["flip", "slap", "flip"]
+    assert [frame["action"]["kind"] for frame in after] == ["flip", "flip"]
     assert after[0] == before
-    assert len({frame["cid"] for frame in after}) == 3
+    assert len({frame["cid"] for frame in after}) == 2
+    log = page.evaluate("window.tableSocket.links[0].log")
+    assert [e["what"] for e in log if e["what"].startswith("offline-")] == [
+        "offline-dropped",
+        "offline-kept",
+        "offline-dropped",
+    ]
     (error,) = page.evaluate("window.errors")
     assert error["message"] == NOT_COUNTED
     assert error["code"] == "rejected"
+
+
+def test_a_tap_the_server_does_not_answer_is_answered_within_300_ms(
+    browser: Browser, live_url: str
+) -> None:
+    """On a virtual clock. The link goes quiet (frames go out, nothing comes back) and the
+    heartbeat has not noticed yet: a slap is answered "cannot count" 200 ms after the tap, not
+    a moment before, with the overlay; it is never sent again. A flip on the next quiet link is
+    answered "kept" and sent again after the reconnect."""
+    page, server = _tablet_open(browser, live_url, virtual_clock=True)
+    answer = page.locator("[data-offline-answer]")
+    # From here on the page's time moves only when the test moves it.
+    page.clock.pause_at(int(page.evaluate("Date.now()")) + 1000)
+    server.deaf = True
+    page.evaluate("window.table.act({kind: 'slap', flip: 1, rt_ms: 400})")
+    page.clock.run_for(ANSWER_WITHIN_MS - 1)
+    log = page.evaluate("window.tableSocket.links[0].log")
+    assert page.evaluate("document.querySelector('[data-offline-answer]').hidden"), log
+    page.clock.run_for(1)
+    expect(answer).to_have_text(RACE)
+    expect(page.locator("[data-reconnecting]")).to_be_visible()
+    log = page.evaluate("window.tableSocket.links[0].log")
+    assert [e["detail"] for e in log if e["what"] == "lost"] == ["unanswered"]
+
+    server.deaf = False
+    for _ in range(40):
+        if page.evaluate("window.tableSocket.links[0].opens") == 2:
+            break
+        page.clock.run_for(250)
+        page.wait_for_timeout(20)  # the probe and the handshake reach the scripted server
+    assert page.evaluate("window.tableSocket.links[0].opens") == 2
+    expect(page.locator("[data-reconnecting]")).to_be_hidden()
+
+    server.deaf = True
+    page.evaluate("window.table.act({kind: 'flip'})")
+    page.clock.run_for(ANSWER_WITHIN_MS)
+    expect(answer).to_have_text(KEPT)
+    server.deaf = False
+    server.on_act = lambda _n, ws, frame: ws.send(
+        json.dumps({"type": "ack", "seq": frame["seq"], "version": 2})
+    )
+    for _ in range(40):
+        if page.evaluate("window.tableSocket.links[0].opens") == 3:
+            break
+        page.clock.run_for(250)
+        page.wait_for_timeout(20)
+    assert page.evaluate("window.tableSocket.links[0].opens") == 3
+    page.wait_for_function("document.querySelector('[data-saving]').hidden", polling=50)
+    kinds = [(n, frame["action"]["kind"]) for n, frame in server.acts()]
+    # The slap went once, into the quiet link; the flip into the quiet link and again after.
+    assert kinds == [(0, "slap"), (1, "flip"), (2, "flip")]
+    page.context.close()
 
 
 def test_a_probed_page_answers_each_probe_and_pings_only_when_it_hears_nothing(

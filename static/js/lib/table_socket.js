@@ -5,9 +5,13 @@
 // nothing for 2.5 s (heartbeat.js: a link that answers nothing for 3 s is lost), reconnects
 // with jittered backoff cut short by a cheap probe the moment the server answers again
 // (reconnector below), and shows the calm "Reconnecting…" overlay
-// meanwhile, the game dimmed under it. Every input is kept until the server answers it and
-// sent again after a reconnect, however long the outage (the server applies a client id once);
-// one the game can no longer take is told to the child as not counted. "Saving…" shows while
+// meanwhile, the game dimmed under it. A tap the server does not answer within
+// ANSWER_WITHIN_MS (offline_inputs.js) means the link is down, without waiting for the
+// heartbeat. While the link is down every tap is answered at once: a race (a slap, a play, a
+// catch) is dropped and the child told it cannot count; any other input is kept, the child
+// told so, and sent again after the reconnect, however long the outage (the server applies a
+// client id once); one the game can no longer take by then is told to the child as not
+// counted. "Saving…" shows while
 // the server is still storing an input. It asks for a fresh view when the tablet wakes up, and
 // stops for good on the server's final close codes (removed, no seat, flood, table not
 // playing). A teacher page watching a table uses it too (no seat, no overlay): it waits
@@ -15,6 +19,7 @@
 import { backoffMs } from "./backoff.js";
 import { closeCodes } from "./close_codes.js";
 import { abandon, start as startHeartbeat } from "./heartbeat.js";
+import { ANSWER_WITHIN_MS, isRace, sortOut } from "./offline_inputs.js";
 import * as sound from "./sound.js";
 
 // The server's final words for a seat: flood, no seat, removed, table not playing, and
@@ -32,6 +37,8 @@ var PROBE_EVERY_MS = 500;
 var PROBE_TIMEOUT_MS = 1500;
 // An input the server answered "not saved" is sent again this often until it is stored.
 var RESEND_NOT_SAVED_MS = 2000;
+// How long the answer to a tap made offline stays on the screen.
+var OFFLINE_ANSWER_MS = 4000;
 // The refusals a game tells the child as they come, in the server's own words (its message).
 export const TOLD_AS_THEY_COME = ["rejected", "paused", "slow_down", "not_saved"];
 // Every link of the page, with a log of what it did when: for tests and for a curious teacher.
@@ -107,9 +114,12 @@ export function connectTable(root, handlers) {
   var epoch = 0;
   // Each input carries this page's id and its number: sent twice, it is applied once.
   var pageId = Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
-  // seq -> {frame, late, saving}: inputs the server has not answered yet. "late": sent (again)
-  // after a reconnect, so a refusal means the game moved on while the tablet was away.
+  // seq -> {frame, kind, late, saving, told}: inputs the server has not answered yet. "late":
+  // sent (again) after a reconnect, so a refusal means the game moved on while the tablet was
+  // away; "told": the child has heard what becomes of it offline.
   var unanswered = {};
+  // The tap the server must answer soon: {timer, ping, seqs}, or null.
+  var watch = null;
   var rttMs = 0;
   var pings = {};
   var stopped = false;
@@ -119,6 +129,8 @@ export function connectTable(root, handlers) {
   var stopCodes = (seated ? SEATED_STOP : WATCHING_STOP).map(function (name) { return codes[name]; });
   var reconnecting = seated ? document.querySelector("[data-reconnecting]") : null;
   var saving = seated ? document.querySelector("[data-saving]") : null;
+  var offlineAnswer = seated ? document.querySelector("[data-offline-answer]") : null;
+  var offlineTimer = null;
   var link = { url: root.dataset.tableSocket, log: [], opens: 0 };
   // The game of the session this page was drawn for: a socket opened after Play again
   // (the tablet was away) is told to load the new one.
@@ -155,14 +167,62 @@ export function connectTable(root, handlers) {
     saving.hidden = !Object.keys(unanswered).some(function (key) { return unanswered[key].saving; });
   }
 
+  function linkUp() {
+    return socket !== null && socket.readyState === WebSocket.OPEN;
+  }
+
+  // What becomes of a tap made offline, in the child's words: "race" (it cannot count) or
+  // "kept" (it goes when the tablet is back).
+  function tellOffline(fate) {
+    note(link, "told", fate);
+    if (!offlineAnswer || !fate) return;
+    offlineAnswer.textContent = fate === "race" ? offlineAnswer.dataset.race : offlineAnswer.dataset.kept;
+    offlineAnswer.hidden = false;
+    clearTimeout(offlineTimer);
+    offlineTimer = setTimeout(function () { offlineAnswer.hidden = true; }, OFFLINE_ANSWER_MS);
+  }
+
+  // The link is down: the races the server has not got are dropped (sent later they would
+  // come after the race), the rest wait for the reconnect; the child hears of each at once.
+  function sortOutUnanswered() {
+    var sorted = sortOut(unanswered);
+    sorted.dropped.forEach(function (key) { delete unanswered[key]; });
+    sorted.kept.forEach(function (key) { unanswered[key].told = true; });
+    if (sorted.tell) tellOffline(sorted.tell);
+    showSaving();
+  }
+
+  // A tap just sent: the server answers a ping straight from its socket, so no answer within
+  // ANSWER_WITHIN_MS is a link that is down.
+  function watchAnswer(key) {
+    if (watch === null) {
+      ping();
+      watch = { ping: seq, seqs: [] };
+      watch.timer = setTimeout(function () { watch = null; lost("unanswered"); }, ANSWER_WITHIN_MS);
+    }
+    watch.seqs.push(key);
+  }
+
+  function answered(frame) {
+    if (watch === null) return;
+    var answer = frame.type === "pong" ? frame.seq === watch.ping
+      : ["ack", "pending", "error"].indexOf(frame.type) >= 0 && watch.seqs.indexOf(frame.seq) >= 0;
+    if (!answer) return;
+    clearTimeout(watch.timer);
+    watch = null;
+  }
+
   function lost(why) {
-    // The link is gone (closed, silent, or stuck connecting): overlay, then reconnect.
+    // The link is gone (closed, silent, stuck connecting, or a tap unanswered): overlay, then
+    // reconnect.
+    if (watch !== null) { clearTimeout(watch.timer); watch = null; }
     if (beat) { beat.stop(); beat = null; }
     if (connectTimer !== null) { clearTimeout(connectTimer); connectTimer = null; }
     if (socket) { abandon(socket); socket = null; }
     note(link, "lost", why);
     if (stopped) return;
     showLost(true);
+    sortOutUnanswered();
     again.later();
   }
 
@@ -212,6 +272,7 @@ export function connectTable(root, handlers) {
   }
 
   function receive(frame) {
+    answered(frame);
     if (frame.type === "probe") {
       // The server times its own round trip to this tablet (games/live/round_trip.py) and
       // judges reaction times by it: answer at once, before anything else.
@@ -291,8 +352,18 @@ export function connectTable(root, handlers) {
     act: function (action) {
       seq += 1;
       var frame = { type: "act", seq: seq, action: action, cid: pageId + ":" + seq };
-      unanswered[seq] = { frame: frame, late: false, saving: false };
+      var race = isRace(action.kind);
+      note(link, "act", action.kind);
+      if (!linkUp() && seated) {
+        // Offline: the child hears at once what becomes of the tap. A race is not kept.
+        note(link, "offline-" + (race ? "dropped" : "kept"), action.kind);
+        if (!race) unanswered[seq] = { frame: frame, kind: action.kind, late: false, saving: false, told: true };
+        tellOffline(race ? "race" : "kept");
+        return;
+      }
+      unanswered[seq] = { frame: frame, kind: action.kind, late: false, saving: false, told: false };
       send(frame);
+      if (seated) watchAnswer(seq);
     },
     rtt: function () { return rttMs; },
   };
