@@ -118,7 +118,7 @@ export function connectTable(root, handlers) {
   // sent (again) after a reconnect, so a refusal means the game moved on while the tablet was
   // away; "told": the child has heard what becomes of it offline.
   var unanswered = {};
-  // The tap the server must answer soon: {timer, ping, seqs}, or null.
+  // The tap the server must answer soon: {timer}, or null.
   var watch = null;
   var rttMs = 0;
   var pings = {};
@@ -194,20 +194,16 @@ export function connectTable(root, handlers) {
 
   // A tap just sent: the server answers a ping straight from its socket, so no answer within
   // ANSWER_WITHIN_MS is a link that is down.
-  function watchAnswer(key) {
-    if (watch === null) {
-      ping();
-      watch = { ping: seq, seqs: [] };
-      watch.timer = setTimeout(function () { watch = null; lost("unanswered"); }, ANSWER_WITHIN_MS);
-    }
-    watch.seqs.push(key);
+  function watchAnswer() {
+    if (watch !== null) return;  // an earlier tap's ping asks already
+    ping();
+    watch = { timer: setTimeout(function () { watch = null; lost("unanswered"); }, ANSWER_WITHIN_MS) };
   }
 
-  function answered(frame) {
+  // Any frame at all after the tap is a link that works: the ping's pong, the tap's answer,
+  // and also a "slow down" that refused the ping of a child tapping very fast.
+  function heardSinceTap() {
     if (watch === null) return;
-    var answer = frame.type === "pong" ? frame.seq === watch.ping
-      : ["ack", "pending", "error"].indexOf(frame.type) >= 0 && watch.seqs.indexOf(frame.seq) >= 0;
-    if (!answer) return;
     clearTimeout(watch.timer);
     watch = null;
   }
@@ -272,7 +268,7 @@ export function connectTable(root, handlers) {
   }
 
   function receive(frame) {
-    answered(frame);
+    heardSinceTap();
     if (frame.type === "probe") {
       // The server times its own round trip to this tablet (games/live/round_trip.py) and
       // judges reaction times by it: answer at once, before anything else.
@@ -363,7 +359,7 @@ export function connectTable(root, handlers) {
       }
       unanswered[seq] = { frame: frame, kind: action.kind, late: false, saving: false, told: false };
       send(frame);
-      if (seated) watchAnswer(seq);
+      if (seated) watchAnswer();
     },
     rtt: function () { return rttMs; },
   };
