@@ -5,7 +5,6 @@ import { test } from "node:test";
 import { ANSWER_WITHIN_MS, isRace, RACES, sortOut } from "../../static/js/lib/offline_inputs.js";
 
 test("the races are the inputs decided by who is first or by a passing moment", () => {
-  // Palm Strike's slap and claim, Commotion's play, Riff Raff's catch.
   assert.deepEqual([...RACES].sort(), ["catch", "claim", "play", "slap"]);
   ["flip", "choose", "turn", "out", "extra", "choose_card", "pick_captain", "order", "declare", "drop"]
     .forEach((kind) => assert.equal(isRace(kind), false, kind));

@@ -1,11 +1,12 @@
 // What becomes of a tablet's input while its link is down (table_socket.js), by kind.
 //
-// A race is decided by who is first or by a moment that passes: Palm Strike's slap and claim,
-// Commotion's play on the centre piles, Riff Raff's catch. Sent when the link is back it
-// would arrive after the race, so the tablet drops it and says at once that it cannot count.
-// Every other input waits for this child alone (a flip, a card choice, turning the stock,
-// OUT, the extra card, every Riff Raff move but a catch): it is kept, sent when the link is
-// back, and counts unless the game moved on meanwhile.
+// A race is decided by who is first or by a moment that passes: a slap or a claim on the
+// flipped card, a play on the shared centre piles, a catch of a falling piece. Sent when the
+// link is back it would arrive after the race, so the tablet drops it and says at once that
+// it cannot count. Every other input waits for this child alone (a flip, a card choice,
+// turning the stock, OUT, the extra card, placing cargo): it is kept, sent when the link is
+// back, and counts unless the game moved on meanwhile. The kinds are the games' action tags
+// (games/<game>/actions.py), one name space for every game.
 
 export const RACES = Object.freeze(["slap", "claim", "play", "catch"]);
 

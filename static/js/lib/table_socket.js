@@ -4,18 +4,17 @@
 // page script's reach), answers the server's probe every 2 s and pings only when it has heard
 // nothing for 2.5 s (heartbeat.js: a link that answers nothing for 3 s is lost), reconnects
 // with jittered backoff cut short by a cheap probe the moment the server answers again
-// (reconnector below), and shows the calm "Reconnecting…" overlay
-// meanwhile, the game dimmed under it. A tap the server does not answer within
-// ANSWER_WITHIN_MS (offline_inputs.js) means the link is down, without waiting for the
-// heartbeat. While the link is down every tap is answered at once: a race (a slap, a play, a
-// catch) is dropped and the child told it cannot count; any other input is kept, the child
-// told so, and sent again after the reconnect, however long the outage (the server applies a
-// client id once); one the game can no longer take by then is told to the child as not
-// counted. "Saving…" shows while
-// the server is still storing an input. It asks for a fresh view when the tablet wakes up, and
-// stops for good on the server's final close codes (removed, no seat, flood, table not
-// playing). A teacher page watching a table uses it too (no seat, no overlay): it waits
-// through "not playing" and stops once its element has left the page.
+// (reconnector below), and shows the calm "Reconnecting…" overlay meanwhile, the game dimmed
+// under it. A tap the server does not answer within ANSWER_WITHIN_MS (offline_inputs.js) means
+// the link is down, without waiting for the heartbeat. While the link is down every tap is
+// answered at once: a race (a slap, a play, a catch) is dropped and the child told it cannot
+// count; any other input is kept, the child told so, and sent again after the reconnect,
+// however long the outage (the server applies a client id once); one the game can no longer
+// take by then is told to the child as not counted. "Saving…" shows while the server is still
+// storing an input. It asks for a fresh view when the tablet wakes up, and stops for good on
+// the server's final close codes (removed, no seat, flood, table not playing). A teacher page
+// watching a table uses it too (no seat, no overlay): it waits through "not playing" and stops
+// once its element has left the page.
 import { backoffMs } from "./backoff.js";
 import { closeCodes } from "./close_codes.js";
 import { abandon, start as startHeartbeat } from "./heartbeat.js";
