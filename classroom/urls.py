@@ -133,6 +133,7 @@ urlpatterns = [
     path("exports/<int:export_id>/again/", exports.export_again, name="export_again"),
     path("sessions/new/", sessions.session_new, name="session_new"),
     path("sessions/new/settings/", sessions.session_settings_fields, name="session_settings"),
+    path("sessions/new/length/", sessions.session_length, name="session_length"),
     path("sessions/<int:session_id>/", sessions.session_console, name="session_console"),
     path(
         "sessions/<int:session_id>/projector/",

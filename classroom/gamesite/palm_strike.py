@@ -98,6 +98,7 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "your_flip": _("Your turn: tap Flip!"),
         "their_flip": _("%(name)s flips next"),
         "get_ready": _("Get ready…"),
+        "round_over": _("Round over! New cards are coming…"),
         "waiting_choice": _("Waiting for a card to be chosen…"),
         "choose_give": _("Tap one of your cards to give to %(name)s"),
         "choose_return": _("Tap one of your cards to put back"),

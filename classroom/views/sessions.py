@@ -16,6 +16,7 @@ from classroom.forms.sessions import SessionForm
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site_get
 from classroom.gamesite.labels import watch_scene
+from classroom.gamesite.pace import game_length_ms, game_length_words
 from classroom.hosting import table_hosts
 from classroom.models import GameSession, Seat
 from classroom.pages import fragments
@@ -116,6 +117,27 @@ def session_new(request: TeacherRequest) -> HttpResponse:
     )
 
 
+def _game_length(spec: GameSpec, settings_form: GameSettingsForm, players: str) -> str:
+    """How long one game lasts with the form's settings, in words (or why it cannot say)."""
+    if not settings_form.is_valid():
+        return _("Fix the settings above to see how long a game lasts.")
+    try:
+        count = int(players)
+    except ValueError:
+        count = spec.default_players
+    return game_length_words(game_length_ms(spec=spec, config=settings_form.config, players=count))
+
+
+@login_required
+@require_GET
+def session_length(request: TeacherRequest) -> HttpResponse:
+    """The length of one game with the settings the form holds now (htmx swaps it in)."""
+    spec = _chosen_spec(request)
+    settings_form = _settings_form(spec, request.GET)
+    length = _game_length(spec, settings_form, request.GET.get("players_per_table", ""))
+    return render(request, "classroom/session_form.html#length", {"game_length": length})
+
+
 @login_required
 def session_settings_fields(request: TeacherRequest) -> HttpResponse:
     """The settings fieldset for the game just chosen (htmx swaps it in)."""
@@ -123,7 +145,11 @@ def session_settings_fields(request: TeacherRequest) -> HttpResponse:
     return render(
         request,
         "classroom/session_form.html#settings",
-        {"settings_form": _settings_form(spec), "spec": spec, "site": game_site_get(spec.slug)},
+        {
+            "settings_form": _settings_form(spec),
+            "spec": spec,
+            "site": game_site_get(spec.slug),
+        },
     )
 
 

@@ -44,7 +44,7 @@ class Config:
         ),
     )
     target_score: int = setting(
-        30,
+        25,
         label=gettext_noop("Target score"),
         help=gettext_noop("The game ends after the round in which someone reaches it."),
         minimum=5,

@@ -74,7 +74,7 @@ class Config:
         ),
     )
     points_target: int = setting(
-        0,
+        20,
         label=gettext_noop("Points target"),
         help=gettext_noop(
             "0 plays a single round. Otherwise the round winner scores the cards left in "

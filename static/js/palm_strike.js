@@ -341,6 +341,7 @@ function play(root) {
     else if (view.ended) text = L.ended;
     else if (view.phase === "open") text = view.team_mode ? L.open_team : L.open;
     else if (view.phase === "choosing") text = view.choice ? "" : L.waiting_choice;
+    else if (view.phase === "round_over") text = L.round_over;
     else if (myTurnToFlip) text = L.your_flip;
     else if (view.phase === "waiting_flip") text = L.pacing === "auto" ? L.get_ready : fmt(L.their_flip, { name: seatName(view.active_seat) });
     else text = "";

@@ -91,6 +91,7 @@ REFUSED_FOR_THE_WORLD = {"session_delete"}
 TEACHER_WITHOUT_OBJECTS = {
     "session_new",
     "session_settings",
+    "session_length",
     "class_new",
     "teacher_settings",
     "password_change",

@@ -83,6 +83,7 @@ def _create_auto_session(teacher: Page, level: str, *, team: bool = False) -> st
     teacher.get_by_label("Response window (seconds)").fill("1.5")
     teacher.get_by_label("Flip pacing").select_option("auto")
     teacher.get_by_label("Auto-flip every (seconds)").fill("2")
+    teacher.get_by_label("Points target").fill("0")  # one round: the game ends in time
     if team:
         teacher.get_by_label("Team mode (whole class)").check()
         teacher.get_by_label("Team mode ends").select_option("first_to_five")

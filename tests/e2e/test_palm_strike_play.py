@@ -56,6 +56,7 @@ def _session(teacher: Page, **settings: Any) -> str:
     teacher.get_by_label("Players per table").fill(str(settings.get("players", 3)))
     teacher.get_by_label("Cards per player").select_option("3")
     teacher.get_by_label("Response window (seconds)").fill(str(settings.get("window", 2.5)))
+    teacher.get_by_label("Points target").fill("0")  # one round: the game ends in time
     if settings.get("auto"):
         teacher.get_by_label("Flip pacing").select_option("auto")
         teacher.get_by_label("Auto-flip every (seconds)").fill(str(settings["auto"]))

@@ -53,6 +53,7 @@ def _palm_strike_session(teacher: Page) -> None:
     teacher.get_by_label("Response window (seconds)").fill("1.5")
     teacher.get_by_label("Flip pacing").select_option("auto")
     teacher.get_by_label("Auto-flip every (seconds)").fill("2")
+    teacher.get_by_label("Points target").fill("0")  # one round: the game ends in time
 
 
 def _commotion_session(teacher: Page) -> None:

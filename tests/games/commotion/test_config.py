@@ -42,7 +42,7 @@ def test_defaults() -> None:
     assert config_to_values(config) == {
         "refill_size": 13,
         "stock_turn": 3,
-        "target_score": 30,
+        "target_score": 25,
         "bot_speed": "steady",
     }
     assert config_from_values(Config, {}) == config

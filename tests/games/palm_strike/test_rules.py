@@ -106,6 +106,8 @@ def _phase(state: rules.State) -> Any:
 # matches()
 
 P = PlayerCard("red", "yellow")  # red background, yellow picture
+# A single round: the first player with no cards wins the game.
+ONE_ROUND = Config(points_target=0)
 
 
 @pytest.mark.parametrize(
@@ -222,7 +224,7 @@ def test_match_with_another_player_gives_them_a_card_of_your_choice() -> None:
 
 
 def test_match_with_another_player_and_one_card_gives_it_and_wins() -> None:
-    state = flip(arranged(Config(), {1: [GP], 2: [RY, GB]}, [Q_RY]), 1, 0)
+    state = flip(arranged(ONE_ROUND, {1: [GP], 2: [RY, GB]}, [Q_RY]), 1, 0)
     state, _, _ = advance(slap(state, 1, 600), 750)
     assert state.hands == {1: [], 2: [RY, GB, GP]}
     # The window stays open for everyone's responses; the game ends when it closes.
@@ -557,7 +559,7 @@ def test_the_discard_is_reshuffled_when_the_deck_runs_out() -> None:
 
 
 def test_first_player_with_no_cards_wins() -> None:
-    state = flip(arranged(Config(), {1: [GP, PB], 2: [RY], 3: [GB]}, [Q_RY]), 1, 0)
+    state = flip(arranged(ONE_ROUND, {1: [GP, PB], 2: [RY], 3: [GB]}, [Q_RY]), 1, 0)
     state, _, _ = advance(slap(state, 2, 500), 2500)
     assert state.game_over
     assert state.winners == [2]
@@ -598,7 +600,7 @@ def test_points_game_ends_at_the_target() -> None:
 
 
 def test_safety_net_ends_an_endless_round_with_the_fewest_cards() -> None:
-    state = arranged(Config(), {1: [GP, PB], 2: [GB], 3: [BG, PG]}, [Q_NONE])
+    state = arranged(ONE_ROUND, {1: [GP, PB], 2: [GB], 3: [BG, PG]}, [Q_NONE])
     state.round_flips = MAX_FLIPS_PER_ROUND - 1
     state, _, _ = advance(flip(state, 1, 0), 2500)
     assert state.game_over
@@ -608,7 +610,7 @@ def test_safety_net_ends_an_endless_round_with_the_fewest_cards() -> None:
 def test_deck_swap_stalemate_in_scope_own_ends_the_round() -> None:
     # O_NONE (yellow / blue / blue) matches no card of this flip deck, and each player has
     # one: in scope A nobody can ever empty their area.
-    config = Config(deck_swap=True, slap_scope="own")
+    config = Config(deck_swap=True, slap_scope="own", points_target=0)
     state = arranged(config, {1: [O_NONE, O_RY], 2: [O_NONE]}, [GP, RY])
     state, _, _ = advance(flip(state, 1, 0), 2500)
     assert state.game_over

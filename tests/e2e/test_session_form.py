@@ -1,0 +1,33 @@
+"""The new-session form as a new teacher meets it (issue 45): the length of one game follows
+the settings as they change, and Palm Strike's levels come with their pictures."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import screenshot, teacher_sign_up
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_length_of_a_game_follows_the_settings(teacher_page: Page) -> None:
+    teacher = teacher_page
+    teacher_sign_up(teacher, "ms-form-length")
+    teacher.goto("/sessions/new/")
+    teacher.get_by_label("Game").select_option(label="Palm Strike")
+    length = teacher.locator("#game-length")
+    expect(length).to_have_text("About 3 minutes a game", timeout=10_000)
+    expect(teacher.locator(".match-example[data-level]")).to_have_count(3)
+    teacher.get_by_label("Points target").fill("0")
+    teacher.get_by_label("Points target").dispatch_event("change")
+    expect(teacher.locator("#game-length")).to_have_text("Under a minute a game")
+    teacher.get_by_label("Players per table").fill("2")
+    teacher.get_by_label("Points target").fill("40")
+    teacher.get_by_label("Points target").dispatch_event("change")
+    expect(teacher.locator("#game-length")).to_have_text("About 14 minutes a game")
+    # Another game: its own settings, with the length of its own default game.
+    teacher.get_by_label("Game").select_option(label="Riff Raff")
+    expect(teacher.locator("#game-settings legend")).to_contain_text("Riff Raff")
+    expect(teacher.locator("#game-length")).to_contain_text("minutes a game", timeout=30_000)
+    screenshot(teacher, "session-form-riff-raff")
