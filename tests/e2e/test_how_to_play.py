@@ -192,6 +192,7 @@ def test_the_teacher_shows_how_to_play_on_the_projector_before_start(
     expect(projector.locator("[data-how-to-play]")).to_be_visible()
     expect(teacher.locator("[data-htp-note]")).to_have_text("Playing on the projector.")
     expect(overlay).to_be_hidden()
+    _shot(teacher, "console-show-how-to-play")
     projector.evaluate(f"{SHOWN}.seek(1)")
     _shot(projector, "projector-riff-raff-place")
     projector.get_by_role("button", name="Skip").click()
