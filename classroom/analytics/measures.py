@@ -81,8 +81,10 @@ class Measures:
     error_interference: float | None
     # Needs the rest of the group; see ``with_balanced_integration``.
     balanced_integration: float | None = None
-    # The sorted plausible correct RTs the RT measures are of (for their intervals).
-    correct_rts: Sequence[int] = ()
+    # The sorted plausible correct RTs the RT measures are of (for their intervals). Not part
+    # of what the measures are: two reads of the same trials (a whole one, an incremental one)
+    # give equal measures whatever container holds their RTs.
+    correct_rts: Sequence[int] = field(default=(), compare=False, repr=False)
 
     @property
     def accuracy_percent(self) -> float | None:
