@@ -91,6 +91,12 @@ function draw(stage) {
   hand(falling, "htp-hand-catch", SLIDES_OFF[0] - 28, SLIDES_OFF[1] - 2);
   var caught = el("use", { href: "#htp-star", class: "htp-rr-caught", x: CAUGHT_AT[0] + 4, y: CAUGHT_AT[1] - 60, width: 42, height: 42 }, svg);
   caught.setAttribute("aria-hidden", "true");
+  // Your supply, empty: every piece is on the ship.
+  var supply = el("g", { class: "htp-rr-supply" }, svg);
+  [0, 1, 2].forEach(function (i) {
+    el("rect", { x: DOCK[0] - 24 + i * 34, y: DOCK[1] - 13, width: 26, height: 26, rx: 4 }, supply);
+  });
+  el("use", { href: "#htp-star", x: DOCK[0] + 84, y: DOCK[1] - 24, width: 48, height: 48 }, supply);
   var cards = document.createElement("div");
   cards.className = "htp-rr-cards";
   for (var n = 1; n <= 10; n += 1) {
