@@ -22,7 +22,8 @@ PLAY = "commotion.play"
 
 
 def _refill_and_turn(refill: object, turn: object) -> str:
-    return _("Refill %(refill)s, stock by %(turn)s") % {"refill": refill, "turn": turn}
+    # Plain words: a child reads this on their practice pages ("Level 3 of 8: …").
+    return _("Clear %(refill)s cards, turn %(turn)s at a time") % {"refill": refill, "turn": turn}
 
 
 def level_name(level: str) -> str | None:
@@ -80,6 +81,9 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "out_bonus": _("OUT bonus"),
         "this_round": _("This round"),
         "total": _("Total"),
+        # The teacher ended the game before it was over: no scores, no winner.
+        "ended_early": _("The game stopped before the end."),
+        "ended_early_text": _("Nobody wins this time. Well played, everyone!"),
         # The answers to a tap that cannot play anything now (static/js/commotion_hints.js).
         "hint_out": _("Tap OUT!"),
         "hint_green": _("A card with a green ring fits: tap it."),
@@ -317,6 +321,8 @@ SITE = GameSite(
     count_field="refill",
     measures=MEASURES,
     headline="spotting_rate",
+    # A spotting rate alone hides a child who plays any card anywhere.
+    tile_measures=("wrong_play_rate", "wrong_plays"),
     speed="time_to_play",
     response_time=gettext_lazy("Time to play"),
     trial_columns=TRIAL_COLUMNS,

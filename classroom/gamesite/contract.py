@@ -181,6 +181,9 @@ class GameSite:
     # A game that mixes kinds: the measure each kind's share right is (a catch's is the catch
     # rate), so a column or chart of those shares is named after them.
     kind_rates: Mapping[str, str] = field(default_factory=dict)
+    # Measures every live-skills tile shows beside the headline rate, so that rate is never read
+    # alone (a spotting rate of 100 % beside 80 % wrong plays).
+    tile_measures: tuple[str, ...] = ()
     # Phases between rounds, when a "between rounds" leaderboard shows.
     round_breaks: frozenset[str] = ROUND_BREAKS
     # Games drawn live on a canvas: the scene data (``watch_template`` draws it).

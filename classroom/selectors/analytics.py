@@ -635,8 +635,9 @@ class Dashboard:
     # The fewest correct answers a child needs before their trend arrow shows
     # (classroom/analytics/live_trend.py); None until the class's times have a spread.
     trend_fewest: int | None = None
-    # A game of several kinds: the rates of its other kinds ("Stayed aboard"), on every tile,
-    # so a tile with no catches yet still tells how the child placed.
+    # Beside the headline on every tile: the game's own ``tile_measures`` (wrong plays beside a
+    # spotting rate), and in a game of several kinds the rates of its other kinds ("Stayed
+    # aboard"), so a tile with no catches yet still tells how the child placed.
     more: tuple[Measure, ...] = ()
 
     @property
@@ -723,6 +724,7 @@ def dashboard_build(
             )
         )
     every_rt = [rt for rts in in_order.values() for rt in rts]
+    kind_rates = site.kind_rates.values() if site.mixed_kinds else ()
     return Dashboard(
         tiles=tiles,
         class_rts=every_rt,
@@ -733,8 +735,8 @@ def dashboard_build(
         trend_fewest=fewest,
         more=tuple(
             site.measure(key)
-            for key in dict.fromkeys(site.kind_rates.values())
-            if site.mixed_kinds and key != site.headline
+            for key in dict.fromkeys([*kind_rates, *site.tile_measures])
+            if key != site.headline
         ),
     )
 

@@ -116,7 +116,7 @@ STALL_RECYCLES = 2
 MAX_ROUNDS = 40
 
 TOO_LATE = gettext_noop("Too late! Someone played there first.")
-ROW_FIRST = gettext_noop("A card in your row fits the centre: play it before turning the stock.")
+ROW_FIRST = gettext_noop("A card in your row fits a pile: play it first!")
 EXTRA_TAKEN = gettext_noop("You took your extra card: the others may take theirs.")
 
 # ============================================================================================

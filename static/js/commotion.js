@@ -287,7 +287,13 @@ function play(root) {
       }
       var title;
       var text = "";
-      if (view.phase === "game_over" || view.ended) {
+      if (view.ended && view.phase !== "game_over") {
+        // The teacher ended the game before it was over: an unfinished round has no score,
+        // and a game cut short has no winner, so neither is shown.
+        rows = [];
+        title = L.ended_early;
+        text = L.ended_early_text;
+      } else if (view.phase === "game_over" || view.ended) {
         title = overTitle(L, view, { shown: standings.shown(view), seatName: seatName });
         text = L.well_played;
       } else {

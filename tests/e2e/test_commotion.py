@@ -203,5 +203,5 @@ def test_students_and_bots_race_a_round_to_out_with_a_smaller_pile_for_one(
     report = teacher.locator("table.data-table").first
     expect(report).to_contain_text("Ava")
     expect(report).to_contain_text("Ben")
-    expect(teacher.get_by_role("rowheader", name="Refill 5, stock by 3")).to_be_visible()
+    expect(teacher.get_by_role("rowheader", name="Clear 5 cards, turn 3 at a time")).to_be_visible()
     screenshot(teacher, "commotion-report")

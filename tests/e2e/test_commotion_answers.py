@@ -8,6 +8,7 @@ host in the test that runs the real engine on an arranged table, so the cards ar
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,8 @@ ORIENTATIONS = {
     "portrait": {"width": 768, "height": 1024},
 }
 ME = 0
+# Each test's teacher signs up on the same server.
+TEACHERS = itertools.count(1)
 WRONG_CARD, RIGHT_CARD = 0, 1  # red 5 fits no pile; blue 2 fits the START pile
 
 
@@ -53,6 +56,8 @@ class TableHost:
         self.state = _table()
         self.version = 1
         self.countdown = False
+        # What the view says beyond the engine's (the host's own fields, a round's scores).
+        self.extra: dict[str, Any] = {}
         self.sockets: list[WebSocketRoute] = []
         self.acts: list[dict[str, Any]] = []
 
@@ -66,6 +71,7 @@ class TableHost:
         seen.update(paused=False, ended=False, game_ms=GO + 100)
         if self.countdown:
             seen.update(phase="countdown", go_at_ms=GO + 60_000, playable=[])
+        seen.update(self.extra)
         self.version += 1
         frame = {"type": "state", "version": self.version, "view": seen, "events": []}
         for ws in self.sockets:
@@ -147,7 +153,7 @@ def _wait_hidden(tablet: Page) -> None:
 def seated(teacher_page: Page, new_tablet: Callable[[], Page]) -> tuple[Page, TableHost]:
     """Ava at a Commotion table (with a bot), her table socket answered by ``TableHost``."""
     teacher = teacher_page
-    teacher_sign_up(teacher, "ms-commotion-answers")
+    teacher_sign_up(teacher, f"ms-commotion-answers-{next(TEACHERS)}")
     _create_class(teacher)
     teacher.goto("/sessions/new/")
     teacher.get_by_label("Game").select_option(label="Commotion")
@@ -212,3 +218,42 @@ def test_every_answer_lies_on_screen_clear_of_the_instruction_line_and_the_cards
         _answered_here(
             tablet, host, lambda: tablet.locator(".cm-pile").first.tap(), "Wait for GO!", name
         )
+
+
+# Round 1 scored: Ava still had 12 cards to clear, the robot called OUT.
+ROUND_ONE = [
+    {"round": 1, "seat": 0, "centre_cards": 2, "refill_left": 12, "out_bonus": 0,
+     "round_score": -22, "total": -22},
+    {"round": 1, "seat": 1, "centre_cards": 4, "refill_left": 0, "out_bonus": 5,
+     "round_score": 9, "total": 9},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        {"phase": "playing", "round": 2, "rounds": ROUND_ONE},
+        {
+            "phase": "round_over",
+            "round": 1,
+            "rounds": ROUND_ONE,
+            "out_by": 1,
+            "next_round_at_ms": GO + 8000,
+        },
+    ],
+    ids=["mid-round", "between rounds"],
+)
+def test_a_game_the_teacher_ends_early_is_shown_unfinished(
+    seated: tuple[Page, TableHost], when: dict[str, Any]
+) -> None:
+    """No scores of an unfinished game, no winner: only that it stopped before the end."""
+    tablet, host = seated
+    host.extra = {**when, "ended": True}
+    host.send_view()
+    over = tablet.locator("[data-over]")
+    expect(over).to_be_visible()
+    expect(over).to_contain_text("The game stopped before the end.")
+    expect(over).to_contain_text("Nobody wins this time.")
+    expect(over).not_to_contain_text("wins!")
+    expect(tablet.locator(".cm-scores")).to_have_count(0)
+    screenshot(tablet, "commotion-ended-early")

@@ -17,7 +17,7 @@ SITE = game_site("commotion")
 
 def test_levels_have_names() -> None:
     with translation.override("en"):
-        assert level_label("refill_9_turn_3") == "Refill 9, stock by 3"
+        assert level_label("refill_9_turn_3") == "Clear 9 cards, turn 3 at a time"
         assert SITE.level_name("intermediate") is None
 
 
@@ -36,7 +36,9 @@ def test_kinds_have_names() -> None:
 
 def test_a_rung_is_named_by_its_refill_and_stock_turn() -> None:
     with translation.override("en"):
-        assert SITE.step_label({"refill_size": 13, "stock_turn": 3}) == "Refill 13, stock by 3"
+        assert SITE.step_label({"refill_size": 13, "stock_turn": 3}) == (
+            "Clear 13 cards, turn 3 at a time"
+        )
 
 
 def test_it_is_practised_with_bots_only() -> None:
@@ -48,6 +50,24 @@ def test_its_tile_counts_the_refill_pile_and_shows_scores() -> None:
     view = {"game": "commotion", "players": [{"seat": 0, "refill": 5, "total": 12}]}
     player = table_tile(table=table, view=view).players[0]
     assert (player.card_count, player.score) == (5, 12)
+
+
+def test_the_console_names_each_recent_play_by_its_outcome() -> None:
+    """The title of each mark in a tile's "Last responses": a wrong play is not a miss."""
+    from django.template.loader import render_to_string
+
+    named = {
+        "wrong": "wrong play",
+        "missed": "missed",
+        "spotted": "spotted",
+        "late": "spotted, a rival first",
+        "beaten": "beaten (a rival was first)",
+    }
+    with translation.override("en"):
+        for outcome, words in named.items():
+            trial = {"kind": "commotion.play", "outcome": outcome, "rt_ms": 640}
+            html = render_to_string(f"{SITE.tile_template}#trial", {"trial": trial})
+            assert html.strip() == words, outcome
 
 
 def test_colour_is_not_its_stimulus() -> None:

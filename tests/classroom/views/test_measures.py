@@ -179,6 +179,27 @@ def _commotion_played(class_session: GameSession, school_class: SchoolClass) -> 
     return seat
 
 
+def test_the_commotion_console_tiles_show_wrong_plays_beside_the_spotting_rate(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    """A spotting rate alone read 100 % for children whose plays were mostly wrong (issue 45):
+    every tile shows the wrong plays too, as a rate and a count."""
+    from django.template.loader import render_to_string
+
+    from classroom.pages.fragments import dashboard_context
+
+    _commotion_played(class_session, school_class)
+    class_session.refresh_from_db()
+    context = dashboard_context(session=class_session)
+    keys = [measure.key for measure in context["dashboard"].more]
+    assert keys == ["wrong_play_rate", "wrong_plays"]
+    html = render_to_string("classroom/session_console.html#dashboard", context)
+    assert "<dt>Spotting rate</dt><dd>75 %</dd>" in html
+    # 1 wrong play of 4 plays (3 spotted).
+    assert "<dt>Wrong-play rate</dt><dd>25 %</dd>" in html
+    assert "<dt>Wrong plays</dt><dd>1</dd>" in html
+
+
 def test_the_commotion_report_titles_its_charts_with_its_own_measures(
     teacher_client: Client, class_session: GameSession, school_class: SchoolClass
 ) -> None:

@@ -171,7 +171,7 @@ def test_the_level_fields_follow_the_game(
     client.force_login(teacher)
     url = reverse("assignment_levels", args=[school_class.pk])
     text = _text(client.get(url, {"game": "commotion"}))
-    assert "Level 8 of 8: Refill 13, stock by 3" in text
+    assert "Level 8 of 8: Clear 13 cards, turn 3 at a time" in text
     assert "Level 9 of" not in text
 
 

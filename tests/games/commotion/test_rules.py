@@ -332,9 +332,7 @@ def test_the_stock_turns_only_when_no_row_card_fits_the_centre() -> None:
         centre=[pile(2, "red", 2)],
     )
     refused = do(state, 1, "turn", GO + 10)
-    assert refused.rejected == (
-        "A card in your row fits the centre: play it before turning the stock."
-    )
+    assert refused.rejected == "A card in your row fits a pile: play it first!"
     assert refused.state is state
     state = accepted(play(state, 1, 0, 0, GO + 20))
     assert state.players[1].tableau == filler(1, 4)
