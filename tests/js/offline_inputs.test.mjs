@@ -44,7 +44,7 @@ test("the README's promise names these races and this answer time", () => {
   const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8").replace(/\s+/g, " ");
   assert.ok(readme.includes("A tap the server does not answer within " + ANSWER_WITHIN_MS + " ms"));
   assert.ok(readme.includes(
-    "A race made while the link is down (a Palm Strike slap or claim, a Commotion play on the"
+    "A race made while the link is down or in doubt (a Palm Strike slap or claim, a Commotion play on the"
     + " centre piles, a Riff Raff catch) is dropped",
   ));
   assert.equal(RACES.length, 4);  // slap, claim, play, catch: the four the sentence names

@@ -11,7 +11,7 @@
 export const RACES = Object.freeze(["slap", "claim", "play", "catch"]);
 
 // A tap the server has not answered by then (its pong comes straight from the socket, not
-// after the game has stored anything) means the link is down; the child hears what becomes
+// after the game has stored anything) puts the link in doubt; the child hears what becomes
 // of the tap at once, within 300 ms with a page's timers up to 100 ms late. A server at
 // capacity answers within 41 ms at p99 (docs/benchmarks.md), classroom Wi-Fi in tens of ms.
 export const ANSWER_WITHIN_MS = 200;

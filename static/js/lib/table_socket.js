@@ -5,10 +5,11 @@
 // nothing for 2.5 s (heartbeat.js: a link that answers nothing for 3 s is lost), reconnects
 // with jittered backoff cut short by a cheap probe the moment the server answers again
 // (reconnector below), and shows the calm "Reconnecting…" overlay meanwhile, the game dimmed
-// under it. A tap the server does not answer within ANSWER_WITHIN_MS (offline_inputs.js) means
-// the link is down, without waiting for the heartbeat. While the link is down every tap is
-// answered at once: a race (a slap, a play, a catch) is dropped and the child told it cannot
-// count; any other input is kept, the child told so, and sent again after the reconnect,
+// under it. A tap the server does not answer within ANSWER_WITHIN_MS (offline_inputs.js) puts
+// the link in doubt at once, without waiting for the heartbeat. While the link is down or in
+// doubt every tap is answered at once: a race (a slap, a play, a catch) is dropped and the
+// child told it cannot count; any other input is kept, the child told so, and sent again when
+// the link answers or after the reconnect,
 // however long the outage (the server applies a client id once); one the game can no longer
 // take by then is told to the child as not counted. "Saving…" shows while the server is still
 // storing an input. It asks for a fresh view when the tablet wakes up, and stops for good on
@@ -119,6 +120,9 @@ export function connectTable(root, handlers) {
   var unanswered = {};
   // The tap the server must answer soon: {timer}, or null.
   var watch = null;
+  // A tap went unanswered and nothing has been heard since: the Wi-Fi may be gone, or the
+  // server busy for a moment; from the tablet the two look the same.
+  var doubt = false;
   var rttMs = 0;
   var pings = {};
   var stopped = false;
@@ -192,25 +196,43 @@ export function connectTable(root, handlers) {
   }
 
   // A tap just sent: the server answers a ping straight from its socket, so no answer within
-  // ANSWER_WITHIN_MS is a link that is down.
+  // ANSWER_WITHIN_MS puts the link in doubt.
   function watchAnswer() {
     if (watch !== null) return;  // an earlier tap's ping asks already
     ping();
-    watch = { timer: setTimeout(function () { watch = null; lost("unanswered"); }, ANSWER_WITHIN_MS) };
+    watch = { timer: setTimeout(function () { watch = null; doubted(); }, ANSWER_WITHIN_MS) };
+  }
+
+  // The child hears at once what becomes of the tap, as if the link were down. The socket
+  // stays open: a server busy for a moment is not also handed a reconnect from every tablet
+  // that tapped (each costs it a seat check and a whole view). The heartbeat finds a link that
+  // is really gone within 3 s; any frame before that clears the doubt.
+  function doubted() {
+    doubt = true;
+    note(link, "doubt");
+    showLost(true);
+    sortOutUnanswered();
   }
 
   // Any frame at all after the tap is a link that works: the ping's pong, the tap's answer,
-  // and also a "slow down" that refused the ping of a child tapping very fast.
+  // and also a "slow down" that refused the ping of a child tapping very fast. Inputs kept
+  // while in doubt go now (the server applies a client id once).
   function heardSinceTap() {
-    if (watch === null) return;
-    clearTimeout(watch.timer);
-    watch = null;
+    if (watch !== null) {
+      clearTimeout(watch.timer);
+      watch = null;
+    }
+    if (!doubt) return;
+    doubt = false;
+    note(link, "heard");
+    showLost(false);
+    resendUnanswered();
   }
 
   function lost(why) {
-    // The link is gone (closed, silent, stuck connecting, or a tap unanswered): overlay, then
-    // reconnect.
+    // The link is gone (closed, silent or stuck connecting): overlay, then reconnect.
     if (watch !== null) { clearTimeout(watch.timer); watch = null; }
+    doubt = false;
     if (beat) { beat.stop(); beat = null; }
     if (connectTimer !== null) { clearTimeout(connectTimer); connectTimer = null; }
     if (socket) { abandon(socket); socket = null; }
@@ -349,7 +371,7 @@ export function connectTable(root, handlers) {
       var frame = { type: "act", seq: seq, action: action, cid: pageId + ":" + seq };
       var race = isRace(action.kind);
       note(link, "act", action.kind);
-      if (!linkUp() && seated) {
+      if ((!linkUp() || doubt) && seated) {
         // Offline: the child hears at once what becomes of the tap. A race is not kept.
         note(link, "offline-" + (race ? "dropped" : "kept"), action.kind);
         if (!race) unanswered[seq] = { frame: frame, kind: action.kind, late: false, saving: false, told: true };
