@@ -1,6 +1,14 @@
 # Snapclass: `make run` sets up and serves the site; `make test` sets up and runs every test.
-PYTHON ?= python3.11
-VENV := .venv
+# The newest supported Python on PATH that runs (3.13, 3.12, then 3.11), unless PYTHON=...
+# names one. "Runs", not "is on PATH": a pyenv shim is on PATH for every version pyenv has
+# but fails for the ones not selected.
+SUPPORTED_PYTHONS := python3.13 python3.12 python3.11
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(shell for p in $(SUPPORTED_PYTHONS); do \
+	$$p -c '' >/dev/null 2>&1 && { echo $$p; break; }; done)
+endif
+# VENV=.venv313 PYTHON=... keeps a second interpreter's environment beside the first.
+VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -17,7 +25,12 @@ DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-inter
 .PHONY: setup run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports clean
 
 $(BIN)/python:
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 ($(PYTHON))"; exit 1; }
+	@test -n "$(PYTHON)" || { echo "Snapclass needs Python 3.11, 3.12 or 3.13, and none of" \
+		"$(SUPPORTED_PYTHONS) runs here: install one, or name one with PYTHON=/path/to/python3"; \
+		exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		>/dev/null 2>&1 || { echo "Snapclass needs Python 3.11 or later (3.11, 3.12 and 3.13" \
+		"are tested), and PYTHON=$(PYTHON) is older or does not run"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
