@@ -14,17 +14,21 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from classroom.routing import websocket_urlpatterns  # noqa: E402
+from classroom.server.logs import log_ids_app  # noqa: E402
 from classroom.sockets.auth import auth_middleware_stack  # noqa: E402
 from classroom.sockets.limits import SocketCap  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        # Counted first, so a socket over its address's cap costs no session lookup.
-        "websocket": SocketCap(
-            AllowedHostsOriginValidator(auth_middleware_stack(URLRouter(websocket_urlpatterns)))
-        ),
-    }
+# Each request and socket gets the id its log lines carry (X-Request-ID on a response).
+application = log_ids_app(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            # Counted first, so a socket over its address's cap costs no session lookup.
+            "websocket": SocketCap(
+                AllowedHostsOriginValidator(auth_middleware_stack(URLRouter(websocket_urlpatterns)))
+            ),
+        }
+    )
 )
 
 from classroom.server.gc_tuning import gc_tune  # noqa: E402

@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from classroom.server.logs import error_reports_start, log_formatter_path
 from classroom.web.client_address import trusted_proxies_parse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -279,15 +280,32 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Every line: UTC time, level, logger, the request's or socket's id (classroom/server/logs.py);
+# LOG_FORMAT=json writes one JSON object a line for a log collector.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "formatters": {"snapclass": {"()": log_formatter_path(LOG_FORMAT)}},
     # Badge URLs (/b/<token>/) are written with the token redacted (classroom/web/access_log.py).
-    "filters": {"badge_tokens": {"()": "classroom.web.access_log.BadgeTokenFilter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "badge_tokens": {"()": "classroom.web.access_log.BadgeTokenFilter"},
+        "log_id": {"()": "classroom.server.logs.LogIdFilter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "snapclass",
+            "filters": ["log_id"],
+        }
+    },
     "loggers": {
         "django.request": {"filters": ["badge_tokens"]},
         "django.channels.server": {"filters": ["badge_tokens"]},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Errors to Sentry only when a DSN is set; without one sentry_sdk is not even imported.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+error_reports_start(dsn=SENTRY_DSN)
