@@ -1,5 +1,6 @@
 // Game settings: show a setting only while it matters (auto-flip interval with auto-flip,
-// team-mode options with team mode). Hidden fields keep their values and are still sent.
+// team-mode options with team mode, the colour words' language with a game that has colour
+// words). Hidden fields keep their values and are still sent.
 function currentValue(control) {
   if (control.type === "checkbox") return control.checked ? "true" : "false";
   return String(control.value).toLowerCase();
@@ -12,6 +13,10 @@ function refresh(root) {
     var field = input.closest(".field");
     if (!control || !field) return;
     field.hidden = currentValue(control) !== input.dataset.shownValue;
+  });
+  var game = document.getElementById("game-settings");
+  document.querySelectorAll("[data-colour-words-only]").forEach(function (field) {
+    if (game) field.hidden = game.dataset.colourWords !== "true";
   });
 }
 

@@ -19,6 +19,7 @@ def test_the_length_of_a_game_follows_the_settings(teacher_page: Page) -> None:
     length = teacher.locator("#game-length")
     expect(length).to_have_text("About 3 minutes a game", timeout=10_000)
     expect(teacher.locator(".match-example[data-level]")).to_have_count(3)
+    expect(teacher.get_by_label("Colour words in")).to_be_visible()
     teacher.get_by_label("Points target").fill("0")
     teacher.get_by_label("Points target").dispatch_event("change")
     expect(teacher.locator("#game-length")).to_have_text("Under a minute a game")
@@ -29,5 +30,7 @@ def test_the_length_of_a_game_follows_the_settings(teacher_page: Page) -> None:
     # Another game: its own settings, with the length of its own default game.
     teacher.get_by_label("Game").select_option(label="Riff Raff")
     expect(teacher.locator("#game-settings legend")).to_contain_text("Riff Raff")
+    # No colour words on Riff Raff's cards: not asked in which language.
+    expect(teacher.get_by_label("Colour words in")).to_be_hidden()
     expect(teacher.locator("#game-length")).to_contain_text("minutes a game", timeout=30_000)
     screenshot(teacher, "session-form-riff-raff")
