@@ -18,6 +18,9 @@ from games.live.round_trip import MAX_RTT_MS
 from games.registry import game_registry
 
 MAX_FRAME_BYTES: Final = 4096
+# No real frame nests more than a few levels. Checked before decoding: how deep msgspec may go
+# before a RecursionError depends on the Python version (3.11 stops near 550, 3.13 does not).
+MAX_FRAME_NESTING: Final = 32
 
 Seq = Annotated[int, msgspec.Meta(ge=0, le=2**31)]
 
@@ -179,6 +182,31 @@ def action_to_dict(action: Action) -> dict[str, Any]:
 _encoder: Final = msgspec.json.Encoder()
 
 
+def _nests_too_deeply(data: bytes) -> bool:
+    # Few brackets in all cannot nest deeply: the byte-by-byte walk is for the odd frame only.
+    if data.count(b"[") + data.count(b"{") <= MAX_FRAME_NESTING:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > MAX_FRAME_NESTING:
+                return True
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return False
+
+
 def client_frame_decode(raw: str | bytes | None) -> ClientFrame:
     """Parse one client frame or raise :class:`ProtocolError` saying what is wrong."""
     if raw is None:
@@ -189,6 +217,8 @@ def client_frame_decode(raw: str | bytes | None) -> ClientFrame:
         raise ProtocolError("malformed", "Frames must be UTF-8 text.") from error
     if len(data) > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+    if _nests_too_deeply(data):
+        raise ProtocolError("malformed", "Frames must not nest so deeply.")
     try:
         _envelope_decoder.decode(data)
         return _decoder.decode(data)

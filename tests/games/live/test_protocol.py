@@ -145,6 +145,13 @@ def test_deeply_nested_objects_are_malformed_not_a_crash() -> None:
     assert _code_of(DEEP_OBJECT) == "malformed"
 
 
+def test_brackets_inside_a_string_are_not_nesting() -> None:
+    # Past the quick count of brackets, and an escaped quote does not end the string: the
+    # unknown field is what is wrong, not the depth.
+    frame = '{"type":"ping","seq":1,"x":"' + "[" * 100 + '\\"' + "{" * 50 + '"}'
+    assert _code_of(frame) == "invalid"
+
+
 def test_frame_without_type_is_rejected() -> None:
     assert _code_of('{"seq":7}') == "invalid"
 
