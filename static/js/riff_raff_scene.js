@@ -463,6 +463,9 @@ export function createScene(canvas, options) {
     if (detachedFrames > 120) return;
     requestAnimationFrame(draw);
     if (detachedFrames) return;
+    // A canvas with no room (its box collapsed, or not laid out yet) has no scale: the sea's
+    // walk across it from toWorld would never end.
+    if (!(scale > 0)) return;
     var now = performance.now();
     if (!paintDue(now)) return;
     stale = false;

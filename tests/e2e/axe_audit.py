@@ -16,8 +16,9 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 # - a Palm Strike card's colour word: the card is a picture (role=img, named "the word GREEN in
 #   purple on yellow"), and the word's ink on the card's colour is the puzzle itself, drawn with
 #   a white outline that axe does not count (WCAG 1.4.3 exempts text that is part of a picture).
-#   The projector's face-up card (.public-face) is the same picture, drawn large.
-EXEMPT = [[".pcard-word"], [".public-face"]]
+#   The projector's face-up card (.public-face) is the same picture, drawn large, and the
+#   new-session form's matching pairs (.mini-face) draw it small.
+EXEMPT = [[".pcard-word"], [".public-face"], [".mini-face"]]
 
 
 # Finite animations finished (a name chip that pops in is half transparent for 240 ms, and
