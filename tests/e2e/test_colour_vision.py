@@ -48,7 +48,8 @@ def _create_session(
         teacher.get_by_label("Class", exact=True).select_option(label="Year 3 Otters")
     teacher.get_by_label("Players per table").fill(str(players))
     teacher.get_by_label("Colours", exact=True).select_option(label=colours)
-    teacher.get_by_label("Colour words in").select_option(label=language)
+    if game == "Palm Strike":  # the only game with colour words: the others do not ask
+        teacher.get_by_label("Colour words in").select_option(label=language)
     for label, value in (settings or {}).items():
         field = teacher.get_by_label(label)
         if field.evaluate("node => node.tagName") == "SELECT":
