@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.conftest import LAPTOP, TABLET
+from tests.e2e.conftest import LAPTOP, TABLET, settings_fill
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -91,12 +91,7 @@ def _create_session(page: Page, game: str, players: int, settings: dict[str, str
     expect(page.locator("#game-settings legend")).to_contain_text(game, timeout=BUILD_WAIT_MS)
     page.get_by_label("Class", exact=True).select_option(label=CLASS_NAME)
     page.get_by_label("Players per table").fill(str(players))
-    for label, value in settings.items():
-        control = page.get_by_label(label, exact=True)
-        if control.evaluate("el => el.tagName") == "SELECT":
-            control.select_option(value)
-        else:
-            control.fill(value)
+    settings_fill(page, settings)
     page.get_by_role("button", name="Create session").click()
     return page.get_by_label("Session code").inner_text().strip()
 

@@ -282,6 +282,16 @@ def teacher_page(browser: Browser, live_url: str) -> Iterator[Page]:
     context.close()
 
 
+def settings_fill(page: Page, settings: dict[str, str]) -> None:
+    """Fill the new-session form's fields by their exact label: a choice or a typed value."""
+    for label, value in settings.items():
+        control = page.get_by_label(label, exact=True)
+        if control.evaluate("el => el.tagName") == "SELECT":
+            control.select_option(value)
+        else:
+            control.fill(value)
+
+
 def screenshot(page: Page, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import PROJECTOR, screenshot, teacher_sign_up
+from tests.e2e.conftest import PROJECTOR, screenshot, settings_fill, teacher_sign_up
 from tests.e2e.test_palm_strike_play import _join as _join_as_guest
 
 if TYPE_CHECKING:
@@ -52,12 +52,7 @@ def _session(teacher: Page, game: str, *, school_class: str = "", **fields: str)
     if school_class:
         teacher.get_by_label("Class", exact=True).select_option(label=school_class)
     teacher.get_by_label("Players per table").fill(fields.pop("players", "2"))
-    for label, value in fields.items():
-        control = teacher.get_by_label(label, exact=True)
-        if control.evaluate("el => el.tagName") == "SELECT":
-            control.select_option(value)
-        else:
-            control.fill(value)
+    settings_fill(teacher, fields)
     teacher.get_by_role("button", name="Create session").click()
     return teacher.get_by_label("Session code").inner_text().strip()
 
