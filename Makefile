@@ -22,7 +22,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports clean
+.PHONY: setup lock upgrade run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Snapclass needs Python 3.11, 3.12 or 3.13, and none of" \
@@ -33,10 +33,29 @@ $(BIN)/python:
 		"are tested), and PYTHON=$(PYTHON) is older or does not run"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+# The lock files (`make lock`): every package pinned with its hashes, one file for Python 3.11,
+# 3.12 and 3.13 on any platform. run.txt is the site's packages (make run, make cluster); dev.txt
+# adds the tools and test libraries (make setup, make check, make test, CI), at the same versions.
+RUN_LOCK := requirements/run.txt
+DEV_LOCK := requirements/dev.txt
+
+# Installs a lock file's packages, each checked against its hashes, then the project itself
+# without dependencies, so nothing comes in unpinned. `pip check` fails when pyproject.toml asks
+# for a package or version the lock does not give (tests/test_lock_files.py checks the dev extras).
+define install_lock
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(1)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@$(BIN)/python -m pip check >/dev/null || { $(BIN)/python -m pip check; \
+		echo "pyproject.toml and $(1) disagree: run \`make lock\` and commit requirements/"; exit 1; }
+endef
+
+$(VENV)/.installed-run: $(RUN_LOCK) pyproject.toml | $(BIN)/python
+	$(call install_lock,$(RUN_LOCK))
 	touch $@
+
+$(VENV)/.installed: $(DEV_LOCK) pyproject.toml | $(BIN)/python
+	$(call install_lock,$(DEV_LOCK))
+	touch $@ $(VENV)/.installed-run
 
 # ESLint for the site's scripts, from package-lock.json (Node and npm: Debian's nodejs, npm);
 # serving the site needs neither (`make run` and `make cluster` skip it).
@@ -47,11 +66,30 @@ node_modules/.installed: package-lock.json
 
 setup: $(VENV)/.installed node_modules/.installed
 
+# Recompiles the lock files from pyproject.toml, keeping every pinned version that still fits
+# (a new or changed requirement moves only what it must); `make upgrade` takes the newest
+# versions pyproject.toml allows, then runs the whole suite on them. uv (a dev package) resolves
+# for every supported Python at once; the lock files name no package index.
+LOCK_ARGS := --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" \
+	--quiet
+lock: $(BIN)/uv
+	$(BIN)/uv pip compile pyproject.toml --extra dev $(LOCK_ARGS) $(LOCK_UPGRADE) -o $(DEV_LOCK)
+	$(BIN)/uv pip compile pyproject.toml --constraint $(DEV_LOCK) $(LOCK_ARGS) -o $(RUN_LOCK)
+
+upgrade:
+	$(MAKE) lock LOCK_UPGRADE=--upgrade
+	$(MAKE) test
+
+# uv from the dev lock, without the project: `make lock` must run while pyproject.toml and the
+# lock disagree, which stops `make setup`.
+$(BIN)/uv: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(DEV_LOCK)
+
 # The scripts' checks: ESLint (a warning fails it too) and the pure modules' tests under Node.
 ESLINT := npx --no -- eslint --max-warnings 0 static/js tests/js eslint.config.js
 NODE_TESTS := node --test tests/js/
 
-run: $(VENV)/.installed
+run: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@echo "Snapclass is running at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
@@ -68,7 +106,7 @@ run: $(VENV)/.installed
 PROCESSES ?= 2
 CLUSTER_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/snapclass
 CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0
-cluster: $(VENV)/.installed
+cluster: $(VENV)/.installed-run
 	DATABASE_URL=$(CLUSTER_DATABASE_URL) $(BIN)/python -m classroom.server.database_create
 	DATABASE_URL=$(CLUSTER_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py collectstatic --noinput -v0
