@@ -380,6 +380,33 @@ class Seat(models.Model):
         return self.kicked_at is not None
 
 
+class RunFlag(models.Model):
+    """A seat's run of a session that did not look like real play
+    (``classroom.analytics.validity``), recorded when the session ends: its flags, and
+    whether the teacher keeps it. A flagged run stays out of trends and the class's norms
+    unless it is kept; a seat with no row had a valid run (or its session has not ended)."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="run_flag")
+    # Copied from the seat, so trends filter by (student, session) without a join.
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="+")
+    student = models.ForeignKey(
+        Student, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    # The validity check keys (``validity.REASONS``), comma-separated, in the checks' order.
+    flags = models.CharField(max_length=200)
+    kept = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index("student", "session", name="run_flag_student_session")]
+
+    def __str__(self) -> str:
+        return f"{self.seat} flagged {self.flags}{' (kept)' if self.kept else ''}"
+
+    @property
+    def flag_keys(self) -> list[str]:
+        return [flag for flag in self.flags.split(",") if flag]
+
+
 class SeatDevice(models.Model):
     """A tablet (its device cookie, ``classroom.people.device_cookies``) that held a seat.
 

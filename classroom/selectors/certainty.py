@@ -29,6 +29,7 @@ from classroom.models import GameSession, Seat, Trial
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from classroom.analytics.measures import Measures
     from classroom.gamesite.contract import Measure
 
 # Splits for the page's split-half estimate: fewer than the 500 of the codebook's figures,
@@ -87,7 +88,7 @@ def _score(measure: Measure, *, speed: bool) -> Callable[[Sequence[TrialFacts]],
 
 def _kept_rts(rows: Sequence[TrialFacts]) -> list[int]:
     """The RTs a median RT is of: plausible correct ones at or above the anticipation floor."""
-    return [rt for rt in correct_rts_of(rows).all if rt >= ANTICIPATION_FLOOR_MS]
+    return kept_rts(correct_rts_of(rows).all)
 
 
 def _reliability(
@@ -120,37 +121,93 @@ def _interval(measure: Measure, rows: Sequence[TrialFacts], speed: bool) -> Inte
     median for the game's speed measure (the kept correct RTs, as ``rt_summary`` keeps them)."""
     if speed:
         return median_interval(_kept_rts(rows), resamples=RESAMPLES)
-    if measure.of is None:
-        return None
-    measures = measures_of_rows(rows)
-    value, trials = measure.value(measures), measure.of(measures)
-    if value is None or not trials:
-        return None
-    return wilson_interval(round(value * trials), trials)
+    interval, _trials = share_interval(measure, measures_of_rows(rows))
+    return interval
 
 
 def seat_certainty(*, session: GameSession, seat: Seat) -> list[Certainty]:
     """The game's headline and speed measures of ``seat``, each with how sure it is."""
+    return session_certainty(session=session).get(seat.pk, [])
+
+
+def session_certainty(*, session: GameSession) -> dict[int, list[Certainty]]:
+    """Every seat's headline and speed measures (by seat id), each with how sure it is: one
+    read of the session's trials, the reliabilities measured once among its players."""
     site = game_site(session.game)
     by_seat = _rows_by_seat(session)
-    rows = by_seat.get(seat.pk, [])
-    measures = measures_of_rows(rows)
-    made = []
-    for measure in (site.headline_measure, site.speed_measure):
-        speed = measure is site.speed_measure
-        reliability = _reliability(session, measure, by_seat, speed=speed)
-        needed = (
+    pair = (site.headline_measure, site.speed_measure)
+    needed = {}
+    reliabilities = {}
+    for measure in pair:
+        reliability = _reliability(session, measure, by_seat, speed=measure is site.speed_measure)
+        reliabilities[measure.key] = reliability
+        needed[measure.key] = (
             minimum_trials(reliability.estimate, reliability.mean_trials)
             if reliability is not None
             else None
         )
-        made.append(
+    made: dict[int, list[Certainty]] = {}
+    for seat_id, rows in by_seat.items():
+        measures = measures_of_rows(rows)
+        made[seat_id] = [
             Certainty(
                 measure=measure,
                 value=measure.cell(measures),
-                interval=_scaled(_interval(measure, rows, speed=speed), measure),
-                reliability=reliability,
-                enough=EnoughData(n=len(rows), needed=needed),
+                interval=_scaled(
+                    _interval(measure, rows, speed=measure is site.speed_measure), measure
+                ),
+                reliability=reliabilities[measure.key],
+                enough=EnoughData(n=len(rows), needed=needed[measure.key]),
             )
-        )
+            for measure in pair
+        ]
     return made
+
+
+def measures_certainty(
+    *,
+    measure: Measure,
+    measures: Measures,
+    speed: bool,
+    reliability: SplitHalf | None = None,
+    needed: int | None = None,
+    of: Callable[[Measures], int] | None = None,
+) -> Certainty:
+    """How sure one figure of already-counted ``measures`` is: the interval of ``measure``
+    (a bootstrap of the median of the kept correct RTs for the ``speed`` measure, Wilson's
+    for a share that says what it is of) and the enough-data state against ``needed``, in
+    the unit the minimum was measured in (kept RTs for speed, the share's trials for a rate).
+    ``of`` counts the trials of a share that does not say (``Measure.of``) itself."""
+    if speed:
+        kept = kept_rts(measures.correct_rts)
+        interval = median_interval(kept, resamples=RESAMPLES)
+        count = len(kept)
+    else:
+        interval, count = share_interval(measure, measures, of=of)
+    return Certainty(
+        measure=measure,
+        value=measure.cell(measures),
+        interval=_scaled(interval, measure),
+        reliability=reliability,
+        enough=EnoughData(n=count, needed=needed),
+    )
+
+
+def kept_rts(rts: Sequence[int]) -> list[int]:
+    """The RTs a median RT is of: those at or above the anticipation floor."""
+    return [rt for rt in rts if rt >= ANTICIPATION_FLOOR_MS]
+
+
+def share_interval(
+    measure: Measure, measures: Measures, *, of: Callable[[Measures], int] | None = None
+) -> tuple[Interval | None, int]:
+    """The Wilson interval of a share (as a proportion) and how many trials it is of
+    (``Measure.of``, else ``of``); no interval for a measure that is not a share or has no
+    trials."""
+    count = measure.of or of
+    if count is None:
+        return None, 0
+    value, trials = measure.value(measures), count(measures)
+    if value is None or not trials:
+        return None, trials
+    return wilson_interval(round(value * trials), trials), trials

@@ -22,6 +22,7 @@ from classroom.gamesite.contract import PRACTICE_SOLO, PRACTICE_WITH_BOTS
 from classroom.join_codes import join_code_generate
 from classroom.models import Assignment, GameSession, Seat, Table
 from classroom.services.live_tables import table_roster_fix
+from classroom.services.run_flags import run_flags_record
 from classroom.services.student_seats import student_seat_new
 from games.engine.settings import config_to_values
 from games.registry import game_get
@@ -62,6 +63,7 @@ def _practice_end(session: GameSession) -> None:
     session.ended_at = timezone.now()
     session.save(update_fields=["status", "ended_at"])
     session.tables.update(status=Table.Status.ENDED)
+    run_flags_record(session=session)
     event_publish(event=TablesControlled(session_id=session.pk, command="end"))
 
 

@@ -28,6 +28,7 @@ from classroom.selectors.sessions import session_tables_current, sessions_visibl
 from classroom.selectors.standings import standings_for_tablets
 from classroom.services.live_tables import table_roster_fix, tables_roster_fix
 from classroom.services.retention import session_rows_delete
+from classroom.services.run_flags import run_flags_record
 from classroom.services.tables import tables_balance
 from games.engine.settings import SettingError, config_to_values
 from games.registry import game_get
@@ -160,6 +161,7 @@ def session_end(*, session: GameSession) -> GameSession:
     _require(session, Status.LOBBY, Status.RUNNING, Status.PAUSED)
     session.ended_at = timezone.now()
     _set_status(session, Status.ENDED, Table.Status.ENDED, command="end")
+    run_flags_record(session=session)
     return session
 
 

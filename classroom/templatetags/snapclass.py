@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import template
 from django.utils import formats
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from classroom.gamesite import labels
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
 
     from classroom.analytics.measures import Measures
     from classroom.gamesite.contract import Measure
+    from classroom.selectors.certainty import Certainty
 
 register = template.Library()
 
@@ -68,7 +70,10 @@ def colour_word(colour: str, language: str) -> str:
 def measure_cell(measures: Measures | None, measure: Measure) -> str:
     """``{{ m|measure_cell:measure }}``: one of a game's measures as its tables write it
     ("72 %", "640 ms", "1.25", or "—" when it does not apply)."""
-    value = None if measures is None else measure.cell(measures)
+    return _measure_text(None if measures is None else measure.cell(measures), measure)
+
+
+def _measure_text(value: float | None, measure: Measure) -> str:
     if value is None:
         return "—"
     shown = formats.number_format(value, measure.decimals)
@@ -79,6 +84,26 @@ def measure_cell(measures: Measures | None, measure: Measure) -> str:
     if measure.unit == "pts":
         return _("%(points)s pts") % {"points": shown}
     return shown
+
+
+@register.filter
+def sure_cell(certainty: Certainty | None) -> str:
+    """``{{ c|sure_cell }}``: a figure with its 95 % interval, "412 ms (380-450)", or under
+    its measure's minimum "needs more play (4 of 12)"; "—" for no figure."""
+    if certainty is None:
+        return "—"
+    short = certainty.enough.message()
+    if short is not None:
+        message, params = short
+        return format_html('<span class="needs-play">{}</span>', _(message) % params)
+    text = _measure_text(certainty.value, certainty.measure)
+    interval = certainty.interval
+    if certainty.value is None or interval is None:
+        return text
+    decimals = certainty.measure.decimals
+    low = formats.number_format(interval.low, decimals)
+    high = formats.number_format(interval.high, decimals)
+    return format_html('{} <span class="interval">({}–{})</span>', text, low, high)  # noqa: RUF001
 
 
 @register.filter

@@ -17,9 +17,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classroom.analytics import charts
-from classroom.analytics.progress import (
-    honest_trend,
-)
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import level_label, measure_heads
@@ -36,7 +33,16 @@ from classroom.selectors import analytics as selectors
 from classroom.selectors.accommodations import (
     session_colour_safe_seats,
 )
-from classroom.selectors.certainty import seat_certainty
+from classroom.selectors.certainty import measures_certainty, seat_certainty, session_certainty
+from classroom.selectors.class_change import (
+    RATE,
+    SPEED,
+    ChildChange,
+    ClassChange,
+    class_change,
+    rate_measure,
+    rate_trials,
+)
 from classroom.selectors.exports import export_latest
 from classroom.selectors.run_validity import session_run_validity
 from classroom.selectors.sessions import session_deletable_by
@@ -57,11 +63,8 @@ if TYPE_CHECKING:
 
     from classroom.analytics.measures import Measures
     from classroom.models import Export, SchoolClass
+    from classroom.selectors.certainty import Certainty
     from classroom.views.http import TeacherRequest
-
-# Per-session trends in the class overview: what counts as a real change.
-RT_TREND_TOLERANCE_MS = 25.0
-ACCURACY_TREND_TOLERANCE = 0.03
 
 
 def _game_filter(request: TeacherRequest, games: Sequence[str]) -> str | None:
@@ -117,6 +120,10 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         "game_name": game_name(session),
         "rows": rows,
         "colour_safe_seats": session_colour_safe_seats(session=session),
+        "sure_by_seat": {
+            seat_id: {c.measure.key: c for c in figures}
+            for seat_id, figures in session_certainty(session=session).items()
+        },
         "by_level": sorted(by_level.items()),
         "charts": _level_charts(by_level, session.game) if by_level else [],
         # Several games in the session: each game's numbers beside the whole session's.
@@ -263,16 +270,40 @@ SORTS: dict[str, Callable[[dict[str, Any]], Any]] = {
 
 
 def _figures(
-    measures: Measures | None, game: str | None = None, *, kind: bool = False
-) -> dict[str, float | None]:
+    measures: Measures | None,
+    game: str | None = None,
+    *,
+    kind: str | None = None,
+    level: str | None = None,
+    change: ClassChange | None = None,
+) -> dict[str, Any]:
     """The overview's columns of one latest session (or one kind of trial of it): the game's
-    own headline rate (a kind's row: its share right) and d' only for signal detection.
+    own headline rate (a kind's row: its share right) and d' only for signal detection, the
+    speed and rate each with how sure it is (``rt_sure``, ``rate_sure``).
     IES and BIS divide by the proportion right: for a whole session of a game without
     signal detection (whose trials include chances a rival took) they mean nothing."""
     site = game_site(game) if game else None
-    rate = headline_percent(game) if game and not kind else accuracy
-    combined = measures is not None and (kind or site is None or site.signal_detection)
+    rate = headline_percent(game) if game and kind is None else accuracy
+    combined = measures is not None and (kind is not None or site is None or site.signal_detection)
     median = measures.rt.median if measures else None
+    sure: dict[str, Certainty | None] = {"rt_sure": None, "rate_sure": None}
+    if measures is not None and site is not None and game and level is not None:
+        needed = change.needed if change is not None else (lambda *_key: None)
+        sure = {
+            "rt_sure": measures_certainty(
+                measure=site.speed_measure,
+                measures=measures,
+                speed=True,
+                needed=needed(game, level, kind, SPEED),
+            ),
+            "rate_sure": measures_certainty(
+                measure=rate_measure(game, kind),
+                measures=measures,
+                speed=False,
+                needed=needed(game, level, kind, RATE),
+                of=rate_trials,
+            ),
+        }
     return {
         # Rounded as every measure is (``Measure.cell``): the report's 506 ms is 506 here too.
         "median_rt": None if median is None else round(median),
@@ -280,63 +311,41 @@ def _figures(
         "dprime": measures.dprime if measures and site and site.signal_detection else None,
         "ies": measures.inverse_efficiency_ms if measures and combined else None,
         "bis": measures.balanced_integration if measures and combined else None,
+        **sure,
     }
 
 
-def _trends(series: Sequence[selectors.KindFacts]) -> dict[str, Any]:
-    # Trends over sessions use each session's mean correct RT, which the database computes;
-    # ``honest_trend`` calls a change only when it is beyond its own uncertainty.
-    rts = [facts.mean_correct_rt_ms for facts in series if facts.mean_correct_rt_ms]
-    accuracies = [facts.accuracy for facts in series if facts.accuracy is not None]
-    return {
-        "has_rts": bool(rts),
-        "rt_trend": honest_trend(rts, lower_is_better=True, tolerance=RT_TREND_TOLERANCE_MS),
-        "accuracy_trend": honest_trend(
-            accuracies, lower_is_better=False, tolerance=ACCURACY_TREND_TOLERANCE
-        ),
-    }
+def _verdicts(changes: Sequence[ChildChange], kind: str | None) -> dict[str, str | None]:
+    """The reliable-change verdicts of one line (a session shown whole, or one kind)."""
+    found = {c.measure: c.change.verdict for c in changes if c.kind == kind}
+    return {"rt_change": found.get(SPEED), "rate_change": found.get(RATE)}
 
 
-def _like_latest(
-    sessions: Sequence[selectors.SessionFacts], latest: selectors.SessionMeasures | None
-) -> list[selectors.SessionFacts]:
-    """Like with like: only the sessions of the latest one's game and level."""
-    if latest is None:
-        return []
-    return [fact for fact in sessions if (fact.game, fact.level) == (latest.game, latest.level)]
-
-
-def _kind_row(
-    kind: str, measures: Measures, sessions: Sequence[selectors.SessionFacts]
-) -> dict[str, Any]:
-    """One kind of trial of a mixed game, under its student: trends over that kind only."""
-    of_kind = [fact.by_kind[kind] for fact in sessions if kind in fact.by_kind]
-    game = sessions[0].game if sessions else None
-    return {
-        "kind": kind,
-        "sessions": len(of_kind),
-        **_figures(measures, game, kind=True),
-        **_trends(of_kind),
-    }
-
-
-def _overview_row(entry: selectors.StudentOverview) -> dict[str, Any]:
+def _overview_row(entry: selectors.StudentOverview, change: ClassChange) -> dict[str, Any]:
     latest = entry.latest
     by_kind = latest.by_kind if latest else {}
+    game = latest.game if latest else None
+    level = latest.level if latest else None
+    changes = change.of_student(entry.student.pk)
     return {
         "student": entry.student,
         "latest": latest,
         "sessions": len(entry.sessions),
-        "level": latest.level if latest else None,
+        "level": level,
+        "flagged": latest is not None and (entry.student.pk, latest.session_id) in change.left_out,
         # A mixed game's latest session has no whole figures: its kinds' rows give them.
         **_figures(
-            latest.measures if latest and not by_kind else None, latest.game if latest else None
+            latest.measures if latest and not by_kind else None, game, level=level, change=change
         ),
-        **_trends(
-            [whole for fact in _like_latest(entry.sessions, latest) if (whole := fact.whole)]
-        ),
+        **_verdicts(changes, None),
         "kinds": [
-            _kind_row(kind, m, _like_latest(entry.sessions, latest)) for kind, m in by_kind.items()
+            {
+                "kind": kind,
+                "sessions": sum(1 for fact in entry.sessions if kind in fact.by_kind),
+                **_figures(m, game, kind=kind, level=level, change=change),
+                **_verdicts(changes, kind),
+            }
+            for kind, m in by_kind.items()
         ],
     }
 
@@ -354,8 +363,9 @@ def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
     sort = request.GET.get("sort", "name")
     if sort not in SORTS:
         sort = "name"
+    change = class_change(school_class=school_class, game=game)
     rows = [
-        _overview_row(entry)
+        _overview_row(entry, change)
         for entry in selectors.class_overview(school_class=school_class, game=game)
     ]
     rows.sort(key=SORTS[sort])

@@ -269,20 +269,20 @@ def test_the_overview_shows_a_catches_row_and_a_placements_row(
         80,
     )
     # Ava's catches: 600 -> 450 ms mean, faster; her placements: 60 -> 80 % stayed, better.
-    # Two sessions: no uncertainty to judge a change by, so steady (``honest_trend``).
-    assert (catches["rt_trend"], catches["has_rts"]) == ("steady", True)
-    assert (placements["accuracy_trend"], placements["has_rts"]) == ("steady", False)
+    # Two children: too few to measure a reliability to judge a change by, so no verdict.
+    assert (catches["rt_change"], placements["rate_change"]) == (None, None)
     # Figures, IES (mean RT / accuracy: 450 / 0.75, 750 / 0.5) and BIS (catches against
     # catches: +2 / -2) per kind; nothing for the whole session. No d' column: Riff Raff
     # has no noise trials.
     figures = [row[:1] + row[4:8] for row in _body_rows(text)[:6]]
     assert figures == [
         ["Ava", "—", "—", "—", "—"],
-        ["Ava: Catches", "450 ms", "75 %", "600 ms", "2.00"],
-        ["Ava: Placements (stayed on board)", "—", "80 %", "—", "—"],
+        # With their 95 % intervals: a bootstrap of the median, Wilson's for a share.
+        ["Ava: Catches", "450 ms (400–500)", "75 % (30–95)", "600 ms", "2.00"],
+        ["Ava: Placements (stayed on board)", "—", "80 % (37–96)", "—", "—"],
         ["Ben", "—", "—", "—", "—"],
-        ["Ben: Catches", "750 ms", "50 %", "1500 ms", "-2.00"],
-        ["Ben: Placements (stayed on board)", "—", "50 %", "—", "—"],
+        ["Ben: Catches", "750 ms (700–800)", "50 % (15–84)", "1500 ms", "-2.00"],
+        ["Ben: Placements (stayed on board)", "—", "50 % (9–90)", "—", "—"],
     ]
     assert "d′" not in text
 
