@@ -119,6 +119,11 @@ urlpatterns = [
         name="session_report_seat",
     ),
     path(
+        "sessions/<int:session_id>/report/seats/<int:seat_id>/keep/",
+        analytics.run_keep,
+        name="run_keep",
+    ),
+    path(
         "sessions/<int:session_id>/export/workbook/prepare/",
         exports.session_export_prepare,
         name="session_export_prepare",

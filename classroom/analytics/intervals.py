@@ -17,6 +17,7 @@ Pure Python: no Django, no I/O, no clock. Randomness comes only from a seeded
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
@@ -124,19 +125,37 @@ def _bootstrap_medians(ordered: Sequence[float], resamples: int, rng: random.Ran
     1 - (1 - u) W^(1 / (n - k)) with W uniform. So a resample's median costs two draws rather
     than n draws and a sort; the resulting distribution is exactly the resampling one.
     """
-    count = len(ordered)
+    return _medians_at(ordered, _median_ranks(len(ordered), resamples, rng))
+
+
+def _median_ranks(count: int, resamples: int, rng: random.Random) -> tuple[tuple[int, int], ...]:
+    """The ranks (lower middle, upper middle; the same when ``count`` is odd) of each
+    resample's median (see ``_bootstrap_medians``): they depend on the count and the draws
+    alone, never on the values."""
     k = (count + 1) // 2  # the lower middle order statistic (the middle one when n is odd)
-    medians = []
+    ranks = []
     for _ in range(resamples):
         u = rng.betavariate(k, count - k + 1)
-        lower = ordered[min(count - 1, int(count * u))]
+        lower = min(count - 1, int(count * u))
         if count % 2:
-            medians.append(float(lower))
+            ranks.append((lower, lower))
             continue
         upper_u = 1 - (1 - u) * rng.random() ** (1 / (count - k))
-        upper = ordered[min(count - 1, int(count * upper_u))]
-        medians.append((lower + upper) / 2)
-    return medians
+        ranks.append((lower, min(count - 1, int(count * upper_u))))
+    return tuple(ranks)
+
+
+@functools.lru_cache(maxsize=1024)
+def _seeded_median_ranks(count: int, resamples: int, seed: int) -> tuple[tuple[int, int], ...]:
+    """``_median_ranks`` from ``random.Random(seed)``, kept per count: a page of many
+    children's intervals draws each count's ranks once."""
+    return _median_ranks(count, resamples, random.Random(seed))
+
+
+def _medians_at(ordered: Sequence[float], ranks: Sequence[tuple[int, int]]) -> list[float]:
+    if len(ordered) % 2:
+        return [float(ordered[lower]) for lower, _upper in ranks]
+    return [(ordered[lower] + ordered[upper]) / 2 for lower, upper in ranks]
 
 
 def median_interval(
@@ -150,7 +169,7 @@ def median_interval(
         raise ValueError(f"resamples must be 1 or more, got {resamples}")
     if len(rts) < 2:
         return None
-    medians = _bootstrap_medians(sorted(rts), resamples, random.Random(seed))
+    medians = _medians_at(sorted(rts), _seeded_median_ranks(len(rts), resamples, seed))
     return percentile_interval(medians, level=level)
 
 

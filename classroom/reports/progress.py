@@ -29,6 +29,15 @@ from classroom.gamesite.labels import kind_label, level_label, measure_heads
 from classroom.gamesite.ladder_labels import rung_label
 from classroom.selectors import analytics as selectors
 from classroom.selectors.accommodations import student_colour_safe_sessions
+from classroom.selectors.certainty import measures_certainty
+from classroom.selectors.class_change import (
+    RATE,
+    SPEED,
+    ClassChange,
+    class_change,
+    rate_measure,
+    rate_trials,
+)
 from classroom.selectors.levels import level_track
 from games.registry import game_get, game_registry
 
@@ -37,6 +46,7 @@ if TYPE_CHECKING:
 
     from classroom.analytics.measures import Measures
     from classroom.models import SchoolClass, Student
+    from classroom.selectors.certainty import Certainty
 
     # A measure read off the sessions of one progress line.
     LineValue = Callable[[Measures], float | None]
@@ -386,8 +396,60 @@ def _level_tracks(student: Student, game: str | None) -> list[dict[str, Any]]:
     return tracks
 
 
-def progress_report(student: Student, game: str | None) -> dict[str, Any]:
-    """Everything a student's progress page (and printed report) shows, for one game or all."""
+def _figures_sure(
+    point: selectors.SessionMeasures, change: ClassChange
+) -> dict[str, dict[str, Certainty]]:
+    """How sure a session's speed and rate are (a whole session under ``""``, each kind of a
+    mixed game under its name), against the class's minimum at its game and level."""
+    site = game_site(point.game)
+    lines: dict[str | None, Measures] = {None: point.measures}
+    if point.by_kind:
+        lines = {kind: measures for kind, measures in point.by_kind.items()}
+    return {
+        kind or "": {
+            SPEED: measures_certainty(
+                measure=site.speed_measure,
+                measures=measures,
+                speed=True,
+                needed=change.needed(point.game, point.level, kind, SPEED),
+            ),
+            RATE: measures_certainty(
+                measure=rate_measure(point.game, kind),
+                measures=measures,
+                speed=False,
+                needed=change.needed(point.game, point.level, kind, RATE),
+                of=rate_trials,
+            ),
+        }
+        for kind, measures in lines.items()
+    }
+
+
+def _changes(student: Student, change: ClassChange) -> list[dict[str, Any]]:
+    """The student's reliable changes, a line per whole game or kind of trial: the speed's
+    and the rate's verdicts and the day of the first session they are measured from."""
+    lines: dict[str | None, dict[str, Any]] = {}
+    for found in change.of_student(student.pk):
+        line = lines.setdefault(
+            found.kind,
+            {
+                "title": kind_label(found.kind) if found.kind else "",
+                "since": timezone.localtime(found.since).date(),
+                "rt_change": None,
+                "rate_change": None,
+            },
+        )
+        line["rt_change" if found.measure == SPEED else "rate_change"] = found.change.verdict
+    return list(lines.values())
+
+
+def progress_report(
+    student: Student, game: str | None, change: ClassChange | None = None
+) -> dict[str, Any]:
+    """Everything a student's progress page (and printed report) shows, for one game or all;
+    ``change`` is the class's (``class_change``), read here when not given."""
+    if change is None:
+        change = class_change(school_class=student.school_class, game=game)
     points = selectors.student_sessions(student=student, game=game)
     lines = _progress_lines(points)
     # The charts draw a point per day (and game and level): ten sessions on one day are one
@@ -400,6 +462,9 @@ def progress_report(student: Student, game: str | None) -> dict[str, Any]:
         "colour_safe_sessions": student_colour_safe_sessions(student=student),
         "labels": [_session_label(point) for point in points],
         "summaries": _summaries(points, lines),
+        "changes": _changes(student, change),
+        "sure": {point.session_id: _figures_sure(point, change) for point in points},
+        "left_out": {session for who, session in change.left_out if who == student.pk},
         "min_weeks": MIN_WEEKS,
         # The numbers table: each game's own headline rate and speed, its heads named after
         # them (one game's own names), d' only where it means something.
@@ -429,8 +494,9 @@ def class_reports_context(
     """The printed reports of ``students`` (one page each), for one game or all;
     ``on_report(done)`` hears after each student's (a prepared file's progress)."""
     reports = []
+    change = class_change(school_class=school_class, game=game)
     for done, student in enumerate(students, start=1):
-        reports.append(progress_report(student, game))
+        reports.append(progress_report(student, game, change))
         if on_report is not None:
             on_report(done)
     games = selectors.class_games(school_class=school_class)

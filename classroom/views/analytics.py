@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -20,7 +22,7 @@ from classroom.analytics import charts
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import level_label, measure_heads
-from classroom.models import Seat
+from classroom.models import RunFlag, Seat
 from classroom.pages.fragments import game_name
 from classroom.reports.progress import (
     accuracy,
@@ -43,9 +45,10 @@ from classroom.selectors.class_change import (
     rate_measure,
     rate_trials,
 )
+from classroom.selectors.classes import ClassRight
 from classroom.selectors.exports import export_latest
 from classroom.selectors.run_validity import session_run_validity
-from classroom.selectors.sessions import session_deletable_by
+from classroom.selectors.sessions import session_deletable_by, sessions_visible
 from classroom.services.exports import (
     REPORTS,
     export_file_path,
@@ -53,6 +56,7 @@ from classroom.services.exports import (
     export_is_stuck,
     export_prepare,
 )
+from classroom.services.run_flags import run_keep as run_keep_service
 from classroom.views.access import class_or_404, class_student_or_404, session_or_404
 from classroom.views.exports import export_panel_context, reports_page_url
 
@@ -62,7 +66,7 @@ if TYPE_CHECKING:
     from django.http import HttpResponse
 
     from classroom.analytics.measures import Measures
-    from classroom.models import Export, SchoolClass
+    from classroom.models import Export, GameSession, SchoolClass
     from classroom.selectors.certainty import Certainty
     from classroom.views.http import TeacherRequest
 
@@ -164,10 +168,45 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
         "trials": trials,
         "colour_safe": seat.pk in session_colour_safe_seats(session=session),
         "certainty": seat_certainty(session=session, seat=seat) if measures else [],
-        "validity": session_run_validity(session=session).get(seat.pk),
+        **_run_flag_context(request, session, seat),
         **_site_context(session.game),
     }
     return render(request, "classroom/session_report_seat.html", context)
+
+
+def _run_flag_context(request: TeacherRequest, session: GameSession, seat: Seat) -> dict[str, Any]:
+    """The run's validity, its recorded flag (once the session has ended) and whether this
+    teacher may keep it (a teacher who may manage the class)."""
+    return {
+        "session": session,
+        "seat": seat,
+        "validity": session_run_validity(session=session).get(seat.pk),
+        "run_flag": RunFlag.objects.filter(seat=seat).first(),
+        "may_keep": sessions_visible(teacher=request.user, right=ClassRight.MANAGE)
+        .filter(pk=session.pk)
+        .exists(),
+    }
+
+
+@login_required
+@require_POST
+def run_keep(request: TeacherRequest, session_id: int, seat_id: int) -> HttpResponse:
+    """Keep a flagged run in trends and norms (``kept=1``), or leave it out again
+    (``kept=0``); htmx swaps the run's part of the page, a plain form goes back to it."""
+    session = session_or_404(request, session_id, ClassRight.MANAGE)
+    seat = get_object_or_404(Seat, pk=seat_id, session=session)
+    kept = request.POST.get("kept", "")
+    if kept not in {"0", "1"}:
+        return HttpResponseBadRequest(_("Choose to keep the run or to leave it out."))
+    try:
+        run_keep_service(seat=seat, kept=kept == "1")
+    except ValidationError as error:
+        return HttpResponseBadRequest(" ".join(error.messages))
+    if request.htmx:
+        return render(
+            request, "classroom/_run_flag.html", _run_flag_context(request, session, seat)
+        )
+    return redirect("session_report_seat", session.pk, seat.pk)
 
 
 # --------------------------------------------------------------------------------------------

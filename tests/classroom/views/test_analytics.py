@@ -165,6 +165,11 @@ def test_a_game_with_two_kinds_of_trial_shows_each_kind_in_the_report(
     assert "Flips" in page
 
 
+def _figures_only(rows: list[list[str]]) -> list[list[str]]:
+    """The rows without the 95 % intervals in brackets after their figures."""
+    return [[re.sub(r" \([^()]*–[^()]*\)", "", cell) for cell in row] for row in rows]
+
+
 def _body_rows(html: str) -> list[list[str]]:
     """The cells of each body row of the page's first table, as the text they show."""
     body = html[html.index("<tbody>") : html.index("</tbody>")]
@@ -214,7 +219,7 @@ def test_the_progress_page_shows_catches_and_placements_apart(
     # Riff Raff has no noise trials: no d' column (its heads are its own: catch time, and
     # each kind's rate, "Catch rate / Stayed aboard").
     rows = _body_rows(text)
-    assert [row[1:] for row in rows] == [
+    assert [row[1:] for row in _figures_only(rows)] == [
         ["Wave 0.5", "9", "—", "—"],
         ["", "4", "600 ms", "75 %"],
         ["", "5", "—", "60 %"],
@@ -303,7 +308,9 @@ def test_the_printed_report_shows_each_kind(
     client.force_login(teacher)
     url = reverse("class_progress_print", args=[school_class.pk])
     text = client.get(url, {"student": ava.pk}).content.decode()
-    assert [row[1:] for row in _body_rows(text)][:3] == [
+    rows = _body_rows(text)
+    assert rows[1][3:] == ["600 ms (500–700)", "75 % (30–95)"]  # with their intervals
+    assert [row[1:] for row in _figures_only(rows)][:3] == [
         ["Wave 0.5", "9", "—", "—"],
         ["", "4", "600 ms", "75 %"],
         ["", "5", "—", "60 %"],
@@ -325,7 +332,7 @@ def test_palm_strike_beside_riff_raff_still_shows_whole_sessions(
     everything = client.get(url)
     text = everything.content.decode()
     assert text.count('<tr class="row-sub">') == 4  # only the Riff Raff sessions split
-    figures = [row[1:] for row in _body_rows(text)]
+    figures = [row[1:] for row in _figures_only(_body_rows(text))]
     assert ["Beginner", "20", "575 ms", "80 %", "1.50"] in figures  # Palm Strike, whole
     assert "Palm Strike: Faster than 3 weeks ago; accuracy up at the beginner level." in text
     assert "Catches: Faster than 3 weeks ago; accuracy steady." in text
