@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
 
 from classroom.analytics.enough_data import minimum_trials
 from classroom.analytics.reliability import SplitHalf, split_half_reliability
@@ -198,10 +198,31 @@ def _norm(
 
 
 def class_change(*, school_class: SchoolClass, game: str | None = None) -> ClassChange:
-    """The class's norms and every child's reliable change (see the module docstring).
+    """The class's norms and every child's reliable change (see the module docstring), kept
+    in the cache until the class's trials or flagged runs change: two small aggregates find
+    that out (the tallies' sums, the flags' counts) before anything is read again."""
+    tallies = _tallies(school_class=school_class, game=game).aggregate(
+        rows=Count("pk"), trials=Sum("trials"), rts=Sum("trend_rt_sum")
+    )
+    flags = RunFlag.objects.filter(student__school_class=school_class).aggregate(
+        rows=Count("pk"), kept=Count("pk", filter=Q(kept=True)), last=Max("pk")
+    )
+    key = "snapclass:class-change:{}:{}:{}".format(
+        school_class.pk,
+        game or "",
+        ":".join(str(value) for value in (*tallies.values(), *flags.values())),
+    )
+    found = cache.get(key)
+    if isinstance(found, ClassChange):
+        return found
+    made = _class_change(school_class=school_class, game=game)
+    cache.set(key, made, _CACHE_SECONDS)
+    return made
 
-    Three queries: the runs left out, the class's tallies per session without them, and the
-    correct RTs of each child's first and latest session at the level they play now."""
+
+def _class_change(*, school_class: SchoolClass, game: str | None) -> ClassChange:
+    """Three queries: the runs left out, the class's tallies per session without them, and
+    the correct RTs of each child's first and latest session at the level they play now."""
     left_out = frozenset(
         RunFlag.objects.filter(student__school_class=school_class, kept=False).values_list(
             "student_id", "session_id"

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -62,8 +62,6 @@ from classroom.views.exports import export_panel_context, reports_page_url
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-
-    from django.http import HttpResponse
 
     from classroom.analytics.measures import Measures
     from classroom.models import Export, GameSession, SchoolClass
@@ -195,13 +193,16 @@ def run_keep(request: TeacherRequest, session_id: int, seat_id: int) -> HttpResp
     (``kept=0``); htmx swaps the run's part of the page, a plain form goes back to it."""
     session = session_or_404(request, session_id, ClassRight.MANAGE)
     seat = get_object_or_404(Seat, pk=seat_id, session=session)
+    if not RunFlag.objects.filter(seat=seat).exists():
+        # A valid run (or one of a session still being played) has nothing to keep.
+        return HttpResponse(_("This run was not flagged, so it already counts."), status=409)
     kept = request.POST.get("kept", "")
     if kept not in {"0", "1"}:
         return HttpResponseBadRequest(_("Choose to keep the run or to leave it out."))
     try:
         run_keep_service(seat=seat, kept=kept == "1")
-    except ValidationError as error:
-        return HttpResponseBadRequest(" ".join(error.messages))
+    except ValidationError as error:  # its flag went meanwhile (judged again)
+        return HttpResponse(" ".join(error.messages), status=409)
     if request.htmx:
         return render(
             request, "classroom/_run_flag.html", _run_flag_context(request, session, seat)

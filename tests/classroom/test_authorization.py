@@ -86,8 +86,8 @@ PUBLIC = {
 # Confirmation pages: they only show what a POST elsewhere would do.
 GET_ONLY = {"session_delete_confirm"}
 # Views the world's objects make refuse (409) even for their owner: deleting a session that
-# is still open.
-REFUSED_FOR_THE_WORLD = {"session_delete"}
+# is still open, keeping a run that was not flagged.
+REFUSED_FOR_THE_WORLD = {"session_delete", "run_keep"}
 TEACHER_WITHOUT_OBJECTS = {
     "session_new",
     "session_settings",
@@ -107,7 +107,7 @@ MANAGERS_ONLY = {
     "class_edit", "class_roster", "class_roster_preview", "class_roster_confirm",
     "student_rotate", "student_remove", "student_colour_safe",
     "class_practice", "practice_code_action", "assignment_levels", "assignment_remove",
-    "session_delete_confirm", "session_delete",
+    "session_delete_confirm", "session_delete", "run_keep",
 }  # fmt: skip
 REFUSED_TO = {
     ClassShare.Role.CO_TEACHER: OWNER_ONLY | PREPARER_ONLY,

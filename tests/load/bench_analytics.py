@@ -12,8 +12,10 @@ as autovacuum would in a running school; seeding that takes the better part of a
 ``--reuse`` times the school an earlier run left in the database (its teacher is found by
 name).
 
-Then it times the (first) class's overview and its first student's progress page through
-Django's test client (server time only, no network or browser), builds the class's printed
+Then it times the (first) class's overview, its first student's progress page and its latest
+session's report through Django's test client (server time only, no network or browser; the
+first GET apart, since it measures the class's reliabilities that later ones find in the
+cache; the SQL queries of a GET), builds the class's printed
 reports as the task worker does, and times its trials CSV. The target is 300 ms or less per
 page.
 
@@ -151,9 +153,14 @@ def pages_timed(
 
     student = school_class.students.order_by("pk").first()
     assert student is not None  # every seeded class has its students
+    from classroom.models import GameSession
+
+    latest = GameSession.objects.filter(school_class=school_class).order_by("-pk").first()
+    assert latest is not None  # every seeded class has played
     pages = {
         "class_overview_ms": page_url("class_overview", school_class.pk),
         "student_progress_ms": page_url("student_progress", school_class.pk, student.pk),
+        "session_report_ms": page_url("session_report", latest.pk),
     }
     with timing_client(user=teacher) as client:
         for key, url in pages.items():
