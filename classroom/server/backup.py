@@ -57,6 +57,11 @@ def _vendor(database: Mapping[str, Any]) -> str:
     raise BackupError(f"Backups support SQLite and PostgreSQL, not {engine}.")
 
 
+def backup_suffix(database: Mapping[str, Any]) -> str:
+    """The file suffix of a backup of ``database``: a SQLite file or a pg_dump archive."""
+    return ".sqlite3" if _vendor(database) == "sqlite" else ".dump"
+
+
 def database_settings(*, alias: str = "default") -> dict[str, Any]:
     """The Django settings of one database (a copy: callers may point it elsewhere)."""
     return dict(connections.databases[alias])
