@@ -28,12 +28,16 @@ def _reachable(port: int) -> bool:
 
 
 def require(service: str) -> None:
-    """Skip (or, in CI, fail) the calling test unless ``service`` ("redis"/"postgres"/"haproxy")
-    answers (HAProxy: is installed)."""
+    """Skip (or, in CI, fail) the calling test unless ``service`` ("redis"/"postgres"/"haproxy"/
+    "systemd-analyze") answers (HAProxy and systemd-analyze: are installed)."""
     if service == "haproxy":
         if shutil.which("haproxy") or os.path.exists("/usr/sbin/haproxy"):
             return
         message = "haproxy is not installed (apt-get install haproxy)"
+    elif service == "systemd-analyze":
+        if shutil.which("systemd-analyze"):
+            return
+        message = "systemd-analyze is not installed (apt-get install systemd)"
     else:
         port = {"redis": 6379, "postgres": 5432}[service]
         if _reachable(port):

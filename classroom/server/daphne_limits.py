@@ -40,9 +40,25 @@ DAPHNE_TIMEOUT_ARGS = [
 LISTEN_BACKLOG = 1024
 
 
+# Daphne's own cap on an incoming WebSocket message and frame (the app refuses frames over
+# 4 KiB).
+WS_MAX_BYTES = 65536
+
+
 def daphne_listen_args(host: str, port: int) -> list[str]:
     """Daphne's flags to listen on ``host:port`` with room for a class joining at once."""
     return ["-e", f"tcp:port={port}:interface={host}:backlog={LISTEN_BACKLOG}"]
+
+
+def daphne_serve_args(host: str, port: int) -> list[str]:
+    """Every flag Snapclass is served with, but the log's (the Makefile's run target and
+    deploy/systemd/snapclass-web@.service spell them out; tests/deploy holds them equal)."""
+    return [
+        *daphne_listen_args(host, port),
+        "--websocket-max-message-size", str(WS_MAX_BYTES),
+        "--websocket-max-frame-size", str(WS_MAX_BYTES),
+        *DAPHNE_TIMEOUT_ARGS,
+    ]  # fmt: skip
 
 
 # Twisted's HTTP classes are only partly typed; this one is used as Twisted's code uses it.

@@ -1,11 +1,13 @@
 """HAProxy in front of several Snapclass processes: its configuration, and running it.
 
 The configuration is ``classroom/server/haproxy.cfg`` filled in with the processes' addresses, so
-``manage.py cluster``, the cluster tests and docs/operations.md's layout are one file.
+``manage.py cluster``, the cluster tests, a school's server (``manage.py haproxy_config``,
+deploy/haproxy.cfg) and docs/operations.md's layout are one file.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import socket
 import subprocess
@@ -19,6 +21,38 @@ if TYPE_CHECKING:
 TEMPLATE = Path(__file__).with_name("haproxy.cfg")
 HAPROXY = "/usr/sbin/haproxy"
 
+_SERVICE_GLOBALS = """\
+    # Started as root by Debian's haproxy.service: it takes its ports and the certificate,
+    # then runs as the package's unprivileged user in its empty chroot.
+    user haproxy
+    group haproxy
+    chroot /var/lib/haproxy
+"""
+
+
+@dataclasses.dataclass(frozen=True)
+class HaproxyTls:
+    """HTTPS on ``bind`` ("host:port", e.g. ":443") with ``certificate``: one PEM file holding
+    the certificate, its chain and its private key. The plain ``bind`` then only redirects."""
+
+    bind: str
+    certificate: Path
+
+
+def _frontend_binds(bind: str, tls: HaproxyTls | None) -> str:
+    if tls is None:
+        return f"    bind {bind}"
+    return "\n".join(
+        [
+            f"    bind {bind}",
+            f"    bind {tls.bind} ssl crt {tls.certificate} alpn h2,http/1.1",
+            "    # Plain HTTP answers only with the way to HTTPS (HAProxy checks the processes",
+            "    # directly). Snapclass believes this header from here on (HTTPS=1).",
+            "    http-request redirect scheme https code 301 unless { ssl_fc }",
+            "    http-request set-header X-Forwarded-Proto https",
+        ]
+    )
+
 
 def haproxy_config(
     *,
@@ -27,13 +61,16 @@ def haproxy_config(
     health_host: str = "localhost",
     stats_socket: Path | None = None,
     affinity: bool = True,
+    tls: HaproxyTls | None = None,
+    service: bool = False,
 ) -> str:
     """The configuration for a proxy on ``bind`` ("host:port") in front of ``backends``.
 
     ``health_host`` is the Host header of the health checks: one of ALLOWED_HOSTS, or Django
     answers them 400. ``stats_socket``: a Unix socket for HAProxy's runtime API ("show stat").
     ``affinity=False`` sends the table sockets round robin too (a proxy without session
-    affinity, the worst case the capacity benchmark measures).
+    affinity, the worst case the capacity benchmark measures). ``tls``: terminate HTTPS too.
+    ``service``: run as Debian's haproxy.service runs it (its user, its chroot).
     """
     if not backends:
         raise ValueError("HAProxy needs at least one process behind it.")
@@ -54,9 +91,11 @@ def haproxy_config(
         ]
         return first + backup
 
-    extra = f"    stats socket {stats_socket} mode 600 level admin\n" if stats_socket else ""
+    extra = _SERVICE_GLOBALS if service else ""
+    if stats_socket:
+        extra += f"    stats socket {stats_socket} mode 600 level admin\n"
     return Template(TEMPLATE.read_text(encoding="utf-8")).substitute(
-        bind=bind,
+        binds=_frontend_binds(bind, tls),
         health_host=health_host,
         table_balance="hash path,field(4,/)" if affinity else "roundrobin",
         global_extra=extra,

@@ -24,13 +24,12 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS, daphne_listen_args
+from classroom.server.daphne_limits import daphne_serve_args
 from classroom.server.haproxy import haproxy_config, haproxy_start, health_host_from
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
 
-WS_MAX_BYTES = "65536"
 STARTUP_S = 60
 
 
@@ -106,10 +105,8 @@ class Command(BaseCommand):
         return subprocess.Popen(  # noqa: S603 - this interpreter, fixed arguments
             # -v 0: no access log of its own (HAProxy's has every request, and not the
             # health checks that would fill this one every second).
-            [sys.executable, "-m", "daphne", "-v", "0", *daphne_listen_args("127.0.0.1", port),
-             "--websocket-max-message-size", WS_MAX_BYTES,
-             "--websocket-max-frame-size", WS_MAX_BYTES,
-             *DAPHNE_TIMEOUT_ARGS, "classroom.asgi:application"],
+            [sys.executable, "-m", "daphne", "-v", "0", *daphne_serve_args("127.0.0.1", port),
+             "classroom.asgi:application"],
             env=env,
         )  # fmt: skip
 
