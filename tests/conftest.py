@@ -150,6 +150,8 @@ _FOLDER_MARKS = {"e2e": "e2e", "cluster": "cluster", "faults": "slow", "soak": "
 # faults, soak) share one work unit and run one after another: each already takes both cores
 # for its processes, and two at once would measure each other's load.
 _PROCESS_FOLDERS = frozenset({"cluster", "faults", "soak"})
+# The same, for a file in a folder whose other tests are quick.
+_PROCESS_FILES = frozenset({"tests/deploy/test_rehearsal.py"})
 _PROCESS_UNIT = "real-processes"
 # Browser files whose tests play a whole game at the game's own pace (minutes of waiting on
 # its clock, little CPU). With the real-process unit they make the paced lane (see
@@ -174,7 +176,8 @@ _LONG_FILES = (
 def _work_unit(nodeid: str) -> str:
     path = nodeid.split("::", 1)[0]
     parts = path.split("/")
-    return _PROCESS_UNIT if len(parts) > 1 and parts[1] in _PROCESS_FOLDERS else path
+    real = (len(parts) > 1 and parts[1] in _PROCESS_FOLDERS) or path in _PROCESS_FILES
+    return _PROCESS_UNIT if real else path
 
 
 def _paced(unit: str) -> bool:
@@ -224,7 +227,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _start_order(item: pytest.Item) -> tuple[int, int]:
     path = item.path.relative_to(item.config.rootpath)
     folder = path.parts[1] if len(path.parts) > 1 else ""
-    if folder in _PROCESS_FOLDERS:
+    if folder in _PROCESS_FOLDERS or path.as_posix() in _PROCESS_FILES:
         return (0, 0)
     if folder == "e2e":
         return (1, 0)

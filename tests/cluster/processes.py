@@ -36,6 +36,22 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def free_ports_run(count: int) -> int:
+    """A port P with P..P+count-1 all free now."""
+    for _ in range(50):
+        first = free_port()
+        if first + count > 65535:
+            continue
+        try:
+            for port in range(first, first + count):
+                with socket.socket() as taken:
+                    taken.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return first
+    raise AssertionError("no run of free ports")
+
+
 @dataclass
 class Site:
     """One Snapclass site: its environment, and the Daphne processes serving it."""

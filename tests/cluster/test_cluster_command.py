@@ -20,29 +20,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.cluster.processes import ROOT, cluster_site, drop_database
+from tests.cluster.processes import ROOT, cluster_site, drop_database, free_ports_run
 from tests.services import POSTGRES_URL, REDIS_URL, require
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-
-def _free_run(count: int) -> int:
-    """A port P with P..P+count-1 all free now."""
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            first = int(probe.getsockname()[1])
-        if first + count > 65535:
-            continue
-        try:
-            for port in range(first, first + count):
-                with socket.socket() as taken:
-                    taken.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return first
-    raise AssertionError("no run of free ports")
 
 
 def _answers(port: int) -> bool:
@@ -67,7 +49,7 @@ def test_the_cluster_command_serves_through_haproxy_and_stops_everything(tmp_pat
     require("postgres")
     require("haproxy")
     site = cluster_site(tmp_path, postgres_url=POSTGRES_URL, redis_url=REDIS_URL)
-    port = _free_run(3)
+    port = free_ports_run(3)
     env = {key: value for key, value in site.env.items() if key != "TRUSTED_PROXIES"}
     command = subprocess.Popen(
         [sys.executable, "manage.py", "cluster", "--processes", "2", "--port", str(port)],
