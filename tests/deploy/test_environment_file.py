@@ -19,14 +19,16 @@ READ_BY_LIBRARIES = {"DATABASE_URL"}
 
 def _names_read(folder: Path) -> set[str]:
     """Every NAME in os.environ.get("NAME"), os.environ["NAME"], os.getenv("NAME") and the
-    settings' _env_flag("NAME") under ``folder``."""
+    settings' readers (_env_flag("NAME"), any _env_…("NAME")) under ``folder``."""
     names = set()
     for path in folder.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             key: ast.expr | None = None
             if isinstance(node, ast.Call) and node.args:
                 called = ast.unparse(node.func)
-                if called in {"os.environ.get", "os.getenv", "_env_flag", "os.environ.setdefault"}:
+                if called in {"os.environ.get", "os.getenv", "os.environ.setdefault"} or (
+                    called.startswith("_env_")
+                ):
                     key = node.args[0]
             elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
                 key = node.slice

@@ -4,9 +4,10 @@ can drift from what is tested.
 
 PostgreSQL and Redis (the machine's), the migrations, two Daphne processes and the task worker,
 HAProxy terminating TLS with a certificate from deploy/tls-self-signed and the configuration of
-``manage.py haproxy_config``. A teacher signs up over https, a tablet joins over https and plays
-a flip over wss in Chromium; the nightly backup and clean-up run, the backup is restored into
-a fresh database as the docs restore it, and the flip's trials are there.
+``manage.py haproxy_config``. The first teacher, made as the docs make it, signs in over https;
+a tablet joins over https and plays a flip over wss in Chromium; the nightly backup and
+clean-up run, the backup is restored into a fresh database as the docs restore it, and the
+flip's trial is there.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from tests.e2e.conftest import (
     LAPTOP,
     TABLET,
     screenshot,
-    teacher_sign_up,
 )
 from tests.e2e.page_modules import PAGE_MODULES_SCRIPT
 from tests.services import POSTGRES_URL, REDIS_URL, require
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.cluster, pytest.mark.e2e]
 
 STARTUP_S = 60
+TEACHER = "ms-rehearsal"
+PASSWORD = "tablets-and-tigers-42"
 
 
 class Layout:
@@ -258,6 +260,12 @@ def _rehearse(layout: Layout, workdir: Path, site_db: str, restored_db: str) -> 
     pem = workdir / "certs" / "snapclass.pem"
     subprocess.run([ROOT / "deploy" / "tls-self-signed", "127.0.0.1", pem], check=True)
     http, https = free_port(), free_port()
+    # docs/deploy.md's first teacher.
+    subprocess.run(
+        [sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", TEACHER,
+         "--email", "ms-rehearsal@school.example"],
+        cwd=ROOT, env=layout.env | {"DJANGO_SUPERUSER_PASSWORD": PASSWORD}, check=True,
+    )  # fmt: skip
     config = _haproxy_config(layout, first_port=first_port, http=http, https=https, pem=pem)
     # As Debian's haproxy.service runs it (-Ws: master-worker), in the foreground.
     layout.start([haproxy_binary(), "-Ws", "-f", str(config)], "haproxy")
@@ -275,7 +283,10 @@ def _rehearse(layout: Layout, workdir: Path, site_db: str, restored_db: str) -> 
     with sync_playwright() as playwright:
         browser = _browser(playwright)
         teacher = _page(browser, site, viewport=LAPTOP)
-        teacher_sign_up(teacher, "ms-rehearsal")
+        teacher.goto("/accounts/login/")
+        teacher.get_by_label("Username").fill(TEACHER)
+        teacher.get_by_label("Password").fill(PASSWORD)
+        teacher.get_by_role("button", name="Log in").click()
         teacher.get_by_role("link", name="New session").click()
         teacher.get_by_label("Game", exact=True).select_option(label="Palm Strike")
         teacher.get_by_label("Players per table").fill("2")
