@@ -22,7 +22,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup lock upgrade run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports clean
+.PHONY: setup install lock upgrade run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Snapclass needs Python 3.11, 3.12 or 3.13, and none of" \
@@ -65,6 +65,9 @@ node_modules/.installed: package-lock.json
 	touch $@
 
 setup: $(VENV)/.installed node_modules/.installed
+
+# A school's server (docs/deploy.md): the site's packages from requirements/run.txt, no tools.
+install: $(VENV)/.installed-run
 
 # Recompiles the lock files from pyproject.toml, keeping every pinned version that still fits
 # (a new or changed requirement moves only what it must); `make upgrade` takes the newest
