@@ -21,12 +21,13 @@ from django.views.decorators.http import require_POST
 from classroom.analytics import charts
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site
-from classroom.gamesite.labels import level_label, measure_heads
+from classroom.gamesite.labels import kind_label, level_label, measure_heads
 from classroom.models import RunFlag, Seat
 from classroom.pages.fragments import game_name
 from classroom.reports.progress import (
     accuracy,
     class_reports_context,
+    game_title,
     game_titles,
     headline_percent,
     progress_report,
@@ -117,14 +118,23 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
             trials=selectors.human_trials().filter(session=session), by=["level"]
         ).items()
     }
+    sure = session_certainty(session=session)
     context: dict[str, Any] = {
         "session": session,
         "game_name": game_name(session),
         "rows": rows,
+        "reliabilities": [
+            {
+                "where": "",
+                "label": c.measure.label,
+                "reliability": c.reliability,
+                "needed": c.enough.needed,
+            }
+            for c in next(iter(sure.values()), [])
+        ],
         "colour_safe_seats": session_colour_safe_seats(session=session),
         "sure_by_seat": {
-            seat_id: {c.measure.key: c for c in figures}
-            for seat_id, figures in session_certainty(session=session).items()
+            seat_id: {c.measure.key: c for c in figures} for seat_id, figures in sure.items()
         },
         "by_level": sorted(by_level.items()),
         "charts": _level_charts(by_level, session.game) if by_level else [],
@@ -395,6 +405,26 @@ def _any_figure(rows: Sequence[dict[str, Any]], name: str) -> bool:
     return any(figures[name] is not None for row in rows for figures in [row, *row["kinds"]])
 
 
+def _class_reliabilities(change: ClassChange) -> list[dict[str, Any]]:
+    """Each measure's reliability in the class, per game, level and kind, with the trials
+    it needs for .70: what the overview's "needs more play" is measured against."""
+    rows = []
+    for (game, level, kind, name), norm in sorted(
+        change.norms.items(), key=lambda item: tuple(str(part) for part in item[0])
+    ):
+        measure = game_site(game).speed_measure if name == SPEED else rate_measure(game, kind)
+        where = [game_title(game), level_label(level), *([kind_label(kind)] if kind else [])]
+        rows.append(
+            {
+                "where": " · ".join(where),
+                "label": measure.label,
+                "reliability": norm.reliability,
+                "needed": norm.needed,
+            }
+        )
+    return rows
+
+
 @login_required
 def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = class_or_404(request, class_id)
@@ -421,6 +451,7 @@ def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
         "efficiency": _any_figure(rows, "ies") or _any_figure(rows, "bis"),
         **export_panel_context(request=request, school_class=school_class),
         "reports_ready": _reports_ready(request, school_class, game),
+        "reliabilities": _class_reliabilities(change),
     }
     template = "classroom/class_overview.html"
     if request.htmx and not request.htmx.boosted:

@@ -66,6 +66,13 @@ def test_reliable_change_and_keeping_a_flagged_run(
     )
     expect(flagged_row.locator(".run-flag-mark")).to_be_visible()
     screenshot(teacher, "reliable-change-overview")
+    # What "needs more play" is measured against: each measure's reliability in the class.
+    reliabilities = teacher.locator("details.reliabilities")
+    reliabilities.locator("summary").click()
+    expect(reliabilities.get_by_role("rowheader", name="Median RT")).to_be_visible()
+    expect(reliabilities).to_contain_text("Palm Strike · Advanced")
+    reliabilities.scroll_into_view_if_needed()
+    screenshot(teacher, "reliable-change-class-reliability")
 
     teacher.goto(f"/classes/{seeded['class']}/students/{seeded['changed']}/progress/")
     change = teacher.locator(".reliable-change")
