@@ -21,11 +21,11 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from classroom.analytics.intervals import median_interval, wilson_interval
-from classroom.analytics.speed import ANTICIPATION_FLOOR_MS
+from classroom.analytics.intervals import median_interval
 from classroom.exports.cells import rounded
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import game_name
+from classroom.selectors.certainty import RESAMPLES, kept_rts, share_interval
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -355,14 +355,9 @@ def _interval_columns(measure: Measure, *, speed: bool) -> Iterator[Column[Summa
 def _interval_cell(measure: Measure, speed: bool, index: int, row: SummaryRow) -> Cell:
     m = row.measures
     if speed:
-        kept = [rt for rt in m.correct_rts if rt >= ANTICIPATION_FLOOR_MS]
-        interval = median_interval(kept, resamples=1000)
+        interval = median_interval(kept_rts(m.correct_rts), resamples=RESAMPLES)
         return None if interval is None else rounded((interval.low, interval.high)[index], 0)
-    value = measure.value(m)
-    trials = measure.of(m) if measure.of is not None else 0
-    if value is None or not trials:
-        return None
-    found = wilson_interval(round(value * trials), trials)
+    found, _trials = share_interval(measure, m)
     return None if found is None else rounded(100 * (found.low, found.high)[index], 2)
 
 
@@ -379,12 +374,27 @@ RUN_FLAGS_COLUMN: Column[SummaryRow] = Column(
 )
 
 
+NEEDS_MORE_PLAY_COLUMN: Column[SummaryRow] = Column(
+    _("Needs more play"),
+    lambda row: row.short or None,
+    30,
+    meaning=_(
+        "In a session's summary, the headline and speed figures whose child played fewer "
+        "trials than the measure needs for a reliability of .70 among the session's players "
+        "(split-half, Spearman-Brown), with how many they played and need; empty when there "
+        "are enough, and in the class summary, which pools sessions"
+    ),
+    unit=_("text"),
+)
+
+
 def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
     """Name, game and level, then each game's own measures (``GameSite.measures``) with
     two decimals (times in whole ms), then the 95 % intervals of its headline and speed
-    measures; a game's columns are blank on another game's rows. Last, the run's flags."""
+    measures; a game's columns are blank on another game's rows. Last, the figures short of
+    their minimum and the run's flags."""
     own = _games_columns(games, SHARED_SUMMARY_COLUMNS, _game_summary_columns)
-    return (*SHARED_SUMMARY_COLUMNS, *own, RUN_FLAGS_COLUMN)
+    return (*SHARED_SUMMARY_COLUMNS, *own, NEEDS_MORE_PLAY_COLUMN, RUN_FLAGS_COLUMN)
 
 
 def _summary_cell(measure: Measure, row: SummaryRow) -> Cell:

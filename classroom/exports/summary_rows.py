@@ -16,6 +16,7 @@ from classroom.analytics.measures import with_balanced_integration as _with_bis
 from classroom.analytics.validity import MAY_RETAKE
 from classroom.exports.trial_rows import class_export_trials
 from classroom.selectors.analytics import measures_by, session_report
+from classroom.selectors.certainty import session_certainty
 from classroom.selectors.run_validity import session_run_validity
 
 if TYPE_CHECKING:
@@ -36,6 +37,9 @@ class SummaryRow:
     measures: Measures
     # A session's run flagged as not valid: the reasons in the teacher's words, "; " between.
     flags: str = ""
+    # A session's figures with fewer trials than their measured minimum: "Accuracy: needs
+    # more play (60 of 99)", "; " between.
+    short: str = ""
 
 
 def _no_trials() -> Measures:
@@ -61,6 +65,7 @@ def _bis_per_level(per_player: Mapping[K, Mapping[str, Measures]]) -> dict[K, di
 def _rows(
     players: Iterable[tuple[str, str, Measures, Mapping[str, Measures]]],
     flags: Mapping[str, str] | None = None,
+    shorts: Mapping[str, str] | None = None,
 ) -> list[SummaryRow]:
     rows: list[SummaryRow] = []
     for name, game, overall, levels in players:
@@ -71,6 +76,7 @@ def _rows(
                 level=ALL_LEVELS,
                 measures=overall,
                 flags=(flags or {}).get(name, ""),
+                short=(shorts or {}).get(name, ""),
             )
         )
         rows.extend(
@@ -90,12 +96,22 @@ def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
         for report in reports
         if (found := validity.get(report.seat.pk)) is not None and not found.valid
     }
+    sure = session_certainty(session=session)
+    shorts = {
+        report.seat.name: "; ".join(
+            f"{c.measure.label}: {gettext(short[0]) % short[1]}"
+            for c in sure.get(report.seat.pk, [])
+            if (short := c.enough.message()) is not None
+        )
+        for report in reports
+    }
     return _rows(
         (
             (report.seat.name, session.game, report.overall, levels.get(report.seat.pk, {}))
             for report in reports
         ),
         flags,
+        shorts,
     )
 
 

@@ -76,6 +76,7 @@ SUMMARY_HEADER = [
     "Accuracy 95 % high (%)",
     "Median correct RT 95 % low (ms)",
     "Median correct RT 95 % high (ms)",
+    "Needs more play",
     "Run flags",
 ]
 KINDS = ["trials.csv", "summary.csv", "codebook.csv", "workbook.xlsx"]
