@@ -1,9 +1,10 @@
 """The SQL that keeps ``TrialTally`` (one row per student, session, kind and game) equal to a
 count of the trials, on SQLite and PostgreSQL.
 
-Migration 0016 installs the triggers (its own frozen copy of this text, as migrations must
-not change under an installed database); the school seed, which inserts with triggers off,
-counts its sessions with ``tallies_recount``; tests compare the rows with a fresh count.
+Migrations 0016 and 0020 install the triggers (their own frozen copy of this text, as
+migrations must not change under an installed database); the school seed, which inserts with
+triggers off, counts its sessions with ``tallies_recount``; tests compare the rows with a
+fresh count.
 
 Each count is what the selectors' ``_COUNTS`` and trend mean count (a CASE is true exactly
 when the aggregate's FILTER is, NULLs included); ``TREND_RT_FLOOR_MS`` is

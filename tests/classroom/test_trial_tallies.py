@@ -23,7 +23,9 @@ from tests.classroom.trial_rows import played_session, riff_raff_played, trial_a
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from classroom.models import SchoolClass
+    from django.db.models import QuerySet
+
+    from classroom.models import SchoolClass, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -155,3 +157,99 @@ def test_tallies_follow_every_write_and_give_the_trials_own_facts(
 
     Trial.objects.all().delete()
     assert not TrialTally.objects.exists()
+
+
+class _TrialWork:
+    """How much work the database does on the trials while a block runs: SQLite's virtual
+    machine steps, or PostgreSQL's trial rows read in this transaction (not a time)."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def _tick(self) -> int:
+        self.steps += 1
+        return 0
+
+    def __enter__(self) -> _TrialWork:
+        if connection.vendor == "sqlite":
+            connection.ensure_connection()
+            connection.connection.set_progress_handler(self._tick, 100)
+        else:
+            self.steps = -self._rows_read()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if connection.vendor == "sqlite":
+            connection.connection.set_progress_handler(None, 0)
+        else:
+            self.steps += self._rows_read()
+
+    @staticmethod
+    def _rows_read() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT COALESCE(seq_tup_read, 0) + COALESCE(idx_tup_fetch, 0) "
+                "FROM pg_stat_xact_user_tables WHERE relname = 'classroom_trial'"
+            )
+            row = cursor.fetchone()
+        return int(row[0]) if row else 0
+
+
+def _group_played(seat: Seat, size: int) -> None:
+    """``size`` trials of one (student, session, kind, game), one a second."""
+    start = timezone.now() - timedelta(days=1)
+    trials = [
+        trial_add(seat=seat, target=flip % 3 == 0, responded=flip % 2 == 0, rt_ms=300 + flip,
+                  level=("beginner", "advanced")[flip % 2], flip=flip)
+        for flip in range(size)
+    ]  # fmt: skip
+    for offset, trial in enumerate(trials):
+        trial.created_at = start + timedelta(seconds=offset)
+    Trial.objects.bulk_update(trials, ["created_at"])
+
+
+def _work_per_trial(
+    school_class: SchoolClass,
+    make_session: Callable[..., GameSession],
+    size: int,
+    change: Callable[[QuerySet[Trial]], object],
+) -> float:
+    """The work per trial of taking a group of ``size`` trials out oldest first, ten trials
+    a statement (as the purges' batches do), by ``change``."""
+    session = make_session(school_class=school_class)
+    student = school_class.students.order_by("pk").first()
+    assert student is not None
+    seat = played_session(session=session, students=[student])[student.pk]
+    _group_played(seat, size)
+    oldest_first = list(
+        Trial.objects.filter(session=session).order_by("created_at").values_list("pk", flat=True)
+    )
+    with _TrialWork() as work:
+        for start in range(0, size, 10):
+            change(Trial.objects.filter(pk__in=oldest_first[start : start + 10]))
+    _assert_tallies_match()
+    return work.steps / size
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda rows: rows.delete(), id="deleted"),
+        pytest.param(lambda rows: rows.update(student=None), id="student-removed"),
+        pytest.param(
+            lambda rows: rows.update(created_at=timezone.now(), level="zzz"), id="changed"
+        ),
+    ],
+)
+def test_taking_trials_out_oldest_first_costs_the_same_per_trial_whatever_the_group_size(
+    school_class: SchoolClass,
+    make_session: Callable[..., GameSession],
+    change: Callable[[QuerySet[Trial]], object],
+) -> None:
+    """A purge deletes a session's trials oldest first, each the earliest of its group: the
+    tally must find its new earliest time without counting the group again (a group counted
+    once per trial is a 15,000-trial session holding the write lock for seconds)."""
+    _assert_tallies_match()
+    small = _work_per_trial(school_class, make_session, 60, change)
+    large = _work_per_trial(school_class, make_session, 480, change)
+    assert large < 2 * small, (small, large)

@@ -176,7 +176,7 @@ def test_a_small_school_is_linked_plausible_and_timed(database_url: str) -> None
         database_url, "SELECT indexname FROM pg_indexes WHERE tablename = 'classroom_trial'"
     )}  # fmt: skip
     assert {"trial_student_session_kind", "trial_student_rung"} <= indexes
-    assert len(indexes) == 12
+    assert len(indexes) == 14
 
     # The tallies, counted by the seed (its insert had the triggers off), and then kept by
     # PostgreSQL's statement triggers through a change, a delete and an insert.
