@@ -22,7 +22,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup install lock upgrade run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports clean
+.PHONY: setup install lock upgrade run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports bench-purge clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Snapclass needs Python 3.11, 3.12 or 3.13, and none of" \
@@ -239,6 +239,13 @@ bench-joins: setup
 # the same rows; 4-8 min (prints JSON).
 bench-exports: setup
 	$(BIN)/python tests/load/bench_exports.py
+
+# Deleting a 15,000-trial session (30 children x 500) while a class plays and tablets join
+# elsewhere: each concurrent write's wait for SQLite's write lock while the task worker purges
+# it in batches (target: at most 200 ms), beside the same writes alone and while a session is
+# deleted in one transaction; 3-6 min (prints JSON).
+bench-purge: setup
+	$(BIN)/python tests/load/bench_purge.py
 
 # Needs GNU gettext (Debian: gettext); the compiled .mo files are committed.
 messages: setup

@@ -92,6 +92,11 @@ class ClassDeleted:
 
 
 @dataclass(frozen=True)
+class SessionsDeleted:
+    """Sessions were marked deleted: their seats, log and trials are to be purged."""
+
+
+@dataclass(frozen=True)
 class ExportRequested:
     """A prepared download was created and waits for a worker to build it."""
 
@@ -108,6 +113,7 @@ Event = (
     | TablesControlled
     | SeatGivenToBot
     | ClassDeleted
+    | SessionsDeleted
     | ExportRequested
 )
 E = TypeVar("E", bound=Event)

@@ -143,6 +143,7 @@ class PracticeSignIn(models.Model):
         CODE_CLOSED = "closed", _("The class code closed")
         CODE_ROTATED = "rotated", _("The class has a new code")
         BADGE_ROTATED = "badge", _("The badge was replaced")
+        CLASS_DELETED = "deleted", _("The class was deleted")
 
     # The class's practice code at sign-in: a new code signs the tablet out.
     practice_code = models.CharField(max_length=6, blank=True, default="")
@@ -269,6 +270,10 @@ class GameSession(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # Set when its teacher deleted it (or the retention prune took it): from then on no page,
+    # socket or code finds it, while the task worker removes it in short batches
+    # (classroom.services.retention).
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

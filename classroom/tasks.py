@@ -11,10 +11,11 @@ import logging
 from django.conf import settings
 from django_tasks import task
 
-from classroom.events import ClassDeleted, ExportRequested, event_subscribe
+from classroom.events import ClassDeleted, ExportRequested, SessionsDeleted, event_subscribe
 from classroom.services.classes import classes_purge as classes_purge_service
 from classroom.services.exports import export_run, export_task_record
 from classroom.services.retention import sessions_prune
+from classroom.services.retention import sessions_purge as sessions_purge_service
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +50,14 @@ def classes_purge() -> int:
     return classes_purge_service()
 
 
+@task()
+def sessions_purge() -> dict[str, int]:
+    """Remove the sessions their teachers deleted, in short batches
+    (``classroom.services.retention.sessions_purge``)."""
+    purged = sessions_purge_service()
+    return {"sessions": purged.sessions, "trials": purged.trials}
+
+
 def _export_requested(event: ExportRequested) -> None:
     result = export_build.enqueue(export_id=event.export_id)
     export_task_record(export_id=event.export_id, task_id=str(result.id))
@@ -58,7 +67,12 @@ def _class_deleted(event: ClassDeleted) -> None:
     classes_purge.enqueue()
 
 
+def _sessions_deleted(event: SessionsDeleted) -> None:
+    sessions_purge.enqueue()
+
+
 def tasks_subscribe() -> None:
     """Queue the background work the store asks for (the app does it when it starts)."""
     event_subscribe(kind=ExportRequested, handler=_export_requested)
     event_subscribe(kind=ClassDeleted, handler=_class_deleted)
+    event_subscribe(kind=SessionsDeleted, handler=_sessions_deleted)

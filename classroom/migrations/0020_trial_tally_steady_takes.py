@@ -1,8 +1,8 @@
 """Trial tallies kept at a cost that does not grow with the group: a changed or deleted trial
 is subtracted from its row, and the row's earliest time or smallest level is looked up again
 (one step down an index of the group by that column) only when the trial held it. Counting the
-group again from its trials (0016) made a purge, which deletes oldest first, read every group
-once per trial: a 15,000-trial session held the write lock for seconds.
+group again from its trials for each trial taken out costs the square of the group's size
+when a purge deletes oldest first (each trial its group's earliest).
 
 The text is frozen here; 0016's helpers are frozen too, so they are shared from it."""
 

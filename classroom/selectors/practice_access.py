@@ -43,11 +43,20 @@ def badge_replaced_message() -> str:
     return _("Your badge was replaced, so this tablet is signed out. Scan your new badge.")
 
 
+def class_deleted_message() -> str:
+    return _("Your class was deleted, so this tablet is signed out. Ask your teacher.")
+
+
 def practice_sign_in_expires_at(*, sign_in: PracticeSignIn) -> datetime:
     return sign_in.created_at + timedelta(seconds=settings.SEAT_COOKIE_MAX_AGE)
 
 
 def _sign_in_problem(sign_in: PracticeSignIn, now: datetime) -> str:
+    if (
+        sign_in.ended == PracticeSignIn.Ended.CLASS_DELETED
+        or sign_in.student.school_class.deleted_at is not None
+    ):
+        return class_deleted_message()
     if sign_in.ended == PracticeSignIn.Ended.BADGE_ROTATED:
         return badge_replaced_message()
     if sign_in.ended == PracticeSignIn.Ended.CODE_ROTATED:

@@ -21,6 +21,15 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
+def sessions_kept() -> QuerySet[GameSession]:
+    """Every session but those deleted (by their teacher, the retention prune, or with their
+    class) whose rows the task worker is still purging: nothing finds those."""
+    return GameSession.objects.filter(
+        Q(school_class__isnull=True) | Q(school_class__deleted_at__isnull=True),
+        deleted_at__isnull=True,
+    )
+
+
 def sessions_visible(*, teacher: User, right: ClassRight = ClassRight.SEE) -> QuerySet[GameSession]:
     """The sessions ``teacher`` holds ``right`` over: every session of a class they hold it
     over (whoever ran it: a session belongs to its class), and the guest sessions they ran.
@@ -29,7 +38,8 @@ def sessions_visible(*, teacher: User, right: ClassRight = ClassRight.SEE) -> Qu
         return GameSession.objects.none()
     return GameSession.objects.filter(
         Q(school_class__isnull=True, teacher=teacher)
-        | Q(school_class__in=classes_visible(teacher=teacher, right=right))
+        | Q(school_class__in=classes_visible(teacher=teacher, right=right)),
+        deleted_at__isnull=True,
     )
 
 
@@ -145,7 +155,7 @@ def session_lines_by_class(*, teacher: User, limit: int = 40) -> list[ClassSessi
 
 
 def session_get_by_code(*, code: str) -> GameSession | None:
-    return unique_row(GameSession.objects.select_related("school_class").filter(code=code))
+    return unique_row(sessions_kept().select_related("school_class").filter(code=code))
 
 
 def session_is_expired(*, session: GameSession) -> bool:

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 
 from classroom.models import Seat, Table
 from classroom.selectors.practice_access import practice_seat_problem
-from classroom.selectors.sessions import sessions_visible
+from classroom.selectors.sessions import sessions_kept, sessions_visible
 from classroom.selectors.standings import TabletStandings, standings_for_tablets
 from classroom.selectors.unique_rows import unique_row
 
@@ -49,7 +49,7 @@ def seat_find_by_token(*, code: str, token: str) -> Seat | None:
     if not token:
         return None
     seats = Seat.objects.select_related("session", "table")
-    return unique_row(seats.filter(session__code=code, token=token))
+    return unique_row(seats.filter(session__in=sessions_kept(), session__code=code, token=token))
 
 
 def seat_playing_find(*, code: str, token: str) -> PlayingSeat | None:
@@ -57,7 +57,10 @@ def seat_playing_find(*, code: str, token: str) -> PlayingSeat | None:
     seat = (
         unique_row(
             Seat.objects.select_related("session", "table").filter(
-                session__code=code, token=token, kicked_at__isnull=True
+                session__in=sessions_kept(),
+                session__code=code,
+                token=token,
+                kicked_at__isnull=True,
             )
         )
         if token

@@ -17,7 +17,7 @@ from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Tri
 from classroom.people.names import display_name_clean, name_key
 from classroom.services.exports import class_exports_discard
 from classroom.services.live_tables import BOT_LEVEL, BOT_NAMES
-from classroom.services.practice_access import badge_sign_ins_end
+from classroom.services.practice_access import badge_sign_ins_end, class_sign_ins_end
 from classroom.services.retention import rows_delete_batched, session_rows_delete
 from classroom.services.tables import tables_balance
 from classroom.services.tokens import token_new
@@ -221,7 +221,11 @@ def class_delete_preview(*, school_class: SchoolClass) -> ClassDeletion:
         students=school_class.students.count(),
         sessions=sessions.count(),
         trials=Trial.objects.filter(_class_trials(school_class)).distinct().count(),
-        live_sessions=list(sessions.filter(status__in=_LIVE).order_by("created_at", "pk")),
+        live_sessions=list(
+            sessions.filter(kind=GameSession.Kind.CLASS, status__in=_LIVE).order_by(
+                "created_at", "pk"
+            )
+        ),
     )
 
 
@@ -233,13 +237,19 @@ def class_delete_begin(*, school_class: SchoolClass) -> bool:
 
     At once, in one short transaction: the class is marked deleted (no page, socket, badge or
     practice code finds it from then on: ``classes_visible``), renamed out of the way of a new
-    class of the same name, its lobbies are closed and its students' tablets are signed out of
-    practice. Refused (``ValidationError``) while one of its sessions is running
-    or paused, as ``class_delete``. Returns how many trials are left to the worker."""
+    class of the same name, its lobbies are closed, its practice code is closed and every
+    tablet of its students (by code, badge or scan) is signed out. Refused
+    (``ValidationError``) while one of its class sessions is running or paused. Returns
+    whether trials are left to the worker."""
     locked = SchoolClass.objects.select_for_update().get(pk=school_class.pk)
     sessions = GameSession.objects.filter(school_class=locked)
     # Locked so a session cannot start between the check and the mark.
-    live = [session.code for session in sessions.select_for_update() if session.status in _LIVE]
+    # A child's practice game does not hold the class: the sign-out below ends it.
+    live = [
+        session.code
+        for session in sessions.filter(kind=GameSession.Kind.CLASS).select_for_update()
+        if session.status in _LIVE
+    ]
     if live:
         raise ValidationError(
             ngettext(
@@ -256,8 +266,7 @@ def class_delete_begin(*, school_class: SchoolClass) -> bool:
     sessions.filter(status=GameSession.Status.LOBBY).update(
         status=GameSession.Status.ENDED, ended_at=locked.deleted_at
     )
-    for student in locked.students.all():
-        badge_sign_ins_end(student=student)
+    class_sign_ins_end(school_class=locked)
     trials = Trial.objects.filter(_class_trials(locked)).exists()
     event_publish(event=ClassDeleted(class_id=locked.pk))
     return trials

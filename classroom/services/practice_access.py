@@ -43,6 +43,7 @@ OPEN_FOR = (FOR_AN_HOUR, UNTIL_END_OF_DAY)
 # Why a seat's game socket is closed (classroom.consumers maps them to the child's words).
 BADGE_REPLACED = "badge_replaced"
 PRACTICE_CLOSED = "practice_closed"
+CLASS_DELETED = "class_deleted"
 
 
 def _seats_sign_out(seats: QuerySet[Seat], *, reason: str) -> list[Seat]:
@@ -68,20 +69,25 @@ def _live_sign_ins(sign_ins: QuerySet[PracticeSignIn], now: datetime) -> QuerySe
     return sign_ins.filter(ended="", created_at__gte=expired_before)
 
 
-def _code_tablets_sign_out(school_class: SchoolClass, *, ended: str, now: datetime) -> int:
-    """End the class's live code sign-ins (their tablets are told why on their next page)
-    and stop the practice games they started. Returns how many tablets."""
+def _code_tablets_sign_out(
+    school_class: SchoolClass,
+    *,
+    ended: str,
+    now: datetime,
+    via: tuple[str, ...] = (PracticeSignIn.Via.CODE,),
+    reason: str = PRACTICE_CLOSED,
+) -> int:
+    """End the class's live sign-ins made ``via`` these ways (by code, unless told) (their
+    tablets are told why on their next page) and stop the practice games they started.
+    Returns how many tablets."""
     sign_ins = _live_sign_ins(
-        PracticeSignIn.objects.filter(
-            student__school_class=school_class, via=PracticeSignIn.Via.CODE
-        ),
-        now,
+        PracticeSignIn.objects.filter(student__school_class=school_class, via__in=via), now
     )
     ids = list(sign_ins.values_list("pk", flat=True))
     practice_seats = Seat.objects.filter(
         practice_sign_in__in=ids, session__kind=GameSession.Kind.PRACTICE
     )
-    _seats_sign_out(practice_seats, reason=PRACTICE_CLOSED)
+    _seats_sign_out(practice_seats, reason=reason)
     PracticeSignIn.objects.filter(pk__in=ids).update(ended=ended)
     return len(ids)
 
@@ -216,3 +222,26 @@ def badge_sign_ins_end(*, student: Student, now: datetime | None = None) -> int:
     PracticeSignIn.objects.filter(pk__in=ids).update(ended=PracticeSignIn.Ended.BADGE_ROTATED)
     # A practice game's seat is on the tablet of its sign-in: count that tablet once.
     return len(ids) + sum(1 for seat in seats if seat.practice_sign_in_id not in ids)
+
+
+@transaction.atomic
+def class_sign_ins_end(*, school_class: SchoolClass, now: datetime | None = None) -> int:
+    """The class was deleted: its practice code closes, and every tablet of its students, by
+    code, badge or a scan into a class game, is signed out at once (practice games end, live
+    seats are closed with the reason). Returns how many sign-ins that was."""
+    now = now or timezone.now()
+    school_class = _locked(school_class)
+    school_class.practice_code_open_until = None
+    school_class.save(update_fields=["practice_code_open_until"])
+    ended = _code_tablets_sign_out(
+        school_class,
+        ended=PracticeSignIn.Ended.CLASS_DELETED,
+        now=now,
+        via=tuple(PracticeSignIn.Via.values),
+        reason=CLASS_DELETED,
+    )
+    _seats_sign_out(
+        Seat.objects.filter(student__school_class=school_class, via_badge=True),
+        reason=CLASS_DELETED,
+    )
+    return ended

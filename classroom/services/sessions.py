@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from classroom.events import (
     LobbyChanged,
     SeatNextGame,
+    SessionsDeleted,
     StandingsChanged,
     TablesControlled,
     event_publish,
@@ -27,7 +28,6 @@ from classroom.selectors.classes import classes_visible
 from classroom.selectors.sessions import session_tables_current, sessions_visible
 from classroom.selectors.standings import standings_for_tablets
 from classroom.services.live_tables import table_roster_fix, tables_roster_fix
-from classroom.services.retention import session_rows_delete
 from classroom.services.run_flags import run_flags_record
 from classroom.services.tables import tables_balance
 from games.engine.settings import SettingError, config_to_values
@@ -356,11 +356,17 @@ def session_delete_preview(*, session: GameSession) -> SessionDeletion:
 def session_delete(*, session: GameSession) -> None:
     """Delete an ended session with everything of it: tables and their rosters, seats (the
     names typed or tapped), the action log and every trial. Refused (``ValidationError``)
-    while it is open: end it first."""
+    while it is open: end it first.
+
+    At once the session is marked deleted, so no page, socket or code finds it; the task
+    worker removes its rows in short batches (``sessions_purge``), since a big session's
+    trials in one transaction would hold every class's writes back for seconds."""
     locked = GameSession.objects.select_for_update().get(pk=session.pk)
     if locked.status != Status.ENDED:
         raise ValidationError(
             _("Session %(code)s is still open. End it first, then delete it.")
             % {"code": locked.code}
         )
-    session_rows_delete(session_id=locked.pk)
+    locked.deleted_at = timezone.now()
+    locked.save(update_fields=["deleted_at"])
+    event_publish(event=SessionsDeleted())

@@ -65,6 +65,9 @@ REVOKED = {
     "practice_closed": gettext_lazy(
         "Practice with the class code has ended. Scan your badge, or ask your teacher."
     ),
+    "class_deleted": gettext_lazy(
+        "Your class was deleted, so this tablet is signed out. Ask your teacher."
+    ),
 }
 NOT_YOUR_TABLE = gettext_lazy("Only the teachers of the session can watch its tables.")
 WATCH_NOT_PLAYING = gettext_lazy("This table is not playing right now.")

@@ -5,10 +5,11 @@ A class workbook keeps one core busy for a few seconds; at ``nice 19`` the kerne
 the CPU whenever it wants it, so live flips do not wait behind the build (`make bench-exports`
 measures it). ``make run`` starts one beside Daphne, ``make cluster`` one beside its processes.
 
-When it starts, the worker takes up the deletion of any class its owner deleted that is not
-yet purged (``classroom.tasks.classes_purge``). With ``TRIAL_RETENTION_DAYS`` set, it also
-asks for the retention prune (``classroom.tasks.retention_prune``) when it starts and every
-day after, so old sessions go without a cron job and never in a request. Running either
+When it starts, the worker takes up the deletion of any class or session deleted and not
+yet purged (``classroom.tasks.classes_purge``, ``sessions_purge``). With
+``TRIAL_RETENTION_DAYS`` set, it also asks for the retention prune
+(``classroom.tasks.retention_prune``) when it starts and every day after, so old sessions go
+without a cron job and never in a request. Running either
 twice (two workers, a restart) deletes nothing twice: what is gone is not found again.
 """
 
@@ -24,8 +25,8 @@ from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 from django_tasks_db.management.commands import db_worker
 
-from classroom.models import SchoolClass
-from classroom.tasks import classes_purge, retention_prune
+from classroom.models import GameSession, SchoolClass
+from classroom.tasks import classes_purge, retention_prune, sessions_purge
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
@@ -58,6 +59,8 @@ class Command(db_worker.Command):
         if SchoolClass.objects.filter(deleted_at__isnull=False).exists():
             # A deletion the last worker did not finish (or never saw).
             classes_purge.enqueue()
+        if GameSession.objects.filter(deleted_at__isnull=False).exists():
+            sessions_purge.enqueue()
         if settings.TRIAL_RETENTION_DAYS is not None:
             prune_ask()
             if not options.get("batch"):

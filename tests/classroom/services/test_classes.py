@@ -10,6 +10,11 @@ from django.urls import reverse
 
 from classroom.models import ActionLogEntry, GameSession, SchoolClass, Seat, Student, Table, Trial
 from classroom.selectors.classes import classes_visible, student_get_by_token
+from classroom.selectors.practice_access import (
+    class_deleted_message,
+    practice_seat_problem,
+    practice_sign_in_check,
+)
 from classroom.services.classes import (
     STUDENT_NAME_MAX,
     STUDENTS_PER_CLASS_MAX,
@@ -22,6 +27,12 @@ from classroom.services.classes import (
     student_names_parse,
     student_remove,
     student_token_rotate,
+)
+from classroom.services.practice import practice_start
+from classroom.services.practice_access import (
+    practice_code_open,
+    practice_sign_in_by_badge,
+    practice_sign_in_by_code,
 )
 from classroom.services.seats import seat_join_guest, seat_join_student
 from classroom.services.sessions import session_end, session_pause, session_start
@@ -545,6 +556,38 @@ def test_a_class_being_deleted_is_gone_for_everyone_before_the_purge(
     assert class_create(teacher=teacher, name="Year 3 Otters", student_names=["Ava"]).pk
     assert classes_purge() == 1
     assert _counts(school_class) == (0, 0, 0)
+
+
+def test_deleting_a_class_ends_every_sign_in_of_it_at_once(
+    client: Client, school_class: SchoolClass
+) -> None:
+    """Code and badge sign-ins alike: the tablets show no name, start nothing, and a
+    practice game one of them had started stops, before any purge."""
+    ava, ben = (
+        school_class.students.get(display_name="Ava"),
+        school_class.students.get(display_name="Ben"),
+    )
+    practice_code_open(school_class=school_class)
+    by_code = practice_sign_in_by_code(school_class=school_class, student=ava)
+    by_badge = practice_sign_in_by_badge(student=ben)
+    seat = practice_start(student=ava, game="palm_strike", sign_in=by_code)
+    assert practice_sign_in_check(token=by_code.token).sign_in is not None
+
+    class_delete_begin(school_class=school_class)
+
+    school_class.refresh_from_db()
+    assert school_class.practice_code_open_until is None
+    for sign_in in (by_code, by_badge):
+        check = practice_sign_in_check(token=sign_in.token)
+        assert check.sign_in is None
+        assert check.problem == class_deleted_message()
+    seat.refresh_from_db()
+    assert practice_seat_problem(seat=seat) == class_deleted_message()
+    assert seat.session.status == GameSession.Status.ENDED
+    response = client.get(reverse("practice_sign_in_class", args=[school_class.practice_code]))
+    assert "Ava" not in response.content.decode()
+    with pytest.raises(ValidationError):
+        practice_sign_in_by_code(school_class=school_class, student=ava)
 
 
 def test_class_delete_post_while_playing_is_refused_on_the_page(

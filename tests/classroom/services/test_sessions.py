@@ -9,6 +9,9 @@ from django.core.exceptions import ValidationError
 
 from classroom.join_codes import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
 from classroom.models import ActionLogEntry, GameSession, Seat, Table, Trial
+from classroom.selectors.sessions import session_get_by_code, sessions_kept, sessions_visible
+from classroom.selectors.sockets import seat_find_by_token, seat_playing_find
+from classroom.services.retention import Pruned, sessions_purge
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
 from classroom.services.sessions import (
     SessionDeletion,
@@ -375,6 +378,16 @@ def test_session_delete_removes_an_ended_session_with_everything_of_it(
 
     session_delete(session=session)
 
+    # At once: nothing finds it, its rows left for the worker (the request stays short).
+    assert Trial.objects.filter(session_id=session.pk).count() == 1
+    assert session_get_by_code(code=session.code) is None
+    assert not sessions_kept().filter(pk=session.pk).exists()
+    assert not sessions_visible(teacher=session.teacher).filter(pk=session.pk).exists()
+    seat = Seat.objects.get(session_id=session.pk)
+    assert seat_find_by_token(code=session.code, token=seat.token) is None
+    assert seat_playing_find(code=session.code, token=seat.token) is None
+
+    assert sessions_purge() == Pruned(sessions=1, trials=1)
     assert not GameSession.objects.filter(pk=session.pk).exists()
     assert not Table.objects.filter(session_id=session.pk).exists()
     assert not Seat.objects.filter(session_id=session.pk).exists()

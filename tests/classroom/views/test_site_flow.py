@@ -17,6 +17,7 @@ from classroom.models import GameSession, SchoolClass, Seat, SeatConnection, Stu
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.processes import PROCESS_ID
 from classroom.services.classes import class_create
+from classroom.services.retention import sessions_purge
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick, seat_move
 from classroom.services.sessions import session_create, session_end, session_start
 from games.palm_strike.config import Config
@@ -998,8 +999,12 @@ def test_an_ended_session_is_deleted_after_its_confirmation_page(
     response = teacher_client.post(reverse("session_delete", args=[session.pk]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("home")
     assert f"Session {session.code} deleted" in _text(response)
-    assert not GameSession.objects.filter(pk=session.pk).exists()
     assert "Mia Real-Name" not in _text(teacher_client.get(reverse("home")))
+    # The worker purges its rows; meanwhile none of its pages answers.
+    for name in ("session_report", "session_delete_confirm", "session_console"):
+        assert teacher_client.get(reverse(name, args=[session.pk])).status_code == 404
+    sessions_purge()
+    assert not GameSession.objects.filter(pk=session.pk).exists()
 
 
 def test_deleting_an_open_session_is_refused_with_a_reason(
