@@ -299,6 +299,11 @@ def seat_fragment_render(*, session_id: int, token: str) -> SeatFragment:
     return seat_fragment_of(seat=seat)
 
 
+def seat_fragment_replaced() -> SeatFragment:
+    """The notice of a lobby socket that a newer one of its seat replaced."""
+    return _seat_notice(_("This seat was opened on another tablet."), CloseCode.REPLACED)
+
+
 def seat_fragment_of(*, seat: Seat) -> SeatFragment:
     """The lobby of a seat already read (with its session and table), or why it has none."""
     if seat.is_kicked:

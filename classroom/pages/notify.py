@@ -7,6 +7,7 @@ its own language; see ``classroom.pages.fragments``.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 from typing import TYPE_CHECKING, Any
@@ -50,6 +51,14 @@ def teacher_group(user_id: int) -> str:
 def seat_group(seat_id: int) -> str:
     """The game sockets of one seat: told when the seat stops being theirs."""
     return f"seat-{seat_id}"
+
+
+def seat_lobby_group(code: str, token: str) -> str:
+    """The lobby sockets of one seat token in one session: told when a newer one opens. Named
+    before the seat is read (so no newer socket is missed), by a hash: a token is a secret,
+    never a channel layer's key."""
+    digest = hashlib.sha256(f"{code}:{token}".encode()).hexdigest()[:40]
+    return f"seat-lobby-{digest}"
 
 
 def standings_group(session_id: int) -> str:

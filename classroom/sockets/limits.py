@@ -1,9 +1,12 @@
 """How many WebSockets one client address may hold open in this process.
 
 Each open socket holds a file descriptor and a consumer; without a cap one machine could hold
-them all. The cap is generous (``SOCKETS_PER_ADDRESS``, 60 by default) because a school's NAT
-can put a whole class, and its teacher's pages, behind one address. It is counted per server
-process: a cluster of N processes lets an address hold up to N times as many.
+them all. The cap is generous (``SOCKETS_PER_ADDRESS``, 1,000 by default) because a school's
+NAT puts several classes, and their teachers' pages, behind one address (the settings give
+the count). One seat token holds one live lobby socket and one game socket (a newer one closes
+the older with 4409), so a token read off one tablet cannot fill the cap for the rest. It is
+counted per server process: a cluster of N processes lets an address hold up to N times as
+many.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from classroom.hosting import table_hosts
 from classroom.hosting.idle import idle_watch_ensure
 from classroom.pages import fragments
 from classroom.pages.code_sessions import code_session_hint, code_session_remember
-from classroom.pages.notify import session_group, teacher_group, teachers_group
+from classroom.pages.notify import seat_lobby_group, session_group, teacher_group, teachers_group
 from classroom.pages.page_drawing import teacher_page_draw, teacher_page_forget
 from classroom.pages.page_draws import DrawAsk, Page
 from classroom.pages.render_schedule import (
@@ -296,6 +296,8 @@ class _Opened:
     session_id: int | None = None
     seat_id: int | None = None
     lobby: str | None = None
+    # Its place in the order the seat's sockets opened (``seat_connection_open``).
+    opened_as: int | None = None
 
 
 class SeatConsumer(PageSocket):
@@ -309,6 +311,9 @@ class SeatConsumer(PageSocket):
     seat_id: int | None = None
     # The table this tablet's lobby last showed (None: none yet, or at no table).
     shown_table_id: int | None = None
+    # One seat, one live lobby socket: the newest (``lobby_opened``).
+    lobby_group: str | None = None
+    opened_as: int | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -318,6 +323,10 @@ class SeatConsumer(PageSocket):
         code = self.scope["url_route"]["kwargs"]["code"]
         self.token = self.scope.get("cookies", {}).get(seat_cookie_name(code), "")
         hint = code_session_hint(code)
+        if self.token:
+            # Before the seat's number is taken: a newer socket's word is never missed.
+            self.lobby_group = seat_lobby_group(code, self.token)
+            await self.channel_layer.group_add(self.lobby_group, self.channel_name)
         if hint is not None:
             # Told of the session's changes before the seat is read and its lobby drawn in
             # the same call: nothing that changes meanwhile is missed.
@@ -337,11 +346,28 @@ class SeatConsumer(PageSocket):
             await self.send(text_data=notice.html)
             await self.close(code=CloseCode.NO_SEAT)
             return
-        self.seat_id = opened.seat_id
+        self.seat_id, self.opened_as = opened.seat_id, opened.opened_as
         if opened.lobby is None:
             await self.join_session(opened.session_id)
         else:
             await self._go_live(drawn=opened.lobby, drawn_at=began)
+        if self.lobby_group is not None and self.opened_as is not None:
+            # Older lobby sockets of this seat, on any process, close.
+            newer = {"type": "lobby.opened", "channel": self.channel_name, "order": self.opened_as}
+            await self.channel_layer.group_send(self.lobby_group, newer)
+
+    async def lobby_opened(self, event: dict[str, Any]) -> None:
+        """A newer lobby socket of this seat opened (another tablet, a reload): this one
+        says so and closes with 4409, as a game socket does, and the newer one stays."""
+        if event["channel"] == self.channel_name or self.closed_here:
+            return
+        if self.opened_as is not None and int(event["order"]) > self.opened_as:
+            await self._connection_close()
+            self.seat_id = None
+            with translation.override(self.language):
+                notice = fragments.seat_fragment_replaced()
+            await self.send_unanswered(notice.html, what="a page")
+            await self.close(code=CloseCode.REPLACED)
 
     def _open(self, code: str, hint: int | None) -> _Opened:
         # A code and token with no seat behind them are a miss, limited as on /join.
@@ -354,18 +380,22 @@ class SeatConsumer(PageSocket):
         if seat.is_kicked:
             # Still accepted, to be told why and closed.
             return _Opened(session_id=seat.session_id)
-        seat_connection_open(
+        opened_as = seat_connection_open(
             seat_id=seat.pk, session_id=seat.session_id, channel_name=self.channel_name
         )
         if seat.session_id != hint:
-            return _Opened(session_id=seat.session_id, seat_id=seat.pk)
+            return _Opened(session_id=seat.session_id, seat_id=seat.pk, opened_as=opened_as)
         with translation.override(self.language):
             fragment = fragments.seat_fragment_of(seat=seat)
         self.shown_table_id = fragment.table_id
-        return _Opened(session_id=seat.session_id, seat_id=seat.pk, lobby=fragment.html)
+        return _Opened(
+            session_id=seat.session_id, seat_id=seat.pk, lobby=fragment.html, opened_as=opened_as
+        )
 
     async def disconnect(self, code: int) -> None:
         await self._connection_close()
+        if self.lobby_group is not None:
+            await self.channel_layer.group_discard(self.lobby_group, self.channel_name)
         await super().disconnect(code)
 
     async def _silent(self) -> None:

@@ -123,3 +123,16 @@ def test_https_hardens_cookies_and_transport(monkeypatch: pytest.MonkeyPatch) ->
     assert module.CSRF_COOKIE_SECURE is True
     assert module.SECURE_SSL_REDIRECT is True
     assert module.SECURE_HSTS_SECONDS >= 60 * 60 * 24 * 365
+
+
+def test_the_default_socket_cap_holds_a_school_behind_one_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A school's NAT puts several classes behind one address. Each tablet holds one socket
+    (its lobby or its game) and two for a moment while its page changes (the next game, a
+    reload); each class's console and projector hold one each, and one watch socket per
+    Riff Raff table each (32 tablets at tables of 2: 16 tables)."""
+    monkeypatch.delenv("SOCKETS_PER_ADDRESS", raising=False)
+    classes, tablets, tables = 8, 32, 16
+    per_class = 2 * tablets + 2 + 2 * tables
+    assert classes * per_class <= _load_settings_fresh().SOCKETS_PER_ADDRESS  # 784

@@ -189,6 +189,29 @@ async def test_seat_socket_gets_its_lobby_and_is_marked_connected(seat: Seat) ->
     assert await _connection_count(seat) == 0
 
 
+async def test_a_seat_holds_one_live_lobby_socket_the_newest(seat: Seat) -> None:
+    """A seat token opening its lobby again (another tablet, a reload, or one token opened
+    over and over) closes the older socket with 4409, as a game socket does, so one token
+    cannot fill its address's socket cap."""
+    older = _seat_socket(seat)
+    assert (await older.connect(timeout=TIMEOUT))[0]
+    assert 'id="lobby-live"' in await older.receive_from(timeout=TIMEOUT)
+
+    sockets = [_seat_socket(seat) for _ in range(4)]
+    for socket in sockets:
+        assert (await socket.connect(timeout=TIMEOUT))[0]
+        assert 'id="lobby-live"' in await socket.receive_from(timeout=TIMEOUT)
+
+    for replaced in [older, *sockets[:-1]]:
+        notice = await _receive_until(replaced, lambda text: 'role="alert"' in text)
+        assert gettext("This seat was opened on another tablet.") in notice
+        await _expect_close(replaced, CloseCode.REPLACED)
+        await replaced.disconnect()
+    assert await sockets[-1].receive_nothing(timeout=0.3)
+    assert await _connection_count(seat) == 1
+    await sockets[-1].disconnect()
+
+
 async def test_a_tablet_gets_its_lobby_while_the_shared_database_thread_is_busy(
     seat: Seat,
 ) -> None:
