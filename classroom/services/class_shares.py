@@ -33,13 +33,14 @@ def _colleague(name: str) -> User:
     if not name:
         raise ValidationError(_("Enter your colleague's username or e-mail address."))
     matches = teachers_find(name=name)
-    if not matches:
+    if len(matches) != 1:
+        # No account, an inactive one, or several: one answer, so the form tells nobody
+        # which names are taken.
         raise ValidationError(
-            _("No account has the username or e-mail address “%(name)s”.") % {"name": name}
-        )
-    if len(matches) > 1:
-        raise ValidationError(
-            _("Several accounts match “%(name)s”. Enter your colleague's exact username.")
+            _(
+                "No colleague's account can be shared with as “%(name)s”. Check their exact "
+                "username with them."
+            )
             % {"name": name}
         )
     return matches[0]

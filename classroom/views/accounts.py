@@ -14,6 +14,7 @@ from classroom.forms.accounts import SignupForm
 from classroom.web.rate_limits import (
     login_attempt_allowed,
     login_failure_count,
+    login_success_remember,
     signup_attempt_allowed,
 )
 
@@ -32,6 +33,10 @@ class RateLimitedLoginView(LoginView):
             form.add_error(None, _("Too many attempts. Please wait a minute and try again."))
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        login_success_remember(self.request)
+        return super().form_valid(form)
 
     def form_invalid(self, form: Any) -> HttpResponse:
         # Only a failure counts: a teacher who signs in right is never slowed.

@@ -21,6 +21,7 @@ from classroom.selectors.classes import ClassRight, class_shares
 from classroom.services.class_shares import class_share_grant
 from classroom.services.class_shares import class_share_revoke as class_share_revoke_service
 from classroom.views.access import class_or_404
+from classroom.web.rate_limits import class_share_attempt_allowed
 
 if TYPE_CHECKING:
     from django.http import HttpResponse
@@ -57,6 +58,10 @@ def class_share_add(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = class_or_404(request, class_id, ClassRight.OWN)
     form = ClassShareForm(request.POST)
     if not form.is_valid():
+        return _answer(request, school_class, form)
+    if not class_share_attempt_allowed(request):
+        # A look-up tells whether an account exists, as a sign-up does: limited alike.
+        form.add_error(None, _("Too many tries from here. Please try again in an hour."))
         return _answer(request, school_class, form)
     try:
         share = class_share_grant(

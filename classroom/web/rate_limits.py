@@ -16,17 +16,21 @@ never on a shared proxy's:
 - Login: 8 failures per username *and address* in 5 minutes (a stranger elsewhere cannot
   lock the owner out), 20 failures a minute per address (one guesser trying many names), and
   a slower global backstop of 100 failures an hour per username (a guesser with many
-  addresses).
-- Sign-up: 10 attempts an hour per address.
+  addresses), which holds only at addresses the teacher has not signed in from (the last 20,
+  kept 90 days): guessers elsewhere never keep a teacher out where they work.
+- Sign-up: 10 attempts an hour per address. Sharing a class by a colleague's name counts in
+  the same limit (both tell whether an account exists), and 10 an hour per teacher.
 
 A request over a limit is refused with a readable message and changes nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django_ratelimit.core import get_usage
 
 from classroom.web.client_address import client_address_from_request, client_address_from_scope
@@ -58,20 +62,39 @@ def _over(group: str, rate: str, value: str, *, increment: bool) -> bool:
 # Login ---------------------------------------------------------------------------------------
 
 
-def _login_keys(request: HttpRequest) -> list[tuple[str, str, str]]:
+# Where each username last signed in: the backstop per username spares these addresses.
+KNOWN_ADDRESSES_KEPT = 20
+KNOWN_ADDRESSES_FOR_S = 90 * 24 * 3600
+
+
+def _login_username(request: HttpRequest) -> str:
+    return str(request.POST.get("username", "")).strip().casefold()
+
+
+def _known_addresses_key(username: str) -> str:
+    return "login-known:" + hashlib.sha256(username.encode()).hexdigest()
+
+
+def _login_keys(request: HttpRequest, *, backstop: bool = True) -> list[tuple[str, str, str]]:
     address = client_address_from_request(request)
-    username = request.POST.get("username", "").strip().casefold()
-    return [
+    username = _login_username(request)
+    keys = [
         ("login-user-address", LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS, f"{username}|{address}"),
         ("login-address", LOGIN_FAILURES_PER_ADDRESS, address),
-        ("login-user", LOGIN_FAILURES_PER_USERNAME, username),
     ]
+    if backstop:
+        keys.append(("login-user", LOGIN_FAILURES_PER_USERNAME, username))
+    return keys
 
 
 def login_attempt_allowed(request: HttpRequest) -> bool:
-    """False when this client (or this username, everywhere) has failed too often lately."""
+    """False when this client (or this username, everywhere but where it signed in before)
+    has failed too often lately."""
+    known = cache.get(_known_addresses_key(_login_username(request)), [])
+    backstop = client_address_from_request(request) not in known
     return not any(
-        _over(group, rate, value, increment=False) for group, rate, value in _login_keys(request)
+        _over(group, rate, value, increment=False)
+        for group, rate, value in _login_keys(request, backstop=backstop)
     )
 
 
@@ -79,6 +102,14 @@ def login_failure_count(request: HttpRequest) -> None:
     """Count one failed login; a right password never counts."""
     for group, rate, value in _login_keys(request):
         _over(group, rate, value, increment=True)
+
+
+def login_success_remember(request: HttpRequest) -> None:
+    """The teacher signed in from here: a guesser's backstop never keeps them out here."""
+    key = _known_addresses_key(_login_username(request))
+    address = client_address_from_request(request)
+    known = [other for other in cache.get(key, []) if other != address]
+    cache.set(key, [address, *known][:KNOWN_ADDRESSES_KEPT], KNOWN_ADDRESSES_FOR_S)
 
 
 # Join and practice codes --------------------------------------------------------------------
@@ -137,3 +168,15 @@ def signup_attempt_allowed(request: HttpRequest) -> bool:
         client_address_from_request(request),
         increment=True,
     )
+
+
+def class_share_attempt_allowed(request: HttpRequest) -> bool:
+    """Count one look-up of a colleague's account by name, in the sign-up limit of this
+    address and in the same limit per teacher; False when either is used up."""
+    rate = f"{settings.SIGNUPS_PER_ADDRESS_PER_HOUR}/h"
+    address = client_address_from_request(request)
+    over = [
+        _over("signup-address", rate, address, increment=True),
+        _over("class-share-teacher", rate, str(request.user.pk), increment=True),
+    ]
+    return not any(over)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
@@ -16,7 +18,6 @@ from classroom.services.sessions import session_create, session_end
 from games.palm_strike.config import Config
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
     from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
     from classroom.models import SchoolClass
@@ -76,7 +77,7 @@ def test_sharing_with_htmx_swaps_the_card_with_the_colleague_listed(
 @pytest.mark.parametrize(
     ("colleague", "message"),
     [
-        ("ms-nobody", "No account has the username or e-mail address “ms-nobody”."),
+        ("ms-nobody", "No colleague's account can be shared with as “ms-nobody”."),
         ("ms-lin", "This is your own class: you have it already."),
         ("", "Enter your colleague's username or e-mail address."),
         ("mr-wu", "Year 3 Otters is already shared with mr-wu (Co-teacher). Revoke it first"),
@@ -118,7 +119,29 @@ def test_without_htmx_sharing_goes_back_to_the_class_page_with_a_message(
     refused = client.post(
         _add_url(school_class), {"colleague": "nobody", "role": "co_teacher"}, follow=True
     )
-    assert "No account has the username or e-mail address “nobody”." in _text(refused)
+    assert "No colleague's account can be shared with as “nobody”." in _text(refused)
+
+
+def test_an_unknown_name_and_a_known_one_that_cannot_be_shared_with_get_the_same_answer(
+    school_class: SchoolClass, teacher: User, other_teacher: User
+) -> None:
+    """Nobody's, an inactive account's, or two accounts' e-mail address: the form tells no
+    one which names are taken."""
+    other_teacher.is_active = False
+    other_teacher.save()
+    for name in ("lee-a", "lee-b"):
+        User.objects.create_user(username=name, email="lee@school.example", password="x")
+    client = _client(teacher)
+    answers = []
+    for name in ("mr-nobody", "mr-wu", "lee@school.example"):
+        data = {"colleague": name, "role": "substitute"}
+        answer = _text(client.post(_add_url(school_class), data, headers=HX))
+        # The form's CSRF token differs from answer to answer.
+        answers.append(re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "", answer))
+        answers[-1] = answers[-1].replace(name, "NAME")
+    assert "No colleague's account can be shared with as “NAME”." in answers[0]
+    assert answers[0] == answers[1] == answers[2]
+    assert not ClassShare.objects.exists()
 
 
 def test_revoking_swaps_the_card_without_the_colleague_and_answers_post_only(

@@ -15,7 +15,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from classroom.asgi import application
-from classroom.models import Seat
+from classroom.models import ClassShare, Seat
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import seat_join_guest
 from classroom.sockets.close_codes import CloseCode
@@ -24,7 +24,7 @@ from classroom.web import rate_limits
 if TYPE_CHECKING:
     from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
-    from classroom.models import GameSession
+    from classroom.models import GameSession, SchoolClass
 
 PASSWORD = "tablets-and-tigers-42"  # the shared fixtures' teacher password
 TABLET_MISSES = int(rate_limits.JOIN_CODE_MISS_RATE.split("/")[0])
@@ -33,6 +33,7 @@ USER_ADDRESS_FAILURES = int(rate_limits.LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS.
 ADDRESS_FAILURES = int(rate_limits.LOGIN_FAILURES_PER_ADDRESS.split("/")[0])
 SIGNUPS = settings.SIGNUPS_PER_ADDRESS_PER_HOUR
 BEHIND_THE_PROXY = override_settings(TRUSTED_PROXIES=["127.0.0.1"])
+HX = {"HX-Request": "true"}
 
 
 @pytest.fixture(autouse=True)
@@ -257,3 +258,48 @@ def test_sign_ups_are_limited_per_address(db: None) -> None:
     assert _sign_up(here, "teacher-0") == 429
     elsewhere = Client(HTTP_X_FORWARDED_FOR="10.0.0.6")
     assert _sign_up(elsewhere, "from-elsewhere") == 302
+
+
+# Sharing a class ----------------------------------------------------------------------------
+
+
+def _share(client: Client, school_class: SchoolClass, colleague: str) -> str:
+    url = reverse("class_share_add", args=[school_class.pk])
+    return _text(client.post(url, {"colleague": colleague, "role": "substitute"}, headers=HX))
+
+
+@BEHIND_THE_PROXY
+def test_looking_colleagues_up_is_limited_like_sign_ups(
+    school_class: SchoolClass, teacher: User, other_teacher: User
+) -> None:
+    """Each look-up says whether an account exists, as a sign-up does: it counts in the
+    sign-up limit of the address, and as much again per teacher wherever they are."""
+    here = Client(HTTP_X_FORWARDED_FOR="10.0.0.5")
+    here.force_login(teacher)
+    for number in range(SIGNUPS):
+        assert "No colleague's account" in _share(here, school_class, f"guess-{number}")
+    assert "Too many tries from here. Please try again in an hour." in _share(
+        here, school_class, other_teacher.username
+    )
+    assert not ClassShare.objects.exists()
+    assert _sign_up(Client(HTTP_X_FORWARDED_FOR="10.0.0.5"), "new-one") == 429
+    elsewhere = Client(HTTP_X_FORWARDED_FOR="10.9.0.1")
+    elsewhere.force_login(teacher)
+    assert "Too many tries" in _share(elsewhere, school_class, other_teacher.username)
+    assert not ClassShare.objects.exists()
+
+
+@BEHIND_THE_PROXY
+def test_guessers_elsewhere_never_keep_a_teacher_out_where_they_sign_in(
+    teacher: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at_school = Client(HTTP_X_FORWARDED_FOR="10.3.0.9")
+    assert _login(at_school, teacher.username, PASSWORD) == 302
+    at_school.post(reverse("logout"))
+    monkeypatch.setattr(rate_limits, "LOGIN_FAILURES_PER_USERNAME", "5/h")
+    for attempt in range(5):
+        somewhere = Client(HTTP_X_FORWARDED_FOR=f"10.1.0.{attempt}")
+        assert _login(somewhere, teacher.username, "x") == 200
+    # The backstop holds at a new address, never where the teacher signed in before.
+    assert _login(Client(HTTP_X_FORWARDED_FOR="10.2.0.1"), teacher.username, PASSWORD) == 429
+    assert _login(at_school, teacher.username, PASSWORD) == 302
