@@ -247,13 +247,16 @@ async def test_a_silent_tablet_is_marked_gone_while_the_shared_database_thread_i
         assert await sync_to_async(count, thread_sensitive=False)() == 0
 
 
-async def test_two_tablets_on_one_seat_count_separately(seat: Seat) -> None:
+async def test_a_replaced_lobby_socket_stops_counting_at_once(seat: Seat) -> None:
     first, second = _seat_socket(seat), _seat_socket(seat)
     assert (await first.connect(timeout=TIMEOUT))[0]
     await first.receive_from(timeout=TIMEOUT)
     assert (await second.connect(timeout=TIMEOUT))[0]
     await second.receive_from(timeout=TIMEOUT)
-    assert await _connection_count(seat) == 2
+    # Replaced before its tablet answered the close: the seat counts the newer socket only.
+    await _receive_until(first, lambda text: 'role="alert"' in text)
+    await _expect_close(first, CloseCode.REPLACED)
+    assert await _connection_count(seat) == 1
 
     await first.disconnect()
     assert await _connection_count(seat) == 1
