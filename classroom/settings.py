@@ -235,8 +235,9 @@ SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
 # WebSockets one client address may hold open in one process (classroom.sockets.limits). A
 # school's NAT puts several classes behind one address: a tablet holds one socket (two for a
 # moment while its page changes), a class's console and projector one each and a watch socket
-# per Riff Raff table each; eight classes of 32 need 784. One seat holds one lobby and one
-# game socket at most (a newer one replaces the older), so one token cannot fill the cap.
+# per table each where a game streams motion; eight classes of 32 need 784. One seat holds
+# one lobby and one game socket at most (a newer one replaces the older), so one token cannot
+# fill the cap.
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
 # GET /metrics (Prometheus) answers only with "Authorization: Bearer <this>"; unset: off (404).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
