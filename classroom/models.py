@@ -538,7 +538,7 @@ class Trial(models.Model):
             # (``level_track``, ``student_colour_safe_sessions``): without these, finding
             # them means reading every trial of the student.
             # A tally's earliest time and smallest level, found again in one step when the
-            # trial that held it goes (the triggers of migration 0020).
+            # trial that held it goes (the triggers of migration 0021).
             models.Index(
                 fields=["student", "session", "kind", "game", "created_at"],
                 name="trial_tally_started",
@@ -566,7 +566,7 @@ class TrialTally(models.Model):
     """The counts of one student's trials of one kind (and game) in one session, as the
     progress pages' aggregate counts them (``classroom.selectors.analytics``), kept by the
     database itself: triggers on the trials table add every inserted trial to its row and
-    take a changed or deleted one out of it (migrations 0016 and 0020), however the trial was
+    take a changed or deleted one out of it (migrations 0016 and 0021), however the trial was
     written; a trial taken out costs the same whatever the size of its row's group.
     A year of a class is 1.2 M trials but 6,000 of these rows, which the class overview, a
     student's sessions and the class's list of games read instead.

@@ -1,7 +1,7 @@
 """The SQL that keeps ``TrialTally`` (one row per student, session, kind and game) equal to a
 count of the trials, on SQLite and PostgreSQL.
 
-Migrations 0016 and 0020 install the triggers (their own frozen copy of this text, as
+Migrations 0016 and 0021 install the triggers (their own frozen copy of this text, as
 migrations must not change under an installed database); the school seed, which inserts with
 triggers off, counts its sessions with ``tallies_recount``; tests compare the rows with a
 fresh count.

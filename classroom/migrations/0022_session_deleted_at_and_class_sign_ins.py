@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classroom', '0020_trial_tally_steady_takes'),
+        ('classroom', '0021_trial_tally_steady_takes'),
     ]
 
     operations = [

@@ -146,7 +146,7 @@ def triggers_restore(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classroom', '0019_how_to_play_seen'),
+        ('classroom', '0020_run_flag'),
     ]
 
     operations = [
