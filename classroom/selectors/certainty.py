@@ -5,6 +5,7 @@ it to be shown as a number (``classroom.analytics``: intervals, reliability, eno
 
 from __future__ import annotations
 
+import functools
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
@@ -179,8 +180,8 @@ def measures_certainty(
     the unit the minimum was measured in (kept RTs for speed, the share's trials for a rate).
     ``of`` counts the trials of a share that does not say (``Measure.of``) itself."""
     if speed:
-        kept = kept_rts(measures.correct_rts)
-        interval = median_interval(kept, resamples=RESAMPLES)
+        kept = tuple(kept_rts(measures.correct_rts))
+        interval = _median_interval_of(kept)
         count = len(kept)
     else:
         interval, count = share_interval(measure, measures, of=of)
@@ -191,6 +192,14 @@ def measures_certainty(
         reliability=reliability,
         enough=EnoughData(n=count, needed=needed),
     )
+
+
+@functools.lru_cache(maxsize=8192)
+def _median_interval_of(kept: tuple[int, ...]) -> Interval | None:
+    """The bootstrap interval of these RTs' median, kept per process: a progress page and the
+    printed reports show the same sessions' intervals again and again (a year of a child is
+    200 of them, a millisecond each)."""
+    return median_interval(kept, resamples=RESAMPLES)
 
 
 def kept_rts(rts: Sequence[int]) -> list[int]:
