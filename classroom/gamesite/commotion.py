@@ -51,7 +51,9 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "start": pgettext("Commotion card", "START"),
         "stop": pgettext("Commotion card", "STOP"),
         "number_card": _("%(colour)s %(number)s"),
-        "pile_label": _("Pile with %(card)s on top, %(n)s cards"),
+        # The top card's words first and the count after, as the pile shows them (a name that
+        # holds what is seen, in that order: WCAG 2.5.3, label in name).
+        "pile_label": _("%(card)s, %(n)s cards"),
         "points": _("%(n)s points"),
         "points_short": _("%(n)s pts"),
         "refill_left": _("Refill pile: %(n)s"),

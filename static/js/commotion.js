@@ -196,11 +196,13 @@ function play(root) {
       button.type = "button";
       button.className = "cm-pile" + (pile.closed ? " is-closed" : "") + (targets.indexOf(index) >= 0 ? " is-target" : "");
       button.setAttribute("aria-label", fmt(L.pile_label, { card: cardLabel(pile.top), n: pile.cards }));
-      button.appendChild(cardElement(pile.top, "pile"));
       var count = document.createElement("span");
       count.className = "cm-pile-count";
       count.textContent = pile.cards;
-      button.appendChild(count);
+      // A space between the card's number and the count: the pile reads "5 5", as its name
+      // does ("yellow 5, 5 cards"), not "55" (WCAG 2.5.3). The count is placed absolutely, so
+      // the space ends the line and takes no room.
+      button.append(cardElement(pile.top, "pile"), " ", count);
       button.addEventListener("pointerdown", function (event) { playOn(index, pile, event); });
       el.centre.appendChild(button);
     });

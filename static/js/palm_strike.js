@@ -251,8 +251,12 @@ function play(root) {
     target.type = "button";
     target.className = "slap-target";
     target.dataset.flip = String(flip);
-    target.setAttribute("aria-label", L.slap);
-    target.appendChild(drawCard(view.public, "pcard-big"));
+    // Named "Slap" and the card it shows (the card's own name holds its visible word), so
+    // the word a child sees is in the button's name (WCAG 2.5.3, label in name).
+    var verb = document.createElement("span");
+    verb.className = "visually-hidden";
+    verb.textContent = L.slap;
+    target.append(verb, drawCard(view.public, "pcard-big"));
     target.addEventListener("pointerdown", function (event) { slap(event, flip, target); });
     el.slot.textContent = "";
     el.slot.appendChild(target);

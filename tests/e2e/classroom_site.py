@@ -208,7 +208,7 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
         _join(browser, site, site.ids["lobby_code"], name).close()
     teacher.reload()
     teacher.get_by_role("button", name="Remove Fay").click()
-    expect(teacher.get_by_role("button", name="Let Fay back in")).to_be_visible(
+    expect(teacher.get_by_role("button", name="Let back in: Fay")).to_be_visible(
         timeout=BUILD_WAIT_MS
     )
 

@@ -46,6 +46,34 @@ def _wrong_code(page: Page) -> None:
     page.wait_for_selector(".play-problem")
 
 
+def _sent_empty(page: Page) -> None:
+    """The page's form sent as it stands (empty): its fields' messages shown."""
+    page.locator("main form button[type=submit]").first.click()
+    page.wait_for_selector(".field-error")
+
+
+# A class list with a new name, a name already in the class and a blank line: the preview
+# marks each line's problem.
+ROSTER_FILE = b"name\nZoe\nAva\n\n"
+
+
+def _roster_previewed(page: Page) -> None:
+    page.locator("input[type=file]").set_input_files(
+        files=[{"name": "class.csv", "mimeType": "text/csv", "buffer": ROSTER_FILE}]
+    )
+    page.locator("main form button[type=submit]").first.click()
+    page.wait_for_selector("#roster-preview table")
+
+
+def _workbook_asked(page: Page) -> None:
+    """Prepare workbook pressed: the panel that follows the background task (pressed once:
+    the page in the second language shows the same task)."""
+    done = "#workbook-panel :is(progress, [role=alert], a[download])"
+    if not page.locator(done).count():
+        page.locator("#workbook-panel button[type=submit]").click()
+    page.wait_for_selector(done)
+
+
 def _drawn(game: str, selector: str) -> str:
     """Ready when the game's script (its module, ``static/js/<game>.js``) has its first view
     and has drawn ``selector``."""
@@ -62,13 +90,20 @@ _CONSOLE_READY = "document.querySelector('#console-live')"
 TEACHER_PAGES = [
     SitePage("welcome", VISITOR, "/"),
     SitePage("signup", VISITOR, "/accounts/signup/"),
+    SitePage("signup-errors", VISITOR, "/accounts/signup/", then=_sent_empty),
     SitePage("login", VISITOR, "/accounts/login/"),
+    SitePage("login-errors", VISITOR, "/accounts/login/", then=_sent_empty),
     SitePage("not-found", VISITOR, "/no-such-page/"),
     SitePage("class-list", TEACHER, "/"),
+    SitePage("password-change", TEACHER, "/accounts/password/"),
+    SitePage("password-change-errors", TEACHER, "/accounts/password/", then=_sent_empty),
     SitePage("class-new", TEACHER, "/classes/new/"),
+    SitePage("class-new-errors", TEACHER, "/classes/new/", then=_sent_empty),
     SitePage("class-detail", TEACHER, "/classes/{class_id}/"),
     SitePage("class-edit", TEACHER, "/classes/{class_id}/edit/"),
     SitePage("class-roster", TEACHER, "/classes/{class_id}/roster/"),
+    SitePage("class-roster-preview", TEACHER, "/classes/{class_id}/roster/",
+             then=_roster_previewed),
     SitePage("class-badges", TEACHER, "/classes/{class_id}/badges/"),
     SitePage("class-delete", TEACHER, "/classes/{other_class_id}/delete/"),
     SitePage("class-progress", TEACHER, "/classes/{class_id}/progress/"),
@@ -78,16 +113,25 @@ TEACHER_PAGES = [
     SitePage("session-new", TEACHER, "/sessions/new/"),
     SitePage("console-lobby", TEACHER, "/sessions/{lobby_id}/", ready=_CONSOLE_READY),
     SitePage("console-playing", TEACHER, "/sessions/{palm_strike_id}/", ready=_CONSOLE_READY),
+    SitePage("console-commotion", TEACHER, "/sessions/{commotion_id}/", ready=_CONSOLE_READY),
+    SitePage("console-riff-raff", TEACHER, "/sessions/{riff_raff_id}/", ready=_CONSOLE_READY),
     SitePage("console-ended", TEACHER, "/sessions/{finished_id}/", ready=_CONSOLE_READY),
     SitePage("projector-lobby", TEACHER, "/sessions/{lobby_id}/projector/"),
     SitePage("projector-palm-strike", TEACHER, "/sessions/{palm_strike_id}/projector/"),
     SitePage("projector-commotion", TEACHER, "/sessions/{commotion_id}/projector/"),
     SitePage("projector-riff-raff", TEACHER, "/sessions/{riff_raff_id}/projector/"),
+    SitePage("projector-ended", TEACHER, "/sessions/{finished_id}/projector/"),
     SitePage("class-practice", TEACHER, "/classes/{other_class_id}/practice/"),
+    SitePage("class-practice-no-code", TEACHER, "/classes/{class_id}/practice/"),
     SitePage("session-report", TEACHER, "/sessions/{finished_id}/report/"),
+    SitePage("session-report-commotion", TEACHER, "/sessions/{commotion_id}/report/"),
+    SitePage("session-report-riff-raff", TEACHER, "/sessions/{riff_raff_id}/report/"),
     SitePage("session-delete", TEACHER, "/sessions/{finished_id}/delete/"),
     SitePage("seat-report", TEACHER, "/sessions/{finished_id}/report/seats/{finished_seat_id}/"),
-]
+    # Last: the workbook asked for stays asked for on the pages audited after it.
+    SitePage("class-progress-workbook", TEACHER, "/classes/{class_id}/progress/",
+             then=_workbook_asked),
+]  # fmt: skip
 
 STUDENT_PAGES = [
     _student("join", VISITOR, "/join/"),
@@ -105,6 +149,7 @@ STUDENT_PAGES = [
     _student("play-riff-raff", "Dara", "/play/{riff_raff_code}/",
              ready=_drawn("riff_raff", "[data-players] li")),
     _student("practice-sign-in", VISITOR, "/practice/sign-in/"),
+    _student("practice-sign-in-wrong-code", VISITOR, "/practice/sign-in/", then=_wrong_code),
     _student("practice-sign-in-class", VISITOR, "/practice/sign-in/{practice_code}/"),
     _student("practice-home", "Gus", "/practice/"),
     _student("practice-result", "Gus", "/practice/{practice_done_code}/"),
@@ -126,23 +171,42 @@ HTML_LANG = {"en": "en", "zh-hant": "zh-Hant"}
 @contextmanager
 def opened(site: Site, browser: Browser, page: SitePage, language: str) -> Iterator[Page]:
     """The page, open in ``language`` in its visitor's browser, ready to be looked at."""
+    with _tab(site, browser, page) as tab:
+        _show(site, page, tab, language)
+        yield tab
+
+
+def in_each_language(site: Site, browser: Browser, page: SitePage) -> Iterator[tuple[str, Page]]:
+    """The page in each language in turn, in one tab of its visitor's browser (a language
+    is a cookie and a reload away: no new browser or tab for the second)."""
+    with _tab(site, browser, page) as tab:
+        for language in LANGUAGES:
+            _show(site, page, tab, language)
+            yield language, tab
+
+
+@contextmanager
+def _tab(site: Site, browser: Browser, page: SitePage) -> Iterator[Page]:
     if page.who == VISITOR:
         context = (new_tablet_context if page.tablet else new_laptop_context)(browser, site.url)
     else:
         context = site.context_for(page.who)
-    context.add_cookies([{"name": LANGUAGE_COOKIE, "value": language, "url": site.url}])
     tab = context.new_page()
     tab.on("dialog", lambda dialog: dialog.dismiss())
     if not page.scripts:
         tab.route("**/*.js", lambda route: route.abort())
     try:
-        tab.goto(page.path.format(**site.ids))
-        if page.ready:
-            tab.wait_for_function(page.ready, timeout=15000)
-        if page.then is not None:
-            page.then(tab)
         yield tab
     finally:
         tab.close()
         if page.who == VISITOR:
             context.close()
+
+
+def _show(site: Site, page: SitePage, tab: Page, language: str) -> None:
+    tab.context.add_cookies([{"name": LANGUAGE_COOKIE, "value": language, "url": site.url}])
+    tab.goto(page.path.format(**site.ids))
+    if page.ready:
+        tab.wait_for_function(page.ready, timeout=15000)
+    if page.then is not None:
+        page.then(tab)

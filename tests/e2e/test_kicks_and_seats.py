@@ -47,7 +47,7 @@ def test_a_kick_sticks_until_let_back_in_and_a_seat_has_one_live_tab(
     expect(tablet.get_by_label("Your name")).to_have_count(0)
     screenshot(tablet, "kick-new-nickname-refused")
 
-    teacher.get_by_role("button", name="Let Mia back in").click()
+    teacher.get_by_role("button", name="Let back in: Mia").click()
     expect(teacher.get_by_text("Tablet kept out")).to_have_count(0)
     _join_as(tablet, code, "Zed")
     expect(tablet.get_by_text("Hi, Zed!")).to_be_visible()
