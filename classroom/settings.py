@@ -73,6 +73,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise (static files come precompressed) and before every middleware that
+    # writes the body: pages gzip-compressed, but those with a sign-in secret (BREACH; see
+    # classroom/web/compression.py).
+    "classroom.web.compression.PageCompressionMiddleware",
     # After WhiteNoise: static files keep their long cache, every page gets no-store.
     "classroom.web.no_store.NoStoreMiddleware",
     "csp.middleware.CSPMiddleware",

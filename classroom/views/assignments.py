@@ -21,6 +21,7 @@ from classroom.selectors.practice_access import practice_code_is_open
 from classroom.services import practice_access
 from classroom.services.assignments import assignment_create, assignment_delete
 from classroom.views.access import class_or_404
+from classroom.web.compression import uncompressed
 
 if TYPE_CHECKING:
     from django.http import HttpResponse
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 
 @login_required
+@uncompressed
 @require_http_methods(["GET", "POST"])
 def class_practice(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = class_or_404(request, class_id, ClassRight.MANAGE)

@@ -26,6 +26,7 @@ from classroom.services.classes import (
     student_remove as student_remove_service,
 )
 from classroom.views.access import class_or_404, class_student_or_404
+from classroom.web.compression import uncompressed
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -97,6 +98,7 @@ def class_detail(request: TeacherRequest, class_id: int) -> HttpResponse:
 
 
 @login_required
+@uncompressed
 def class_badges(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = class_or_404(request, class_id)
     badges = [

@@ -9,6 +9,7 @@ from django.utils import timezone
 from classroom.selectors.classes import class_list
 from classroom.selectors.sessions import session_lines_by_class
 from classroom.services.sessions import sessions_idle_end
+from classroom.web.compression import uncompressed_response
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
@@ -24,4 +25,5 @@ def home(request: HttpRequest) -> HttpResponse:
         "classes": class_list(teacher=request.user),
         "session_groups": session_lines_by_class(teacher=request.user),
     }
-    return render(request, "classroom/home.html", context)
+    # The class list shows the live sessions' join codes.
+    return uncompressed_response(render(request, "classroom/home.html", context))

@@ -27,6 +27,7 @@ from classroom.services import seats as seat_services
 from classroom.services import sessions as session_services
 from classroom.views.access import session_or_404
 from classroom.views.how_to_play import how_to_play_for_teacher
+from classroom.web.compression import uncompressed
 from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
@@ -164,6 +165,7 @@ def _watch_context(session: GameSession) -> dict[str, Any]:
 
 
 @login_required
+@uncompressed
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = session_or_404(request, session_id)
     views = table_hosts.registry.teacher_views(session_table_ids(session_id=session.pk))
@@ -177,6 +179,7 @@ def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
+@uncompressed
 def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
     session = session_or_404(request, session_id)
     views = table_hosts.registry.teacher_views(session_table_ids(session_id=session.pk))

@@ -30,6 +30,11 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
+# A page the process sent uncompressed (one with a sign-in secret in it): big and repetitive,
+# what a compressing proxy would shrink most.
+PAGE = "<!doctype html><p>" + "<span>ABCDEF</span>" * 2000
+
+
 class Process:
     """A stand-in Snapclass process: answers its name, the path and X-Forwarded-For."""
 
@@ -40,6 +45,9 @@ class Process:
         process = self
 
         class Handler(BaseHTTPRequestHandler):
+            # As Daphne answers (HAProxy would compress no HTTP/1.0 answer).
+            protocol_version = "HTTP/1.1"
+
             def do_GET(self) -> None:
                 if self.path == "/readyz":
                     if process.hung.is_set():
@@ -48,7 +56,10 @@ class Process:
                 else:
                     status = 200
                 body = f"{process.name} {self.path} {self.headers.get('X-Forwarded-For')}"
+                if self.path == "/page/":
+                    body = PAGE
                 self.send_response(status)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body.encode())
@@ -150,6 +161,17 @@ def test_pages_take_turns_and_the_client_address_is_passed_on(proxy: Proxy) -> N
 def test_metrics_are_never_served_through_the_proxy(proxy: Proxy) -> None:
     assert proxy.get("/metrics")[0] == 404
     assert proxy.get("/metricsfoo")[0] == 200  # only that address
+
+
+def test_the_proxy_passes_a_page_on_as_the_process_sent_it(proxy: Proxy) -> None:
+    # The process decides which pages are compressed (classroom/web/compression.py): one it
+    # sent uncompressed stays so, though the browser would take gzip.
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{proxy.port}/page/", headers={"Accept-Encoding": "gzip, deflate, br"}
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:  # noqa: S310 - loopback
+        assert response.headers.get("Content-Encoding") is None
+        assert response.read().decode() == PAGE
 
 
 def test_every_socket_of_a_session_reaches_the_same_process(proxy: Proxy) -> None:
