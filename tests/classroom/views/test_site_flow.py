@@ -145,6 +145,27 @@ def test_home_for_anonymous_offers_sign_up_and_log_in(client: Client, db: None) 
     assert "New session" not in text
 
 
+PUBLIC_PAGES = ["home", "signup", "login", "join", "practice_sign_in"]
+DESCRIPTION = re.compile(r'<meta name="description" content="([^"]{20,300})">')
+
+
+def test_every_public_page_describes_itself_in_the_page_language(db: None) -> None:
+    described: dict[str, dict[str, str]] = {}
+    for language in ("en", "zh-hant"):
+        client = Client()
+        client.cookies["django_language"] = language
+        for name in PUBLIC_PAGES:
+            found = DESCRIPTION.search(client.get(reverse(name)).content.decode())
+            assert found, (name, language)
+            described.setdefault(name, {})[language] = html.unescape(found.group(1))
+    for name, texts in described.items():
+        assert "Snapclass" in texts["en"], name
+        assert re.search(r"[\u4e00-\u9fff]", texts["zh-hant"]), (name, texts)
+    # The pages a child opens say what to do there, not only what the site is.
+    assert described["join"]["en"] != described["home"]["en"]
+    assert described["practice_sign_in"]["en"] != described["home"]["en"]
+
+
 def test_home_for_a_teacher_shows_their_classes_and_actions(
     teacher_client: Client, school_class: SchoolClass, other_teacher: User
 ) -> None:
