@@ -22,7 +22,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup install lock upgrade run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports bench-purge clean
+.PHONY: setup install lock upgrade run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports bench-purge lighthouse clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Snapclass needs Python 3.11, 3.12 or 3.13, and none of" \
@@ -246,6 +246,12 @@ bench-exports: setup
 # deleted in one transaction; 3-6 min (prints JSON).
 bench-purge: setup
 	$(BIN)/python tests/load/bench_purge.py
+
+# Lighthouse (package.json) over the public, teacher and tablet pages of a classroom built
+# through the site (tests/e2e/classroom_site.py), in headless /usr/bin/chromium; prints each
+# page's scores as JSON (docs/benchmarks.md). Slow, so not part of `make test`.
+lighthouse: setup
+	$(BIN)/python tests/load/bench_lighthouse.py
 
 # Needs GNU gettext (Debian: gettext); the compiled .mo files are committed.
 messages: setup

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
     Page,
+    Playwright,
     expect,
     sync_playwright,
 )
@@ -136,7 +138,12 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> Non
 
 @pytest.fixture(scope="session")
 def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    workdir = tmp_path_factory.mktemp("e2e-server")
+    return site_env(tmp_path_factory.mktemp("e2e-server"))
+
+
+def site_env(workdir: Path) -> dict[str, str]:
+    """A site of its own in ``workdir`` (database, static and prepared files), migrated and
+    with its static files collected, as the browser tests serve it."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
@@ -157,8 +164,14 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def live_url(server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with served(server_env, tmp_path_factory.mktemp("e2e-log") / "daphne.log") as url:
+        yield url
+
+
+@contextmanager
+def served(env: dict[str, str], log: Path) -> Iterator[str]:
+    """Daphne serving the site of ``env`` on a free port of 127.0.0.1: its address."""
     port = _free_port()
-    log = tmp_path_factory.mktemp("e2e-log") / "daphne.log"
     with log.open("wb") as log_file:
         process = subprocess.Popen(
             [
@@ -166,7 +179,7 @@ def live_url(server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactor
                 "--websocket-max-message-size", "65536", *DAPHNE_TIMEOUT_ARGS,
                 "classroom.asgi:application",
             ],
-            cwd=ROOT, env=server_env, stdout=log_file, stderr=subprocess.STDOUT,
+            cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
         try:
@@ -202,34 +215,41 @@ def browser() -> Iterator[Browser]:
             pytest.fail("CI must run the browser tests: /usr/bin/chromium is missing")
         pytest.skip("Chromium is not installed here (Debian package: chromium)")
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                # The compositor in the browser process: one process less per browser, and no
-                # hop between them for every frame (100 → 93 busy CPU-s on the same two files).
-                "--in-process-gpu",
-                "--disable-features=" + ",".join(DISABLED_FEATURES),
-            ],
-        )
-        new_context = launched.new_context
-
-        def watched_context(**kwargs: Any) -> BrowserContext:
-            context = _watch_for_csp_violations(new_context(**kwargs))
-            context.add_init_script(PAGE_MODULES_SCRIPT)
-            context.add_init_script(HOW_TO_PLAY_OFF_SCRIPT)
-            return context
-
-        launched.new_context = watched_context  # type: ignore[method-assign]
+        launched = chromium_launch(playwright)
         yield launched
         launched.close()
+
+
+def chromium_launch(playwright: Playwright) -> Browser:
+    """The system Chromium, headless, whose every new context watches for what the CSP
+    blocked and has the page-module and how-to-play scripts above."""
+    launched = playwright.chromium.launch(
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            # The compositor in the browser process: one process less per browser, and no
+            # hop between them for every frame (100 → 93 busy CPU-s on the same two files).
+            "--in-process-gpu",
+            "--disable-features=" + ",".join(DISABLED_FEATURES),
+        ],
+    )
+    new_context = launched.new_context
+
+    def watched_context(**kwargs: Any) -> BrowserContext:
+        context = _watch_for_csp_violations(new_context(**kwargs))
+        context.add_init_script(PAGE_MODULES_SCRIPT)
+        context.add_init_script(HOW_TO_PLAY_OFF_SCRIPT)
+        return context
+
+    launched.new_context = watched_context  # type: ignore[method-assign]
+    return launched
 
 
 @pytest.fixture
