@@ -79,7 +79,8 @@ MIDDLEWARE = [
     "classroom.web.compression.PageCompressionMiddleware",
     # After WhiteNoise: static files keep their long cache, every page gets no-store.
     "classroom.web.no_store.NoStoreMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, with ws:/wss: of the request's own host in connect-src (Safari 15).
+    "classroom.web.socket_csp.SiteSocketsCSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -270,7 +271,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # No inline script, no inline style, nothing from elsewhere: an injected <script> or
 # onclick="…" does not run. Behaviour lives in static/js, per-element CSS values in
-# data-style (static/js/page_actions.js). 'self' covers the page's own ws:/wss: sockets.
+# data-style (static/js/page_actions.js). connect-src also names ws:/wss: of the host each
+# request came to (classroom/web/socket_csp.py): Safari before 16 does not count them as 'self'.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
