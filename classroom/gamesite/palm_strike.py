@@ -442,6 +442,16 @@ TRIAL_COLUMNS = (
         unit="ms",
     ),
     TrialColumn(
+        gettext_lazy("RT missing"),
+        lambda t: t.data.get("untimed"),
+        10,
+        meaning=gettext_lazy(
+            "Why a slap has no reaction time: its tablet's page was hidden (another tab or a "
+            "notification in front), or the card had not been painted yet; blank otherwise"
+        ),
+        unit="hidden, unpainted",
+    ),
+    TrialColumn(
         gettext_lazy("Correct"),
         lambda t: t.correct,
         9,

@@ -10,7 +10,9 @@ Time line of one flip (all server milliseconds):
 * the card is shown at ``shown``; it stays open until ``shown + response window``;
 * the first slap opens a *grace window* of ``config.grace_ms``; when it ends the race goes
   to the earliest plausible tablet reaction time among slaps received inside it (if none of
-  them is plausible the race stays open and the next slap opens a new grace window);
+  them is plausible the race stays open and the next slap opens a new grace window); a slap
+  the tablet could not time races with the card's age at its arrival less the round trip,
+  and its trial keeps no reaction time;
 * the race is settled at once, or after the winner picks a card (a *choice*, 5 s time-out,
   first card by default);
 * every seat's response inside the window is recorded; when the window closes each seat
@@ -66,6 +68,8 @@ from games.palm_strike.actions import (
     ClaimAction,
     FlipAction,
     SlapAction,
+    reaction_ms,
+    untimed_reason,
 )
 from games.palm_strike.cards import Card, card_to_dict, player_deck, public_deck
 from games.palm_strike.matching import cards_match
@@ -260,18 +264,21 @@ def _flip(state: State, now_ms: int, seat: int | None, ch: Changes) -> None:
 def _record(
     state: State,
     seat: int,
-    rt_ms: int,
+    rt_ms: int | None,
     rtt_ms: int,
     now_ms: int,
     ch: Changes,
     place: int | None = None,
+    untimed: str | None = None,
 ) -> None:
-    """Record one slap (or claim) on the open flip; it may open or join the grace window."""
+    """Record one slap (or claim) on the open flip; it may open or join the grace window.
+    ``rt_ms`` None: the tablet could not time it (``untimed`` says why); with no time to
+    doubt it is plausible."""
     flip = state.current
     assert flip is not None
     config = state.config
     age = now_ms - flip.shown_ms
-    plausible = rt_plausible(
+    plausible = rt_ms is None or rt_plausible(
         rt_ms, age_ms=age, rtt_ms=rtt_ms, floor_ms=MIN_PLAUSIBLE_RT_MS, slack_ms=PLAUSIBLE_SLACK_MS
     )
     response = Response(
@@ -281,6 +288,7 @@ def _record(
         rtt_ms=rtt_ms,
         plausible=plausible,
         bot=_is_bot(state, seat),
+        untimed=untimed if rt_ms is None else None,
     )
     if config.team_mode:
         assert place is not None
@@ -405,12 +413,21 @@ def _settle_claim(state: State, response: Response, ch: Changes) -> None:
     )
 
 
+def _race_ms(flip: Flip, response: Response) -> int:
+    """The time a response races with: the tablet's reaction time, or for one it could not
+    time, the card's age when it arrived less the round trip (an estimate that can only be
+    later than the tap, so an untimed slap never beats a timed one of the same speed)."""
+    if response.rt_ms is not None:
+        return response.rt_ms
+    return max(0, response.received_ms - flip.shown_ms - response.rtt_ms)
+
+
 def _end_grace(state: State, now_ms: int, ch: Changes) -> None:
     """The grace window is over: the earliest plausible reaction time wins the race."""
     flip = state.current
     assert flip is not None
     contenders = [
-        (response.rt_ms, response.received_ms, order, response)
+        (_race_ms(flip, response), response.received_ms, order, response)
         for order, response in enumerate(flip.responses)
         if response.competing and response.plausible
     ]
@@ -761,7 +778,8 @@ def _act_slap(
         return flip
     if any(response.seat == seat for response in flip.responses):
         return Refusal(gettext_noop("You already slapped this card."))
-    _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, ch)
+    rt_ms, untimed = reaction_ms(action), untimed_reason(action)
+    _record(state, seat, rt_ms, action.rtt_ms, now_ms, ch, untimed=untimed)
     return None
 
 
@@ -781,7 +799,8 @@ def _act_claim(
     places = [place for place, card in enumerate(flip.centre) if card is not None]
     if action.card >= len(places):
         return Refusal(gettext_noop("There is no such card in the centre."))
-    _record(state, seat, action.rt_ms, action.rtt_ms, now_ms, ch, places[action.card])
+    rt_ms, untimed = reaction_ms(action), untimed_reason(action)
+    _record(state, seat, rt_ms, action.rtt_ms, now_ms, ch, places[action.card], untimed)
     return None
 
 

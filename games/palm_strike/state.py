@@ -30,7 +30,8 @@ class Response:
 
     seat: int
     received_ms: int
-    rt_ms: int
+    # None when the tablet could not time the input (``untimed`` says why).
+    rt_ms: int | None
     rtt_ms: int
     plausible: bool
     bot: bool
@@ -41,6 +42,7 @@ class Response:
     hit: bool = False
     # Received before the grace window closed (or opened it): it may win the race.
     competing: bool = False
+    untimed: str | None = None
 
 
 @dataclass

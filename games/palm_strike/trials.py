@@ -2,7 +2,8 @@
 
 A seat's trial is ``correct`` when it slapped (or claimed the right card, in team mode)
 exactly when a match counted for it under the table's slap scope, and stayed still
-otherwise. ``rt_ms`` is the tablet's measure; ``plausible`` holds it against the card's age
+otherwise. ``rt_ms`` is the tablet's measure (None, with ``untimed`` saying why, for a slap
+the tablet could not time); ``plausible`` holds it against the card's age
 and the measured round trip (``games.engine.reaction``) with this game's floor and slack.
 The site's measures (classroom/gamesite/palm_strike.py) read the extra keys.
 """
@@ -66,6 +67,10 @@ def flip_trials(state: State, flip: Flip) -> list[Trial]:
             "first": flip.winner == seat,
             "bot": seat in state.bots,
         }
+        if response is not None and response.untimed is not None:
+            # Answered and judged, but the tablet could not time it: why ("hidden": the page
+            # was hidden, "unpainted": the card was not painted yet).
+            data["untimed"] = response.untimed
         if config.team_mode:
             card = response.card if response is not None else None
             data["claimed_card"] = card_to_dict(card) if card is not None else None

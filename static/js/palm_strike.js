@@ -272,9 +272,15 @@ function play(root) {
     return view.window_closes_ms !== null && view.window_closes_ms !== undefined;
   }
 
-  function reactionTime(event) {
-    if (onset === null) return null;
-    return Math.max(0, Math.round(event.timeStamp - onset));
+  // The reaction time of a tap, or why the page cannot give one: a hidden page gets a couple
+  // of frames a second, so the card's first frame may not have come yet. Such a tap is still
+  // sent, answered and recorded, with no time.
+  function timing(event) {
+    var rtt = Math.min(table.rtt(), 10000);
+    if (onset === null) {
+      return { rtt_ms: rtt, untimed: document.visibilityState === "hidden" ? "hidden" : "unpainted" };
+    }
+    return { rt_ms: Math.max(0, Math.round(event.timeStamp - onset)), rtt_ms: rtt };
   }
 
   // What a tap the tablet itself can answer gets at once: paused, too late, a second tap.
@@ -296,12 +302,10 @@ function play(root) {
       return;
     }
     if (answeredLocally(flip)) return;
-    var rt = reactionTime(event);
-    if (rt === null) return;
     respondedFlip = flip;
     tapPending = true;
     target.classList.add("is-pressed");
-    act({ kind: "slap", flip: flip, rt_ms: rt, rtt_ms: Math.min(table.rtt(), 10000) });
+    act(Object.assign({ kind: "slap", flip: flip }, timing(event)));
   }
 
   function renderCentre() {
@@ -325,13 +329,11 @@ function play(root) {
         event.preventDefault();
         if (!view.public) { showFeedback(L.wait_flip, "gentle", "hand"); return; }
         if (answeredLocally(flip)) return;
-        var rt = reactionTime(event);
-        if (rt === null) return;
         respondedFlip = flip;
         tapPending = true;
         pressed = { flip: flip, index: index };
         button.classList.add("is-pressed");
-        act({ kind: "claim", flip: flip, card: index, rt_ms: rt, rtt_ms: Math.min(table.rtt(), 10000) });
+        act(Object.assign({ kind: "claim", flip: flip, card: index }, timing(event)));
       });
       el.centre.appendChild(button);
     });

@@ -395,6 +395,62 @@ def test_a_reaction_time_the_arrival_cannot_explain_is_implausible(
     assert (_last(state)["winner"] == 1) is plausible
 
 
+def _untimed_slap(state: rules.State, seat: int, now: int, why: str = "hidden") -> rules.State:
+    # A page that could not time the tap (hidden, or the card not yet painted) says why.
+    action = {"kind": "slap", "flip": state.flips, "rtt_ms": 40, "untimed": why}
+    outcome = act(state, seat, action, now)
+    assert outcome.rejected is None
+    return outcome.state
+
+
+def test_an_untimed_slap_is_judged_and_its_trial_says_why_it_has_no_rt() -> None:
+    state = _untimed_slap(_race_table(), 1, 800, "hidden")
+    state = _untimed_slap(state, 3, 900, "unpainted")
+    state, _, trials = advance(state, 2500)
+    by_seat = {trial.seat: trial.data for trial in trials}
+    assert by_seat[1]["response"] == "slap"
+    assert by_seat[1]["rt_ms"] is None
+    assert by_seat[1]["untimed"] == "hidden"
+    assert by_seat[1]["plausible"] is True
+    assert by_seat[3]["untimed"] == "unpainted"
+    assert "untimed" not in by_seat[2]
+
+
+def test_an_untimed_slap_alone_wins_the_race() -> None:
+    state = _untimed_slap(_race_table(), 1, 800)
+    state, _, _ = advance(state, 2500)
+    assert _last(state)["winner"] == 1
+
+
+@pytest.mark.parametrize(("rt", "winner"), [(700, 2), (800, 1)])
+def test_an_untimed_slap_races_with_the_cards_age_less_the_round_trip(rt: int, winner: int) -> None:
+    # Seat 1's slap arrives at 800 over a 40 ms round trip: it races with 760 ms.
+    state = _untimed_slap(_race_table(), 1, 800)
+    state = slap(state, 2, 850, rt=rt, rtt=40)
+    state, _, _ = advance(state, 2500)
+    assert _last(state)["winner"] == winner
+
+
+def test_a_slap_with_neither_a_time_nor_a_reason_is_refused() -> None:
+    state = _race_table()
+    outcome = act(state, 1, {"kind": "slap", "flip": state.flips, "rtt_ms": 40}, 800)
+    assert outcome.rejected == "The reaction time is missing."
+    assert outcome.state is state
+    wrong = {"kind": "slap", "flip": state.flips, "untimed": "asleep"}
+    assert act(state, 1, wrong, 800).rejected == (
+        "Say why the reaction time is missing: hidden or unpainted."
+    )
+
+
+def test_a_timed_slap_keeps_its_time_whatever_else_it_says() -> None:
+    action = {"kind": "slap", "flip": 1, "rt_ms": 500, "rtt_ms": 40, "untimed": "hidden"}
+    state = accepted(act(_race_table(), 1, action, 800))
+    state, _, trials = advance(state, 2500)
+    data = next(t.data for t in trials if t.seat == 1)
+    assert data["rt_ms"] == 500
+    assert "untimed" not in data
+
+
 def test_a_race_of_only_implausible_slaps_stays_open() -> None:
     state = slap(_race_table(), 1, 500, rt=20)
     state, events, _ = advance(state, 650)
