@@ -33,15 +33,17 @@ XVFB = Path("/usr/bin/Xvfb")
 TABLET = (1024, 768)
 
 # Installed in the page after every navigation (again when a navigation dropped it): the
-# errors the page meets from then on, every frame its sockets send and receive, and each
-# pointerdown's timeStamp beside performance.now() at that moment. The page's own modules are
-# imported once more (the very instances it runs, see tests/e2e/page_modules.py): one whose
+# errors the page meets from then on (what the Content-Security-Policy refused among them),
+# every frame its sockets send and receive, and each pointerdown's timeStamp beside
+# performance.now() at that moment. The page's own modules are imported once more (the very instances it runs, see tests/e2e/page_modules.py): one whose
 # evaluation threw rejects here, so an error before the hooks were in is caught too.
 HOOKS = """
 if (!window.__engine) {
   const engine = window.__engine = { errors: [], sent: [], received: [], downs: [] };
   window.addEventListener('error', (e) => engine.errors.push(String(e.message || e.error)));
   window.addEventListener('unhandledrejection', (e) => engine.errors.push(String(e.reason)));
+  document.addEventListener('securitypolicyviolation',
+    (e) => engine.errors.push(`CSP refused ${e.blockedURI} (${e.effectiveDirective})`));
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
     if (!this.__heard) {

@@ -65,7 +65,8 @@ def _wait(tablet: EngineTablet, body: str, what: str, timeout_s: float = 15) -> 
         if value:
             return value
         time.sleep(0.1)
-    raise AssertionError(f"{tablet.name}: {what} did not happen in {timeout_s} s")
+    errors = tablet.run("return window.__engine.errors;") + tablet.errors()
+    raise AssertionError(f"{tablet.name}: {what} did not happen in {timeout_s} s; errors: {errors}")
 
 
 def _join(tablet: EngineTablet, live_url: str, code: str, name: str) -> None:
