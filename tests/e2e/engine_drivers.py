@@ -35,8 +35,9 @@ TABLET = (1024, 768)
 # Installed in the page after every navigation (again when a navigation dropped it): the
 # errors the page meets from then on (what the Content-Security-Policy refused among them),
 # every frame its sockets send and receive, and each pointerdown's timeStamp beside
-# performance.now() at that moment. The page's own modules are imported once more (the very instances it runs, see tests/e2e/page_modules.py): one whose
-# evaluation threw rejects here, so an error before the hooks were in is caught too.
+# performance.now() at that moment. The page's own modules are imported once more (the very
+# instances it runs, see tests/e2e/page_modules.py): one whose evaluation threw rejects here,
+# so an error before the hooks were in is caught too.
 HOOKS = """
 if (!window.__engine) {
   const engine = window.__engine = { errors: [], sent: [], received: [], downs: [] };
@@ -310,6 +311,10 @@ class FirefoxTablet:
             for event in self.bidi.events
             if event.get("method") == "log.entryAdded"
             and event["params"].get("type") == "javascript"
+            # A load the page itself cut short (a favicon still coming through the service
+            # worker when the lobby hands over to the game page) is a network note, not a
+            # script's error: Chromium's page errors do not count it either.
+            and not str(event["params"].get("text")).startswith("Failed to load ")
         ]
 
     def close(self) -> None:
