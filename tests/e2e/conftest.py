@@ -187,7 +187,13 @@ def served(env: dict[str, str], log: Path) -> Iterator[str]:
             yield url
         finally:
             process.terminate()
-            process.wait(timeout=10)
+            # Daphne gives each open connection's application up to --application-close-timeout
+            # (10 s) to finish: a socket a browser left open may use it all.
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
 
 
 # Chromium keeps only the last --disable-features it is given, so Playwright's own list (its
