@@ -13,6 +13,7 @@ class ClassroomConfig(AppConfig):
 
         from classroom.hosting.table_hosts import hosts_subscribe
         from classroom.pages.notify import notices_subscribe
+        from classroom.server import deploy_checks  # noqa: F401 (registers the checks)
         from classroom.server.kept_connections import connection_keep_on_kept_thread
         from classroom.server.sqlite_anchor import sqlite_anchor_hold
         from classroom.tasks import tasks_subscribe

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import time
 from pathlib import Path
 
 import dj_database_url
@@ -26,6 +27,23 @@ def _env_flag(name: str, *, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _env_time(name: str, *, default: str) -> time:
+    raw = os.environ.get(name, default).strip()
+    try:
+        return time.fromisoformat(raw)
+    except ValueError as error:
+        message = f"{name}: {raw!r} is not a time of day such as {default}"
+        raise ValueError(message) from error
+
+
+def _env_choice(name: str, *, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name, choices[0]).strip().lower()
+    if value not in choices:
+        message = f"{name}: {value!r} is not one of {', '.join(choices)}"
+        raise ValueError(message)
+    return value
+
+
 def _dev_secret_key() -> str:
     """A key generated once per checkout into an ignored file, so sessions survive restarts."""
     key_file = BASE_DIR / ".secret_key"
@@ -35,6 +53,9 @@ def _dev_secret_key() -> str:
     return key_file.read_text().strip()
 
 
+# Without SECRET_KEY in the environment the key is made per checkout (fine for one laptop);
+# `check --deploy` warns (snapclass.W001, classroom/server/deploy_checks.py).
+SECRET_KEY_GENERATED = not os.environ.get("SECRET_KEY")
 SECRET_KEY = os.environ.get("SECRET_KEY") or _dev_secret_key()
 DEBUG = _env_flag("DEBUG", default=False)
 ALLOWED_HOSTS = [
@@ -215,6 +236,8 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("zh-hant", _("Traditional Chinese"))]
 LOCALE_PATHS = [BASE_DIR / "classroom" / "locale"]
+# The school's time zone: every date and time on a page or in an export, and the end of the
+# school day, are in it. UTC by default, which `check --deploy` warns about (snapclass.W003).
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -246,6 +269,13 @@ SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
 # GET /metrics (Prometheus) answers only with "Authorization: Bearer <this>"; unset: off (404).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# Who may make a teacher account: "open" (anyone who reaches the site, the embedded default),
+# "invite" or "domain" (invitations and the school's e-mail domains, issue 49). Until those
+# exist, anything but "open" closes sign-up. Open, `check --deploy` warns (snapclass.W004).
+SIGNUP = _env_choice("SIGNUP", choices=("open", "invite", "domain"))
+# When the school day ends, in TIME_ZONE: a new class's "until the end of the school day" for
+# practice by code (each class then keeps its own).
+SCHOOL_DAY_ENDS = _env_time("SCHOOL_DAY_ENDS", default="16:00")
 # Teacher sign-ups one client address may try in an hour (classroom.web.rate_limits).
 SIGNUPS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_ADDRESS_PER_HOUR", "10"))
 # A join code stops working this long after its session was created.

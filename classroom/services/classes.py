@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -95,7 +96,9 @@ def students_add(*, school_class: SchoolClass, names: Sequence[str]) -> list[Stu
 @transaction.atomic
 def class_create(*, teacher: User, name: str, student_names: Sequence[str]) -> SchoolClass:
     school_class = SchoolClass.objects.create(
-        teacher=teacher, name=_class_name_clean(teacher=teacher, name=name)
+        teacher=teacher,
+        name=_class_name_clean(teacher=teacher, name=name),
+        school_day_ends=settings.SCHOOL_DAY_ENDS,
     )
     students_add(school_class=school_class, names=student_names)
     return school_class

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import LoginView, PasswordChangeView
@@ -48,6 +49,11 @@ class RateLimitedLoginView(LoginView):
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if settings.SIGNUP != "open":
+        # Invitations and the school's domains (SIGNUP=invite, domain) are still to come: until
+        # then anything but "open" makes no account here.
+        status = 403 if request.method == "POST" else 200
+        return render(request, "registration/signup.html", {"closed": True}, status=status)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and not signup_attempt_allowed(request):
         form.errors.clear()

@@ -30,6 +30,9 @@ SETTINGS_ENV = (
     "STATIC_ROOT",
     "TIME_ZONE",
     "LOG_LEVEL",
+    "TRUSTED_PROXIES",
+    "SIGNUP",
+    "SCHOOL_DAY_ENDS",
 )
 
 
@@ -58,6 +61,9 @@ def test_production_settings_pass_the_deploy_check() -> None:
         "SECRET_KEY": secrets.token_urlsafe(64),
         "ALLOWED_HOSTS": "snapclass.example",
         "HTTPS": "1",
+        "TRUSTED_PROXIES": "127.0.0.1",
+        "TIME_ZONE": "Europe/London",
+        "SIGNUP": "invite",
     }
     result = _run_manage("check", "--deploy", "--fail-level", "WARNING", env=env)
     assert result.returncode == 0, result.stdout + result.stderr

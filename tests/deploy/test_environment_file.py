@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from tests.classroom.test_settings import _clean_env, _run_manage
 from tests.deploy.units import ENV_EXAMPLE, ROOT, environment_file
 
 if TYPE_CHECKING:
@@ -73,7 +74,17 @@ def test_the_example_sets_what_a_schools_server_must() -> None:
     assert values["DATABASE_URL"].startswith("postgres://")
     assert values["REDIS_URL"].startswith("redis://")
     assert values["TIME_ZONE"] != "UTC"
+    assert values["SIGNUP"] != "open"
     assert len(values["SECRET_KEY"]) >= 50
     # Nothing a shell and systemd would read differently (deploy/manage sources the file).
     for name, value in values.items():
         assert not set(value) & set("\"' $\\`"), name
+
+
+def test_the_example_passes_the_deploy_check() -> None:
+    """Django's deployment checks and Snapclass's own (snapclass.W001-W004) find nothing to say
+    about a server set up from the example."""
+    env = _clean_env() | environment_file(ENV_EXAMPLE)
+    result = _run_manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import openpyxl
@@ -254,6 +255,21 @@ def test_session_trials_csv_has_one_row_per_human_trial(
     assert first["Recorded at"].startswith(first["Session date"])
     (rejection,) = _named(rows, TRIAL_HEADER, Name="Ava", Flip="4")
     assert (rejection["Response"], rejection["RT (ms)"], rejection["Congruent"]) == ("none", "", "")
+
+
+def test_trials_are_dated_in_the_schools_time_zone(
+    teacher_client: Client, played: Played, settings: Any
+) -> None:
+    # 23:30 UTC on 1 March is 07:30 on 2 March in Taipei, where the lesson was.
+    evening = datetime(2026, 3, 1, 23, 30, tzinfo=UTC)
+    GameSession.objects.filter(pk=played.session.pk).update(created_at=evening, started_at=evening)
+    Trial.objects.filter(session=played.session).update(created_at=evening)
+    settings.TIME_ZONE = "Asia/Taipei"
+    rows = _csv(teacher_client.get(_session_url(played, "trials.csv")))
+    (first,) = _named(rows, TRIAL_HEADER, Name="Ava", Flip="1")
+    assert first["Session date"] == "2026-03-02"
+    assert first["Recorded at"].startswith("2026-03-02T07:30:00")
+    assert first["Recorded at"].endswith("+08:00")
 
 
 def test_trials_csv_guards_against_formulas_in_names(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -115,6 +116,13 @@ def test_class_create_stores_class_and_students_with_distinct_tokens(teacher: Us
     tokens = set(Student.objects.filter(school_class=school_class).values_list("token", flat=True))
     assert len(tokens) == 2
     assert all(len(token) >= 32 for token in tokens)
+
+
+def test_a_new_class_s_school_day_ends_when_the_site_says(teacher: User, settings: Any) -> None:
+    settings.SCHOOL_DAY_ENDS = time(15, 10)
+    school_class = class_create(teacher=teacher, name="Year 5 Hares", student_names=[])
+    school_class.refresh_from_db()
+    assert school_class.school_day_ends == time(15, 10)
 
 
 def test_class_create_refuses_a_duplicate_name_case_insensitively(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
-from typing import TYPE_CHECKING
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.urls import reverse
@@ -94,6 +94,21 @@ def test_every_page_shows_the_hand_calculated_numbers(
     overview = client.get(reverse("class_overview", args=[school_class.pk])).content.decode()
     assert "430 ms" in overview  # Ava's latest median
     assert "not yet" in overview  # Chen never played
+
+
+@pytest.mark.parametrize(
+    ("zone", "day"), [("Asia/Taipei", "March 2, 2026"), ("UTC", "March 1, 2026")]
+)
+def test_a_session_is_dated_in_the_schools_time_zone(
+    teacher_client: Client, played: tuple[GameSession, ...], settings: Any, zone: str, day: str
+) -> None:
+    early, _late = played
+    # 23:30 UTC is 07:30 the next morning in Taipei: a morning lesson there.
+    evening = datetime(2026, 3, 1, 23, 30, tzinfo=UTC)
+    type(early).objects.filter(pk=early.pk).update(created_at=evening, started_at=evening)
+    settings.TIME_ZONE = zone
+    report = teacher_client.get(reverse("session_report", args=[early.pk])).content.decode()
+    assert day in report
 
 
 def test_the_overview_sorts_and_htmx_gets_only_the_table(

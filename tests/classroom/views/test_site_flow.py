@@ -117,6 +117,24 @@ def test_signup_with_mismatched_passwords_creates_nobody(client: Client, db: Non
     assert _logged_in_user_id(client) is None
 
 
+@pytest.mark.parametrize("policy", ["invite", "domain"])
+def test_signup_closed_by_the_site_makes_nobody(
+    client: Client, db: None, settings: Any, policy: str
+) -> None:
+    settings.SIGNUP = policy
+    page = client.get(reverse("signup"), headers={"accept-language": "zh-hant"})
+    assert "本站不開放註冊" in page.content.decode()
+    assert b'name="password1"' not in page.content
+    password = "quiet-owl-lanterns-7"
+    response = client.post(
+        reverse("signup"), {"username": "ms-ho", "password1": password, "password2": password}
+    )
+    assert response.status_code == 403
+    assert "Sign-up is closed on this site" in response.content.decode()
+    assert not User.objects.filter(username="ms-ho").exists()
+    assert _logged_in_user_id(client) is None
+
+
 def test_signed_in_teacher_is_sent_home_from_signup_and_login(teacher_client: Client) -> None:
     assert teacher_client.get(reverse("signup"))["Location"] == reverse("home")
     assert teacher_client.get(reverse("login"))["Location"] == reverse("home")
