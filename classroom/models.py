@@ -89,6 +89,8 @@ class Student(models.Model):
     # Plays with the colour-vision-safe palette; their trials carry the flag
     # in games where a colour is the stimulus.
     colour_safe = models.BooleanField(_("Colour-vision-safe colours"), default=False)
+    # Practice starts with the 20-tap warm-up (``Warmup``); the child or the teacher turns it off.
+    practice_warmup = models.BooleanField(_("Warm up before practice"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -267,6 +269,10 @@ class GameSession(models.Model):
     game_number = models.PositiveSmallIntegerField(default=1)
     # Sound cues on the tablets (static/js/lib/sound.js): off unless the teacher turns them on.
     sound = models.BooleanField(_("Sound on the tablets"), default=False)
+    # The 20-tap warm-up (``Warmup``) before a seat's first game: a practice session takes
+    # the student's ``practice_warmup``; a class session has it only when the teacher asks,
+    # and then only while its lobby waits, so it never holds a child out of a running game.
+    warmup = models.BooleanField(_("Warm-up taps before the game"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -364,6 +370,10 @@ class Seat(models.Model):
     practice_sign_in = models.ForeignKey(
         PracticeSignIn, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
     )
+    # The tablet the seat's page last reported; the seat's trials are written with it.
+    device = models.ForeignKey(
+        "Device", on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
 
     class Meta:
         ordering = ["joined_at", "pk"]
@@ -410,6 +420,52 @@ class RunFlag(models.Model):
     @property
     def flag_keys(self) -> list[str]:
         return [flag for flag in self.flags.split(",") if flag]
+
+
+class Device(models.Model):
+    """A kind of tablet as its browser reports it: user agent, screen size in CSS pixels and
+    the display's frame interval measured from ``requestAnimationFrame`` (median of the
+    deltas, to 0.1 ms). Identical reports share a row, so a class's trials group by device
+    (touch latency differs between tablets by tens of ms)."""
+
+    user_agent = models.CharField(max_length=300)
+    screen_width = models.PositiveSmallIntegerField()
+    screen_height = models.PositiveSmallIntegerField()
+    frame_interval_ms = models.DecimalField(max_digits=4, decimal_places=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                "user_agent",
+                "screen_width",
+                "screen_height",
+                "frame_interval_ms",
+                name="unique_device_report",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.screen_width} x {self.screen_height} · {self.frame_interval_ms} ms"
+
+
+class Warmup(models.Model):
+    """A seat's simple-reaction warm-up: tap when the card appears, 20 times. Its median RT
+    is the child's seeing-and-tapping time on that tablet that day; a game's RT less it is
+    the decision time (``classroom.analytics.decision_time``). Skipped: no RTs."""
+
+    seat = models.OneToOneField("Seat", on_delete=models.CASCADE, related_name="warmup")
+    device = models.ForeignKey(
+        Device, on_delete=models.SET_NULL, null=True, blank=True, related_name="warmups"
+    )
+    # Each card's RT in ms, in order; null for a card left untapped.
+    rts = models.JSONField(default=list)
+    # The median of the kept RTs, or null when too few were kept (or it was skipped).
+    median_ms = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"warm-up of {self.seat_id}: {self.median_ms} ms"
 
 
 class SeatDevice(models.Model):
@@ -504,6 +560,11 @@ class Trial(models.Model):
     correct = models.BooleanField(null=True)
     plausible = models.BooleanField(default=True)
     data = models.JSONField(default=dict)
+    # The tablet it was played on (its seat's ``device`` when written). No index of its own:
+    # devices are read per session, through the session's trials, and never deleted alone.
+    device = models.ForeignKey(
+        Device, on_delete=models.SET_NULL, null=True, blank=True, db_index=False, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

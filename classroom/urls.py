@@ -18,6 +18,7 @@ from classroom.views import (
     practice,
     rosters,
     sessions,
+    warmup,
     web_app,
 )
 from classroom.views.preferences import teacher_settings
@@ -65,6 +66,11 @@ urlpatterns = [
         "classes/<int:class_id>/students/<int:student_id>/colour-safe/",
         classes.student_colour_safe,
         name="student_colour_safe",
+    ),
+    path(
+        "classes/<int:class_id>/students/<int:student_id>/practice-warmup/",
+        classes.student_practice_warmup,
+        name="student_practice_warmup",
     ),
     path("classes/<int:class_id>/delete/", classes.class_delete, name="class_delete"),
     path("classes/<int:class_id>/shares/", class_shares.class_share_add, name="class_share_add"),
@@ -187,10 +193,13 @@ urlpatterns = [
     path("practice/start/", practice.practice_start, name="practice_start"),
     path("practice/join-class/", practice.practice_join_class, name="practice_join_class"),
     path("practice/progress/", practice.practice_progress, name="practice_progress"),
+    path("practice/warmup/", practice.practice_warmup_choose, name="practice_warmup_choose"),
     path("practice/<str:code>/finish/", practice.practice_finish, name="practice_finish"),
     path("practice/<str:code>/", practice.practice_result, name="practice_result"),
     path("play/<str:code>/", play.play_lobby, name="play_lobby"),
     path("play/<str:code>/leave/", play.play_leave, name="play_leave"),
+    path("play/<str:code>/device/", warmup.play_device, name="play_device"),
+    path("play/<str:code>/warmup/", warmup.play_warmup, name="play_warmup"),
     # Off unless SNAPCLASS_DIAGNOSTICS=1 (404); loopback only.
     path("_diagnostics/", diagnostics.diagnostics, name="diagnostics"),
     # For the proxy's health checks and monitors: no login, no redirect (SECURE_REDIRECT_EXEMPT).

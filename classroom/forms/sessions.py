@@ -84,6 +84,15 @@ class SessionForm(forms.Form):
         required=False,
         help_text=_("Each table's level follows how well its players do."),
     )
+    warmup = forms.BooleanField(
+        label=_("Warm-up taps before the game"),
+        required=False,
+        help_text=_(
+            "While the lobby waits, each tablet asks for 20 taps when a card appears: the "
+            "child's tapping speed on that tablet, so reports can show the decision time. "
+            "A child who arrives after the start goes straight to the game."
+        ),
+    )
 
     def __init__(self, *args: Any, teacher: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from classroom.hosting.row_insert import RowInserter
-from classroom.hosting.row_reads import ColumnByKey
+from classroom.hosting.row_reads import ColumnByKey, ColumnsByKey
 from classroom.models import ActionLogEntry, Seat, Table, Trial
 from classroom.people.colour_vision import palette_for_player, trial_accommodation
 from classroom.services.live_tables import roster_seat_ids
@@ -126,11 +126,11 @@ _LOG_COLUMNS = (
 )  # fmt: skip
 _TRIAL_COLUMNS = (
     "session", "table", "seat", "student", "log_seq", "game", "kind", "level", "target",
-    "responded", "congruent", "rt_ms", "correct", "plausible", "data", "created_at",
+    "responded", "congruent", "rt_ms", "correct", "plausible", "data", "created_at", "device",
 )  # fmt: skip
 _log_inserter = RowInserter(ActionLogEntry, _LOG_COLUMNS)
 _trial_inserter = RowInserter(Trial, _TRIAL_COLUMNS)
-_seat_students = ColumnByKey(Seat, "student")
+_seat_links = ColumnsByKey(Seat, ("student", "device"))
 
 
 def _optional_bool(value: Any) -> bool | None:
@@ -165,6 +165,7 @@ def _trial_rows(
             bool(data.get("plausible", True)),
             data,
             now,
+            None,  # the device, set with the seat's links (_relinked)
         )
 
 
@@ -203,16 +204,19 @@ def action_log_append_many(
 
 
 def _relinked(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """The trial rows with their seat and student as they are now, in this transaction.
+    """The trial rows with their seat, student and device as they are now, in this
+    transaction.
 
     A host reads its seats once, when it starts; a child taken off the class list since has
     no seat or student row any more, and writing their ids would fail the foreign keys (and
     every later write of the table with it). Their last trials are kept, linked to no one.
+    The device is the one the seat's page reported last (``devices_record``), read here so a
+    tablet swapped mid-game is right from its next trial.
     """
-    links = _seat_students.read({row[2] for row in rows})
+    links = _seat_links.read_rows({row[2] for row in rows})
     return [
-        (*row[:2], row[2], links[row[2]], *row[4:])
+        (*row[:2], row[2], links[row[2]][0], *row[4:-1], links[row[2]][1])
         if row[2] in links
-        else (*row[:2], None, None, *row[4:])
+        else (*row[:2], None, None, *row[4:-1], None)
         for row in rows
     ]

@@ -194,6 +194,14 @@ def student_colour_safe_set(*, student: Student, colour_safe: bool) -> Student:
     return student
 
 
+def student_practice_warmup_set(*, student: Student, warmup: bool) -> Student:
+    """Start the student's practice games with the 20-tap warm-up (or not), from their next
+    one; the child chooses on their practice page, the teacher on the class page."""
+    student.practice_warmup = warmup
+    student.save(update_fields=["practice_warmup"])
+    return student
+
+
 # --------------------------------------------------------------------------------------------
 # Deleting a class
 

@@ -87,6 +87,7 @@ def _create_session(
                     kind=GameSession.Kind.PRACTICE,
                     assignment=assignment,
                     adaptive=True,
+                    warmup=student.practice_warmup,
                     lobby_locked=True,
                     status=GameSession.Status.RUNNING,
                     started_at=timezone.now(),

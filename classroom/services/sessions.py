@@ -55,6 +55,7 @@ def session_create(
     scoring: bool = True,
     late_join: bool = True,
     adaptive: bool = False,
+    warmup: bool = False,
 ) -> GameSession:
     spec = game_get(game)
     if spec is None:
@@ -98,6 +99,7 @@ def session_create(
                     scoring=scoring,
                     late_join=late_join,
                     adaptive=adaptive,
+                    warmup=warmup,
                 )
         except IntegrityError:
             continue  # a code clash: 31^6 codes make this rare, so just draw again

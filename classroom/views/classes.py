@@ -20,6 +20,7 @@ from classroom.services.classes import (
     class_delete_preview,
     class_update,
     student_colour_safe_set,
+    student_practice_warmup_set,
     student_token_rotate,
 )
 from classroom.services.classes import (
@@ -141,6 +142,18 @@ def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> H
 def student_colour_safe(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
     school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
     student_colour_safe_set(student=student, colour_safe=request.POST.get("colour_safe") == "on")
+    if request.htmx:
+        return _student_row(request, school_class, student)
+    return redirect("class_detail", class_id=school_class.pk)
+
+
+@login_required
+@require_POST
+def student_practice_warmup(
+    request: TeacherRequest, class_id: int, student_id: int
+) -> HttpResponse:
+    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
+    student_practice_warmup_set(student=student, warmup=request.POST.get("warmup") == "on")
     if request.htmx:
         return _student_row(request, school_class, student)
     return redirect("class_detail", class_id=school_class.pk)

@@ -39,6 +39,7 @@ from classroom.selectors.sessions import (
 )
 from classroom.services import practice as practice_services
 from classroom.services import practice_access
+from classroom.services.classes import student_practice_warmup_set
 from classroom.services.seats import seat_join_student
 from classroom.web import rate_limits
 from games.registry import game_registry
@@ -253,6 +254,14 @@ def practice_start(request: HttpRequest, sign_in: PracticeSignIn) -> HttpRespons
     except ValidationError as error:
         return _home_with_problem(request, sign_in, " ".join(error.messages))
     return seat_lobby_redirect(seat=seat)
+
+
+@require_POST
+@_practice_signed_in
+def practice_warmup_choose(request: HttpRequest, sign_in: PracticeSignIn) -> HttpResponse:
+    """The child's own choice: warm up before each practice game, or not."""
+    student_practice_warmup_set(student=sign_in.student, warmup=request.POST.get("warmup") == "on")
+    return redirect("practice_home")
 
 
 def _home_context(sign_in: PracticeSignIn, *, problem: str = "") -> dict[str, Any]:

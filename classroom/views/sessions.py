@@ -66,6 +66,7 @@ def _last_choices(last: GameSession | None) -> dict[str, Any]:
         "scoring": "on" if last.scoring else "off",
         "late_join": "on" if last.late_join else "off",
         "adaptive": last.adaptive,
+        "warmup": last.warmup,
     }
 
 
@@ -89,6 +90,7 @@ def session_new(request: TeacherRequest) -> HttpResponse:
                 scoring=form.cleaned_data["scoring"],
                 late_join=form.cleaned_data["late_join"],
                 adaptive=form.cleaned_data["adaptive"],
+                warmup=form.cleaned_data["warmup"],
                 game=form.cleaned_data["game"],
                 school_class=form.cleaned_data["school_class"],
                 players_per_table=form.cleaned_data["players_per_table"],

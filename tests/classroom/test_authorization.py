@@ -27,6 +27,7 @@ from django.urls import URLPattern, URLResolver, reverse
 from classroom.models import (
     Assignment,
     ClassShare,
+    Device,
     Export,
     GameSession,
     PracticeSignIn,
@@ -34,6 +35,7 @@ from classroom.models import (
     Seat,
     Student,
     Table,
+    Warmup,
 )
 from classroom.services.assignments import assignment_create
 from classroom.services.class_shares import class_share_grant, class_share_revoke
@@ -62,6 +64,9 @@ PUBLIC = {
     "join_badge",
     "play_lobby",
     "play_leave",
+    # A seated tablet's device report and warm-up: the seat is the tablet's cookie's.
+    "play_device",
+    "play_warmup",
     # Practice on a tablet: the student is whoever the tablet's signed cookie names.
     "practice_home",
     "practice_sign_in",
@@ -70,6 +75,7 @@ PUBLIC = {
     "practice_start",
     "practice_join_class",
     "practice_progress",
+    "practice_warmup_choose",
     "practice_finish",
     "practice_result",
     # Off unless SNAPCLASS_DIAGNOSTICS=1, and then only for loopback requests (load tests).
@@ -105,7 +111,7 @@ OWNER_ONLY = {"class_delete", "class_share_add", "class_share_revoke"}
 PREPARER_ONLY = {"export_status", "export_file", "export_again"}
 MANAGERS_ONLY = {
     "class_edit", "class_roster", "class_roster_preview", "class_roster_confirm",
-    "student_rotate", "student_remove", "student_colour_safe",
+    "student_rotate", "student_remove", "student_colour_safe", "student_practice_warmup",
     "class_practice", "practice_code_action", "assignment_levels", "assignment_remove",
     "session_delete_confirm", "session_delete", "run_keep",
 }  # fmt: skip
@@ -395,7 +401,7 @@ def _snapshot() -> dict[str, list[dict[str, Any]]]:
     """Every row a teacher URL could touch, column by column."""
     models: tuple[type[Model], ...] = (
         SchoolClass, Student, GameSession, Table, Seat, Assignment, PracticeSignIn, ClassShare,
-        Export,
+        Export, Device, Warmup,
     )  # fmt: skip
     return {
         model.__name__: [dict(row) for row in model._default_manager.order_by("pk").values()]

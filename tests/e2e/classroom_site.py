@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.conftest import LAPTOP, TABLET, settings_fill
+from tests.e2e.conftest import LAPTOP, TABLET, settings_fill, warmup_skip
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -225,6 +225,7 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
     practice = gus.new_page()
     practice.goto(f"/b/{site.ids['badge_token']}/")
     practice.get_by_role("button", name="Play alone").click()
+    warmup_skip(practice)
     practice.wait_for_function(
         "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view"
     )
@@ -235,6 +236,7 @@ def build_site(browser: Browser, url: str, database: Path, username: str) -> Sit
     site.ids["practice_done_code"] = practice.url.rstrip("/").rsplit("/", 1)[-1]
     practice.goto("/practice/")
     practice.get_by_role("button", name="Start").click()
+    warmup_skip(practice)
     practice.wait_for_function(
         "pageModules.commotion?.tablet && pageModules.commotion?.tablet.view"
     )

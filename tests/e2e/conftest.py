@@ -325,6 +325,13 @@ def screenshot(page: Page, name: str) -> Path:
     return path
 
 
+def warmup_skip(page: Page) -> None:
+    """Practice starts with the 20-tap warm-up (on unless turned off): skip it for the game
+    (in any language)."""
+    expect(page.locator("[data-warmup]")).to_be_visible()
+    page.locator("[data-warmup] [data-skip]").click()
+
+
 def teacher_sign_up(page: Page, username: str) -> None:
     """A new teacher signs up from the home page and lands on their own (empty) home."""
     page.goto("/")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.e2e.conftest import screenshot, teacher_sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up, warmup_skip
 from tests.e2e.test_lobby import _create_class, _create_session, _join_by_roster
 from tests.e2e.test_palm_strike import slap_matches
 
@@ -83,6 +83,7 @@ def test_badge_practice_progress_and_the_teacher_sees_it_done(
     screenshot(ava, "practice-home")
 
     ava.get_by_role("button", name="Start").click()
+    warmup_skip(ava)
     expect(ava.get_by_role("button", name="I'm done")).to_be_visible()
     ava.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
     assert slap_matches(ava, slaps=2, seconds=60, flips=4) >= 1, "no match came up in a minute"
@@ -137,6 +138,7 @@ def test_class_code_sign_in_and_palm_strike_alone(
     ben.locator(".practice-game", has_text="Palm Strike").get_by_role(
         "button", name="Play alone"
     ).click()
+    warmup_skip(ben)
     ben.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
     view = ben.evaluate("pageModules.palm_strike?.tablet.view")
     assert len(view["players"]) == 1, "alone means no robot at the table"
@@ -159,6 +161,7 @@ def test_commotion_and_riff_raff_practice_at_an_adapted_level(
     card = chen.locator(".practice-game", has_text=game)
     expect(card).to_contain_text(f"Level 1 of {rungs}")
     card.get_by_role("button", name="Play with robots").click()
+    warmup_skip(chen)
     expect(chen.locator("[data-adaptive-level]")).to_have_text(f"Level 1 of {rungs}", timeout=10000)
     chen.wait_for_timeout(1500)  # the countdown / first round gets going
     screenshot(chen, f"practice-{game.lower().replace(' ', '-')}")
@@ -188,6 +191,7 @@ def test_a_code_sign_in_is_not_the_badge(
     ben.locator(".practice-game", has_text="Palm Strike").get_by_role(
         "button", name="Play alone"
     ).click()
+    warmup_skip(ben)
     ben.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
     teacher.goto(class_url)
     teacher.get_by_role("button", name="New badge for Ben").click()

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.conftest import screenshot, teacher_sign_up
+from tests.e2e.conftest import screenshot, teacher_sign_up, warmup_skip
 from tests.e2e.test_commotion_layout import _inside
 from tests.e2e.test_lobby import _create_class, _join_by_roster
 from tests.e2e.test_riff_raff_ship import _drag_onto_number
@@ -288,6 +288,7 @@ def test_a_first_practice_game_fits_with_its_level_and_done_button_both_ways(
     chen.get_by_role("button", name="Chen").click()
     card = chen.locator(".practice-game", has_text="驚濤駭浪" if language != "en" else "Riff Raff")
     card.get_by_role("button").first.click()
+    warmup_skip(chen)
     chen.wait_for_function(
         "() => pageModules.riff_raff?.tablet?.view?.phase === 'choosing'", timeout=10000
     )

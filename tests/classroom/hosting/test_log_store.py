@@ -18,6 +18,7 @@ from classroom.hosting.log_store import (
 )
 from classroom.models import ActionLogEntry, Table, Trial
 from classroom.services.classes import student_colour_safe_set, student_remove
+from classroom.services.devices import device_get_or_create, seat_device_set
 from classroom.services.seats import seat_join_guest, seat_join_student
 from classroom.services.sessions import session_create, session_start
 from games.engine.contract import Trial as EngineTrial
@@ -303,3 +304,34 @@ def test_trials_of_a_student_taken_off_the_list_since_the_host_started_are_store
     assert stored[512] == (None, None)
     assert stored[400] == (record.humans[ben_index][0], ben.pk)
     assert ActionLogEntry.objects.filter(table=table, seq=1).exists()
+
+
+def test_trials_are_written_with_the_device_their_seat_reported_last(
+    make_session: Callable[..., GameSession],
+) -> None:
+    table = _table(make_session)
+    record = table_record(table=table)  # read before either report: the device is read later
+    human = next(iter(record.humans))
+    seat = table.seats.get()
+    assert Trial._meta.get_field("device").null
+    action_log_append_many(
+        items=[(record, LogEntry(1, "tick", None, None, 1500), [_flip_trial(human)])]
+    )
+    first = device_get_or_create(
+        user_agent="Tablet A", screen_width=1024, screen_height=768, frame_interval_ms=16.7
+    )
+    seat_device_set(seat=seat, device=first)
+    action_log_append_many(
+        items=[(record, LogEntry(2, "tick", None, None, 3000), [_flip_trial(human)])]
+    )
+    second = device_get_or_create(
+        user_agent="Tablet B", screen_width=800, screen_height=1280, frame_interval_ms=8.3
+    )
+    seat_device_set(seat=seat, device=second)
+    action_log_append_many(
+        items=[(record, LogEntry(3, "tick", None, None, 4500), [_flip_trial(human)])]
+    )
+    devices = list(
+        Trial.objects.filter(table=table).order_by("log_seq").values_list("device", flat=True)
+    )
+    assert devices == [None, first.pk, second.pk]

@@ -91,6 +91,11 @@ def test_start_play_finish_and_see_the_result(school_class: SchoolClass) -> None
     response = tablet.post(reverse("practice_start"), {"game": "palm_strike", "mode": "solo"})
     session = GameSession.objects.get(kind=GameSession.Kind.PRACTICE)
     assert response["Location"] == reverse("play_lobby", args=[session.code])
+    # Practice starts with the warm-up (on by default); skipping it goes on to the game.
+    assert "Tap the star as soon as it appears!" in _text(tablet.get(response["Location"]))
+    screen = {"screen_width": "1024", "screen_height": "768", "frame_interval_ms": "16.7"}
+    skip = tablet.post(reverse("play_warmup", args=[session.code]), {**screen, "rts": ""})
+    assert skip.json() == {"ok": True, "median_ms": None}
     game_page = _text(tablet.get(response["Location"]))
     assert "I'm done" in game_page
     assert "data-adaptive-level" in game_page
