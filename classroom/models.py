@@ -272,7 +272,7 @@ class GameSession(models.Model):
     # The 20-tap warm-up (``Warmup``) before a seat's first game: a practice session takes
     # the student's ``practice_warmup``; a class session has it only when the teacher asks,
     # and then only while its lobby waits, so it never holds a child out of a running game.
-    warmup = models.BooleanField(_("Warm-up taps before the game"), default=False)
+    warmup = models.BooleanField(_("Warm-up: 20 taps first"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

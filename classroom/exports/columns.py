@@ -65,6 +65,12 @@ def value_row(columns: Sequence[Column[R]], row: R) -> list[Cell]:
 # Trials: one row per human response opportunity
 
 
+def _device_screen(row: TrialRow) -> Cell:
+    if row.device_screen_width is None:
+        return None
+    return f"{row.device_screen_width}x{row.device_screen_height}"
+
+
 def _session_date(row: TrialRow) -> str:
     # A session is dated by its start; one that never started by when it was made.
     return timezone.localdate(row.session_started_at or row.session_created_at).isoformat()
@@ -181,6 +187,37 @@ LAST_TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
             "longer than the stimulus had been shown): left out of every time measure"
         ),
         unit=_YES_NO,
+    ),
+    Column(
+        _("Screen"),
+        _device_screen,
+        11,
+        meaning=_(
+            "The tablet's screen in CSS pixels, width x height, as its page reported it; "
+            "blank when it did not report"
+        ),
+        unit=_("pixels"),
+    ),
+    Column(
+        _("Frame interval (ms)"),
+        lambda row: (
+            None if row.device_frame_interval_ms is None else float(row.device_frame_interval_ms)
+        ),
+        10,
+        meaning=_(
+            "How often the tablet's display draws a frame, measured in the page (the median "
+            "gap between requestAnimationFrame callbacks); a card's onset is known to a frame"
+        ),
+        unit="ms",
+    ),
+    Column(
+        _("Browser"),
+        lambda row: row.device_user_agent or None,
+        30,
+        meaning=_(
+            "The user agent of the tablet's browser: its make and system, for device effects"
+        ),
+        unit=_("text"),
     ),
     Column(
         _("Recorded at"),
@@ -388,13 +425,45 @@ NEEDS_MORE_PLAY_COLUMN: Column[SummaryRow] = Column(
 )
 
 
+DECISION_COLUMNS: tuple[Column[SummaryRow], ...] = (
+    Column(
+        _("Warm-up RT (ms)"),
+        lambda row: row.simple_rt_ms,
+        12,
+        meaning=_(
+            "The session's warm-up (tap when the card appears, 20 cards): the median of the "
+            "taps from 100 to 1,500 ms, with at least 10 of them; blank without a warm-up"
+        ),
+        unit="ms",
+        formula="median of the kept simple RTs (100-1500 ms, at least 10); Whelan (2008)",
+    ),
+    Column(
+        _("Decision time (ms)"),
+        lambda row: row.decision_ms,
+        12,
+        meaning=_(
+            "The game's median RT less the warm-up RT: the time spent deciding, apart from "
+            "seeing and tapping on that tablet; blank without both"
+        ),
+        unit="ms",
+        formula="median RT - warm-up RT; Donders' subtraction method (Donders 1868/1969)",
+    ),
+)
+
+
 def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
     """Name, game and level, then each game's own measures (``GameSite.measures``) with
     two decimals (times in whole ms), then the 95 % intervals of its headline and speed
-    measures; a game's columns are blank on another game's rows. Last, the figures short of
-    their minimum and the run's flags."""
+    measures; a game's columns are blank on another game's rows. Then the session's warm-up
+    and decision time, the figures short of their minimum and the run's flags."""
     own = _games_columns(games, SHARED_SUMMARY_COLUMNS, _game_summary_columns)
-    return (*SHARED_SUMMARY_COLUMNS, *own, NEEDS_MORE_PLAY_COLUMN, RUN_FLAGS_COLUMN)
+    return (
+        *SHARED_SUMMARY_COLUMNS,
+        *own,
+        *DECISION_COLUMNS,
+        NEEDS_MORE_PLAY_COLUMN,
+        RUN_FLAGS_COLUMN,
+    )
 
 
 def _summary_cell(measure: Measure, row: SummaryRow) -> Cell:

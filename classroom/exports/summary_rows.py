@@ -18,6 +18,12 @@ from classroom.exports.trial_rows import class_export_trials
 from classroom.selectors.analytics import measures_by, session_report
 from classroom.selectors.certainty import session_certainty
 from classroom.selectors.run_validity import session_run_validity
+from classroom.selectors.warmups import (
+    DecisionTime,
+    choice_median_ms,
+    decision_time,
+    session_warmups,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -40,6 +46,9 @@ class SummaryRow:
     # A session's figures with fewer trials than their measured minimum: "Accuracy: needs
     # more play (60 of 99)", "; " between.
     short: str = ""
+    # A session's warm-up median (simple RT) and the decision time beside it, in ms.
+    simple_rt_ms: int | None = None
+    decision_ms: int | None = None
 
 
 def _no_trials() -> Measures:
@@ -66,9 +75,11 @@ def _rows(
     players: Iterable[tuple[str, str, Measures, Mapping[str, Measures]]],
     flags: Mapping[str, str] | None = None,
     shorts: Mapping[str, str] | None = None,
+    decisions: Mapping[str, DecisionTime] | None = None,
 ) -> list[SummaryRow]:
     rows: list[SummaryRow] = []
     for name, game, overall, levels in players:
+        decision = (decisions or {}).get(name)
         rows.append(
             SummaryRow(
                 name=name,
@@ -77,6 +88,8 @@ def _rows(
                 measures=overall,
                 flags=(flags or {}).get(name, ""),
                 short=(shorts or {}).get(name, ""),
+                simple_rt_ms=decision.simple_ms if decision else None,
+                decision_ms=decision.decision_ms if decision else None,
             )
         )
         rows.extend(
@@ -91,6 +104,15 @@ def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
     reports = session_report(session=session)
     levels = _bis_per_level({report.seat.pk: report.by_level for report in reports})
     validity = session_run_validity(session=session)
+    warmups = session_warmups(session=session)
+    decisions = {
+        report.seat.name: decision_time(
+            warmup=warmup,
+            choice_ms=choice_median_ms(game=session.game, measures=report.overall),
+        )
+        for report in reports
+        if (warmup := warmups.get(report.seat.pk)) is not None
+    }
     flags = {
         report.seat.name: "; ".join([*map(gettext, found.reasons()), gettext(MAY_RETAKE)])
         for report in reports
@@ -112,6 +134,7 @@ def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
         ),
         flags,
         shorts,
+        decisions,
     )
 
 

@@ -15,6 +15,7 @@ from classroom.selectors.analytics import human_trials, session_trials
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
     from datetime import datetime
+    from decimal import Decimal
 
     from django.db.models import QuerySet
 
@@ -43,6 +44,11 @@ class TrialRow(NamedTuple):
     data: dict[str, Any]
     created_at: datetime
     kind: str
+    # The tablet it was played on (``Device``), all None when its page never reported one.
+    device_screen_width: int | None
+    device_screen_height: int | None
+    device_frame_interval_ms: Decimal | None
+    device_user_agent: str | None
 
 
 # The Trial lookups behind each TrialRow field, in the same order.
@@ -65,6 +71,10 @@ _FIELDS = (
     "data",
     "created_at",
     "kind",
+    "device__screen_width",
+    "device__screen_height",
+    "device__frame_interval_ms",
+    "device__user_agent",
 )
 
 

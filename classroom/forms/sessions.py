@@ -85,7 +85,7 @@ class SessionForm(forms.Form):
         help_text=_("Each table's level follows how well its players do."),
     )
     warmup = forms.BooleanField(
-        label=_("Warm-up taps before the game"),
+        label=_("Warm-up: 20 taps first"),
         required=False,
         help_text=_(
             "While the lobby waits, each tablet asks for 20 taps when a card appears: the "

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='gamesession',
             name='warmup',
-            field=models.BooleanField(default=False, verbose_name='Warm-up taps before the game'),
+            field=models.BooleanField(default=False, verbose_name='Warm-up: 20 taps first'),
         ),
         migrations.AddField(
             model_name='student',

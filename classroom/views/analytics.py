@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classroom.analytics import charts
+from classroom.analytics.decision_time import SIMPLE_RT_MIN_KEPT
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import kind_label, level_label, measure_heads
@@ -47,9 +48,17 @@ from classroom.selectors.class_change import (
     rate_trials,
 )
 from classroom.selectors.classes import ClassRight
+from classroom.selectors.devices import session_devices
 from classroom.selectors.exports import export_latest
 from classroom.selectors.run_validity import session_run_validity
 from classroom.selectors.sessions import session_deletable_by, sessions_visible
+from classroom.selectors.warmups import (
+    DecisionTime,
+    choice_median_ms,
+    decision_time,
+    seat_warmup,
+    student_decision_times,
+)
 from classroom.services.exports import (
     REPORTS,
     export_file_path,
@@ -146,6 +155,7 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         ),
         **_site_context(session.game),
         "may_delete": session_deletable_by(session=session, teacher=request.user),
+        "devices": session_devices(session=session),
         **export_panel_context(request=request, session=session),
     }
     return render(request, "classroom/session_report.html", context)
@@ -177,6 +187,8 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
         "colour_safe": seat.pk in session_colour_safe_seats(session=session),
         "certainty": seat_certainty(session=session, seat=seat) if measures else [],
         **_run_flag_context(request, session, seat),
+        "decision": _seat_decision(session, seat, measures),
+        "min_kept": SIMPLE_RT_MIN_KEPT,
         **_site_context(session.game),
     }
     return render(request, "classroom/session_report_seat.html", context)
@@ -220,6 +232,18 @@ def run_keep(request: TeacherRequest, session_id: int, seat_id: int) -> HttpResp
     return redirect("session_report_seat", session.pk, seat.pk)
 
 
+def _seat_decision(
+    session: GameSession, seat: Seat, measures: Measures | None
+) -> DecisionTime | None:
+    """The seat's warm-up beside its median RT, if it did one (``None``: no warm-up)."""
+    warmup = seat_warmup(seat=seat)
+    if warmup is None:
+        return None
+    return decision_time(
+        warmup=warmup, choice_ms=choice_median_ms(game=session.game, measures=measures)
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # A student over weeks
 
@@ -235,6 +259,8 @@ def student_progress(request: TeacherRequest, class_id: int, student_id: int) ->
         "game_names": dict(_game_choices(games)),
         "game": game,
         **progress_report(student, game),
+        "decisions": student_decision_times(student=student, game=game),
+        "min_kept": SIMPLE_RT_MIN_KEPT,
     }
     return render(request, "classroom/student_progress.html", context)
 

@@ -20,6 +20,7 @@ from classroom.exports.trial_rows import DAY
 from classroom.models import Export, GameSession, SchoolClass, Seat, Student, Trial
 from classroom.selectors.analytics import session_report
 from classroom.services.classes import class_create, class_update
+from classroom.services.devices import device_get_or_create, warmup_record
 from classroom.services.seats import seat_join_guest, seat_join_student
 
 if TYPE_CHECKING:
@@ -53,6 +54,9 @@ TRIAL_HEADER = [
     "Correct",
     "First",
     "Plausible",
+    "Screen",
+    "Frame interval (ms)",
+    "Browser",
     "Recorded at",
 ]
 SUMMARY_HEADER = [
@@ -78,6 +82,8 @@ SUMMARY_HEADER = [
     "Accuracy 95 % high (%)",
     "Median correct RT 95 % low (ms)",
     "Median correct RT 95 % high (ms)",
+    "Warm-up RT (ms)",
+    "Decision time (ms)",
     "Needs more play",
     "Run flags",
 ]
@@ -583,3 +589,31 @@ def test_a_file_of_several_games_has_unique_headers_with_meanings() -> None:
     trial_headers = [str(column.header) for column in trial_columns(games)]
     assert "Round" in trial_headers
     assert any(header.startswith("Round (") for header in trial_headers)
+
+
+def test_the_session_summary_has_the_warmup_and_decision_time_and_trials_their_device(
+    teacher_client: Client, played: Played
+) -> None:
+    ava = played.session.seats.get(name="Ava")
+    device = device_get_or_create(
+        user_agent="Tablet A", screen_width=1024, screen_height=768, frame_interval_ms=16.7
+    )
+    Trial.objects.filter(seat=ava).update(device=device)
+    # 20 taps, 12 of them kept at 250-360 ms (median 305), the rest guesses or untapped.
+    rts: list[int | None] = [250, 260, 270, 280, 290, 300, 310, 320, 330, 340, 350, 360]
+    warmup_record(seat=ava, device=device, rts=[*rts, *[None] * 4, *[40] * 4])
+    rows = _csv(teacher_client.get(_session_url(played, "summary.csv")))
+    (row,) = _named(rows, SUMMARY_HEADER, Name="Ava", Level="all")
+    # Median correct RT 600 ms less the warm-up's 305 ms.
+    assert (row["Warm-up RT (ms)"], row["Decision time (ms)"]) == ("305", "295")
+    (ben,) = _named(rows, SUMMARY_HEADER, Name="Ben", Level="all")
+    assert (ben["Warm-up RT (ms)"], ben["Decision time (ms)"]) == ("", "")
+    trials = _csv(teacher_client.get(_session_url(played, "trials.csv")))
+    (first,) = _named(trials, TRIAL_HEADER, Name="Ava", Flip="1")
+    assert (first["Screen"], first["Frame interval (ms)"], first["Browser"]) == (
+        "1024x768",
+        "16.7",
+        "Tablet A",
+    )
+    (other,) = _named(trials, TRIAL_HEADER, Name="Ben", Flip="1")
+    assert (other["Screen"], other["Frame interval (ms)"], other["Browser"]) == ("", "", "")
