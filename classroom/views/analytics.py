@@ -48,6 +48,11 @@ from classroom.selectors.class_change import (
     rate_trials,
 )
 from classroom.selectors.classes import ClassRight
+from classroom.selectors.decision_styles import (
+    MIN_CHILDREN,
+    session_decision_styles,
+    student_decision_styles,
+)
 from classroom.selectors.devices import session_devices
 from classroom.selectors.exports import export_latest
 from classroom.selectors.run_validity import session_run_validity
@@ -189,6 +194,8 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
         **_run_flag_context(request, session, seat),
         "decision": _seat_decision(session, seat, measures),
         "min_kept": SIMPLE_RT_MIN_KEPT,
+        "style_reading": session_decision_styles(session=session).get(seat.pk),
+        "min_children": MIN_CHILDREN,
         **_site_context(session.game),
     }
     return render(request, "classroom/session_report_seat.html", context)
@@ -261,6 +268,8 @@ def student_progress(request: TeacherRequest, class_id: int, student_id: int) ->
         **progress_report(student, game),
         "decisions": student_decision_times(student=student, game=game),
         "min_kept": SIMPLE_RT_MIN_KEPT,
+        "styles": student_decision_styles(student=student, game=game),
+        "min_children": MIN_CHILDREN,
     }
     return render(request, "classroom/student_progress.html", context)
 

@@ -19,11 +19,16 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
+from classroom.analytics.decision_time import simple_rt_median
 from classroom.analytics.validity import ANTICIPATIONS, AT_CHANCE
+from classroom.exports.summary_rows import session_summary_rows
 from classroom.gamesite import game_site
 from classroom.models import Trial
+from classroom.people.seat_cookies import seat_cookie_name
 from classroom.selectors import analytics
 from classroom.selectors.run_validity import session_run_validity
 from games.live.host import TableHost, TableSetup
@@ -520,3 +525,67 @@ def test_validity_flags_catch_anticipators_and_random_tappers(
 
 
 TABLES_VALIDITY = 30
+
+
+# --------------------------------------------------------------------------------------------
+# Decision time: a warm-up's simple RT and a game's choice RT
+
+# Each child's simple RT (seeing and tapping on their tablet: normal, ms) and the decision they
+# add in the game: Ava's choice RT is AVA's (600 ms), Ben's BEN's (800 ms).
+SIMPLE_RT = {"Ava": (300.0, 40.0), "Ben": (380.0, 50.0)}
+WARMUP_RUNS = 1000
+
+
+def _warmup_taps(rng: random.Random, mean: float, sd: float) -> list[int | None]:
+    """20 warm-up cards as a child taps them: 18 at their simple RT, one left untapped and
+    one guessed before the card (both left out of the warm-up RT)."""
+    taps: list[int | None] = [max(120, round(rng.gauss(mean, sd))) for _ in range(18)]
+    return [*taps, None, 60]
+
+
+def test_decision_time_recovers_the_set_choice_rt_less_the_simple_rt(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    settings = {"flip_pacing": "auto", "auto_flip_s": 3.0, "response_window_s": 2.5}
+    trials = _play("palm_strike", settings, [AVA, BEN], _palm_decide, tables=20, max_ms=600_000)
+    students = list(school_class.students.order_by("display_name"))[:2]
+    seat_of = played_session(session=class_session, students=students, game="palm_strike")
+    seats = [seat_of[student.pk] for student in students]
+    class_session.refresh_from_db()
+    _stored(class_session, seats, trials)
+    rng = random.Random(46)
+    for seat in seats:
+        tablet = Client(HTTP_USER_AGENT="Scripted tablet")
+        tablet.cookies[seat_cookie_name(class_session.code)] = seat.token
+        taps = _warmup_taps(rng, *SIMPLE_RT[seat.name])
+        answer = tablet.post(
+            reverse("play_warmup", args=[class_session.code]),
+            {
+                "screen_width": "1024",
+                "screen_height": "768",
+                "frame_interval_ms": "16.7",
+                "rts": ",".join("" if tap is None else str(tap) for tap in taps),
+            },
+        )
+        assert answer.status_code == 200, answer.content
+    rows = {
+        row.name: row for row in session_summary_rows(session=class_session) if row.level == "all"
+    }
+    recovered = {}
+    for name, skill in (("Ava", AVA), ("Ben", BEN)):
+        truth = _rt_draws(skill) - SIMPLE_RT[name][0]
+        decision = rows[name].decision_ms
+        assert decision is not None
+        recovered[name] = decision / truth
+        assert decision == pytest.approx(truth, rel=0.10)
+    # Over many warm-ups (the same arithmetic, ``simple_rt_median``): unbiased, and most
+    # single warm-ups give the simple RT within 10 % of the truth.
+    within = {}
+    for name, (mean, sd) in SIMPLE_RT.items():
+        medians = [simple_rt_median(_warmup_taps(rng, mean, sd)) for _ in range(WARMUP_RUNS)]
+        kept = [m for m in medians if m is not None]
+        assert len(kept) == WARMUP_RUNS
+        assert statistics.fmean(kept) == pytest.approx(mean, rel=0.01)
+        within[name] = sum(abs(m - mean) <= 0.10 * mean for m in kept) / WARMUP_RUNS
+        assert within[name] >= 0.95
+    print("figures: decision time recovered (ratio)", recovered, "warm-ups within 10 %", within)
