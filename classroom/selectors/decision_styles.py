@@ -1,7 +1,7 @@
 """Careful or hasty: each child's EZ-diffusion reading of a session, against the session's
 class (``classroom.analytics.diffusion``).
 
-For games whose trials are yes/no choices with errors (signal detection: Palm Strike). A
+For games whose trials are yes/no choices with errors (``GameSite.signal_detection``). A
 child's match cards give the model its three numbers: the hit rate Pc over the match cards
 and the mean and variance of the hit RTs. A trial whose RT the server found implausible is
 left out of both; anticipations (under 200 ms) are left out of the RTs.
