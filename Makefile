@@ -26,7 +26,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup install lock upgrade run cluster test check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports bench-purge lighthouse clean
+.PHONY: setup install lock upgrade run cluster test test-pythons check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports bench-purge lighthouse clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Snapclass needs Python 3.11, 3.12 or 3.13, and none of" \
@@ -151,6 +151,31 @@ test: setup
 		SNAPCLASS_LEASE_PREFIX=tests-$$$$ SNAPCLASS_CHANNEL_PREFIX=tests-$$$$ \
 		$(BIN)/python -m pytest -q tests/classroom/sockets/test_authorization.py \
 		tests/faults/test_fuzz.py
+	@$(MAKE) --no-print-directory test-pythons
+
+# The quick suite: no browser, no real server processes, nothing that measures time.
+QUICK_TESTS := not e2e and not cluster and not slow and not alone
+# The quick suite again under each other supported Python on this machine, each in an
+# environment of its own (.venv311, .venv312, .venv313) installed from the same lock: the first
+# python3.X on PATH that runs, else a pyenv build of it (pyenv's shims on PATH run only the
+# selected versions). A version found nowhere is named and skipped.
+test-pythons: $(VENV)/.installed
+	@main=$$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+	pyenv_root=$$(pyenv root 2>/dev/null); \
+	for version in $(SUPPORTED_PYTHONS:python%=%); do \
+		[ "$$version" = "$$main" ] && continue; \
+		python=; \
+		for candidate in python$$version \
+				$${pyenv_root:+$$pyenv_root/versions/*/bin/python$$version}; do \
+			$$candidate -c '' >/dev/null 2>&1 && { python=$$(command -v $$candidate); break; }; \
+		done; \
+		[ -n "$$python" ] || { echo "Python $$version: not on this machine, skipped"; continue; }; \
+		venv=.venv$$(echo $$version | tr -d .); \
+		echo "The quick suite under Python $$version ($$python, in $$venv):"; \
+		$(MAKE) --no-print-directory VENV=$$venv PYTHON=$$python $$venv/.installed || exit 1; \
+		SNAPCLASS_REQUIRE_SERVICES=1 $$venv/bin/python -m pytest -q -n $(TEST_WORKERS) \
+			--dist loadscope -m "$(QUICK_TESTS)" || exit 1; \
+	done
 
 # The quick loop: lint, import contracts, types and every test but the browser, cluster and
 # fault/soak ones (those need real processes; `make test` runs them all).
@@ -263,4 +288,4 @@ messages: setup
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 clean:
-	rm -rf $(VENV) node_modules staticfiles .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) .venv3?? node_modules staticfiles .pytest_cache .ruff_cache .mypy_cache
