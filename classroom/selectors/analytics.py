@@ -718,7 +718,7 @@ def dashboard_build(
                 measures=measures[seat.pk],
                 headline=None if rate is None else float(rate),
                 rolling_median_ms=seat_rolling[-1] if seat_rolling else None,
-                rt_trend=live_trend(in_order.get(seat.pk, ()), fewest=fewest),
+                rt_trend=live_trend(in_order.get(seat.pk, ()), spread=spread),
                 low_accuracy=low,
                 many_false_alarms=noisy,
             )

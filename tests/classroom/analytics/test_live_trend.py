@@ -59,25 +59,24 @@ def test_the_pooled_spread_weights_each_child_by_their_answers() -> None:
 
 def test_four_or_five_answers_never_get_an_arrow() -> None:
     # The finding: ▼ after 4-5 answers. Halved times are no arrow until there are enough.
-    fewest = fewest_answers(0.3)
-    assert live_trend([900, 800, 500, 450, 400], fewest=fewest) == FEW
-    assert live_trend([400, 450, 900, 950], fewest=fewest) == FEW
-    assert live_trend([400, 450, 900, 950], fewest=None) == FEW
+    assert live_trend([900, 800, 500, 450, 400], spread=0.3) == FEW
+    assert live_trend([400, 450, 900, 950], spread=0.3) == FEW
+    assert live_trend([400, 450, 900, 950], spread=None) == FEW
     # Not even with a tiny spread: one answer per third is no mean.
-    assert live_trend([900, 800, 400, 350, 300], fewest=3) == FEW
+    assert live_trend([900, 800, 400, 350, 300], spread=0.01) == FEW
 
 
 def test_with_enough_answers_a_fifth_faster_or_slower_is_an_arrow() -> None:
-    fewest = fewest_answers(0.15)  # 15
+    assert fewest_answers(0.15) == 15
     steady = [600.0] * 15
     faster = [600.0] * 5 + [550.0] * 5 + [480.0] * 5  # last third 20 % faster
     slower = [600.0] * 5 + [650.0] * 5 + [720.0] * 5
     almost = [600.0] * 5 + [550.0] * 5 + [481.0] * 5
-    assert live_trend(steady, fewest=fewest) == STEADY
-    assert live_trend(faster, fewest=fewest) == IMPROVING
-    assert live_trend(slower, fewest=fewest) == DECLINING
-    assert live_trend(almost, fewest=fewest) == STEADY
-    assert live_trend(faster[:-1], fewest=fewest) == FEW
+    assert live_trend(steady, spread=0.15) == STEADY
+    assert live_trend(faster, spread=0.15) == IMPROVING
+    assert live_trend(slower, spread=0.15) == DECLINING
+    assert live_trend(almost, spread=0.15) == STEADY
+    assert live_trend(faster[:-1], spread=0.15) == FEW
 
 
 def test_a_child_who_does_not_change_rarely_gets_an_arrow() -> None:
@@ -91,5 +90,19 @@ def test_a_child_who_does_not_change_rarely_gets_an_arrow() -> None:
     runs = 2000
     for _ in range(runs):
         times = [rng.gauss(700, 700 * spread) for _ in range(fewest)]
-        arrows += live_trend(times, fewest=fewest) != STEADY
+        arrows += live_trend(times, spread=spread) != STEADY
     assert arrows / runs <= 0.06
+
+
+def test_the_arrow_is_the_reliable_change_rule_of_the_progress_pages() -> None:
+    """A reliable change gets an arrow only when it is also a fifth: with a hundred answers a
+    third, a few per cent faster is reliable but stays steady unless the size asked for is
+    smaller."""
+    faster = [600.0] * 10 + [480.0] * 10 + [400.0] * 10  # a third faster
+    # SEM = 0.15 * 600 / sqrt(10) = 28.5 ms, S_diff = 40.2 ms: RCI = -200 / 40.2 = -4.97.
+    assert live_trend(faster, spread=0.15) == IMPROVING
+    many = [600.0] * 100 + [570.0] * 100 + [560.0] * 100
+    # 40 ms of 600 with k = 100: S_diff = 8.5 ms, RCI -4.7, reliable but not a fifth.
+    assert live_trend(many, spread=0.1) == STEADY
+    assert live_trend(many, spread=0.1, change=0.05) == IMPROVING
+    assert live_trend(list(reversed(many)), spread=0.1, change=0.05) == DECLINING
