@@ -12,6 +12,7 @@ from django.conf import settings
 from django_tasks import task
 
 from classroom.events import ClassDeleted, ExportRequested, SessionsDeleted, event_subscribe
+from classroom.server.low_priority import low_priority_run
 from classroom.services.classes import classes_purge as classes_purge_service
 from classroom.services.exports import export_run, export_task_record
 from classroom.services.retention import sessions_prune
@@ -22,8 +23,9 @@ logger = logging.getLogger(__name__)
 
 @task()
 def export_build(export_id: int) -> str:
-    """Build a prepared download (``classroom.services.exports.export_run``)."""
-    return export_run(export_id=export_id)
+    """Build a prepared download (``classroom.services.exports.export_run``), at the worker's
+    low CPU priority."""
+    return low_priority_run(lambda: export_run(export_id=export_id))
 
 
 @task()

@@ -1,6 +1,6 @@
-"""``manage.py tasks_worker``: db_worker at a lower CPU priority, that outlives a locked or
-lost database instead of stopping the prepared downloads, and takes up unfinished class
-deletions when it starts."""
+"""``manage.py tasks_worker``: db_worker with its builds at a lower CPU priority, that
+outlives a locked or lost database instead of stopping the prepared downloads, and takes up
+unfinished class deletions when it starts."""
 
 from __future__ import annotations
 
@@ -30,11 +30,13 @@ def test_the_worker_takes_the_queue_up_again_after_a_locked_database(
     monkeypatch.setattr(db_worker.Command, "handle", handle)
     monkeypatch.setattr(tasks_worker.time, "sleep", pauses.append)
     niced: list[int] = []
-    monkeypatch.setattr(tasks_worker.os, "nice", niced.append)
+    monkeypatch.setattr(
+        tasks_worker, "low_priority_set", lambda *, niceness: niced.append(niceness)
+    )
     call_command("tasks_worker", "--batch", "-v", "0")
     assert len(runs) == 3
     assert pauses == [tasks_worker.PAUSE_S] * 2
-    assert niced == [19]  # the lowest CPU priority, by default
+    assert niced == [19]  # the builds at the lowest CPU priority, by default
     assert "niceness" not in runs[0]
 
 
@@ -43,7 +45,6 @@ def test_other_errors_still_stop_the_worker(monkeypatch: pytest.MonkeyPatch, db:
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(db_worker.Command, "handle", handle)
-    monkeypatch.setattr(tasks_worker.os, "nice", lambda _n: None)
     with pytest.raises(RuntimeError):
         call_command("tasks_worker", "--batch", "--niceness", "0", "-v", "0")
 

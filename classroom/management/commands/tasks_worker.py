@@ -1,9 +1,11 @@
-"""``manage.py tasks_worker``: the background task worker (django-tasks-db's ``db_worker``), at
-a lower CPU priority so the live tables in Daphne always come first.
+"""``manage.py tasks_worker``: the background task worker (django-tasks-db's ``db_worker``), its
+builds at a lower CPU priority so the live tables in Daphne always come first.
 
 A class workbook keeps one core busy for a few seconds; at ``nice 19`` the kernel gives Daphne
 the CPU whenever it wants it, so live flips do not wait behind the build (`make bench-exports`
-measures it). ``make run`` starts one beside Daphne, ``make cluster`` one beside its processes.
+measures it). Only the builds run there (``classroom.server.low_priority``): the purges keep
+the site's priority, so no batch holds the database's write lock while the kernel waits to
+run it. ``make run`` starts one beside Daphne, ``make cluster`` one beside its processes.
 
 When it starts, the worker takes up the deletion of any class or session deleted and not
 yet purged (``classroom.tasks.classes_purge``, ``sessions_purge``). With
@@ -16,7 +18,6 @@ twice (two workers, a restart) deletes nothing twice: what is gone is not found 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ from django.db import OperationalError, close_old_connections, connection
 from django_tasks_db.management.commands import db_worker
 
 from classroom.models import GameSession, SchoolClass
+from classroom.server.low_priority import low_priority_set
 from classroom.tasks import classes_purge, retention_prune, sessions_purge
 
 if TYPE_CHECKING:
@@ -41,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 
 class Command(db_worker.Command):
-    help = "Run background tasks (exports) at a lower CPU priority than the site."
+    help = "Run background tasks (exports, purges); the builds at a lower CPU priority."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         super().add_arguments(parser)
@@ -49,13 +51,11 @@ class Command(db_worker.Command):
             "--niceness",
             type=int,
             default=NICENESS,
-            help="How far below the site's the worker's CPU priority is (default 19, the lowest).",
+            help="How far below the site's the builds' CPU priority is (default 19, the lowest).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        niceness = options.pop("niceness")
-        if niceness > 0:
-            os.nice(niceness)
+        low_priority_set(niceness=options.pop("niceness"))
         if SchoolClass.objects.filter(deleted_at__isnull=False).exists():
             # A deletion the last worker did not finish (or never saw).
             classes_purge.enqueue()
