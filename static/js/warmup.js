@@ -86,6 +86,8 @@ function start(root) {
     if (phase === "done") window.location.assign(root.dataset.next);
     else send(rts.length === cards ? rts : []);
   });
+  // Its buttons answer from here on (a tap on a slow tablet before this is a tap on nothing).
+  root.dataset.ready = "";
 
   async function send(answers) {
     phase = "sending";

@@ -329,6 +329,9 @@ def warmup_skip(page: Page) -> None:
     """Practice starts with the 20-tap warm-up (on unless turned off): skip it for the game
     (in any language)."""
     expect(page.locator("[data-warmup]")).to_be_visible()
+    # The page's module marks the warm-up ready once its buttons answer: a click before that
+    # (a busy machine loads the module late) would be lost.
+    expect(page.locator("[data-warmup][data-ready]")).to_be_attached()
     page.locator("[data-warmup] [data-skip]").click()
 
 

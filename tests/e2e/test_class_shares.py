@@ -45,7 +45,9 @@ def test_a_shared_class_is_run_by_the_colleague_until_the_owner_revokes_it(
     shares = owner.locator("#class-shares")
     owner.get_by_label("Colleague's username or e-mail").fill("mr-share-woo")
     owner.get_by_role("button", name="Share", exact=True).click()
-    expect(shares).to_contain_text("No account has the username or e-mail address “mr-share-woo”.")
+    expect(shares).to_contain_text(
+        "No colleague's account can be shared with as “mr-share-woo”. Check their exact username"
+    )
     owner.get_by_label("Colleague's username or e-mail").fill("ms-share-lin")
     owner.get_by_role("button", name="Share", exact=True).click()
     expect(shares).to_contain_text("This is your own class: you have it already.")

@@ -51,6 +51,7 @@ def test_a_child_taps_the_warmup_by_touch_and_the_teacher_sees_the_decision_time
     assert box["width"] >= 0.8 * TABLET["width"] - 100  # a big target, nearly the screen wide
     assert box["height"] >= 0.4 * TABLET["height"]
     screenshot(ava, f"warmup-start-{language}")
+    expect(ava.locator("[data-warmup][data-ready]")).to_be_attached()
     ava.locator("[data-start]").tap()
     star = ava.locator("[data-card]")
     # A tap before the star is too soon: that card waits again and nothing is counted.
