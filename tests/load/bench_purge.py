@@ -203,7 +203,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--trials", type=int, default=500, help="per student")
-    parser.add_argument("--niceness", default="19", help="the task worker's builds' (its default: 19; purges keep the site's)")
+    parser.add_argument(
+        "--niceness",
+        default="19",
+        help="the task worker's builds' (its default: 19; purges keep the site's)",
+    )
     parser.add_argument(
         "--quiet", type=float, default=10.0, help="seconds of the writes alone, for comparison"
     )
