@@ -63,6 +63,10 @@ class FinishedHost:
         return {"table": self.table_id, "phase": self.phase}
 
 
+# The mark runs through database_sync_to_async, which first closes stale connections on the
+# shared database thread; an earlier test's connection there must be reachable, so the database
+# is unblocked even though the write itself is replaced.
+@pytest.mark.django_db
 async def test_a_table_whose_game_is_over_is_marked_finished_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
