@@ -15,6 +15,11 @@ import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
 from classroom.server.logs import error_reports_start, log_formatter_path
+from classroom.sso.providers import (
+    allowed_domains_parse,
+    sign_in_apps_from_environment,
+    sign_in_origins,
+)
 from classroom.web.client_address import trusted_proxies_parse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -89,6 +94,12 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "classroom",
+    # Single sign-on (classroom/sso/): allauth's social part over OpenID Connect; its account
+    # app is what the social one stands on, but none of its own pages is routed (classroom/urls.py).
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
 ]
 
 MIDDLEWARE = [
@@ -107,6 +118,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # allauth's, which its sign-in flow needs (it keeps the request for its hooks).
+    "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -233,6 +246,27 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# Single sign-on with the school's accounts (classroom/sso/providers.py, docs/sign-in.md): off
+# unless SSO_PROVIDERS names a preset (google, microsoft, oidc). Only addresses of
+# SSO_ALLOWED_DOMAINS sign in; such an address, vouched for by the provider, links to the teacher
+# account that has it, or makes a new one. A teacher signed in this way meets the provider's own
+# limits and lock-outs, not the log-in page's (classroom/web/rate_limits.py).
+SSO_ALLOWED_DOMAINS = allowed_domains_parse(os.environ.get("SSO_ALLOWED_DOMAINS", ""))
+_SIGN_IN_APPS = sign_in_apps_from_environment(os.environ)
+SOCIALACCOUNT_PROVIDERS = {"openid_connect": {"APPS": _SIGN_IN_APPS, "OAUTH_PKCE_ENABLED": True}}
+SOCIALACCOUNT_ADAPTER = "classroom.sso.adapter.SchoolSignInAdapter"
+ACCOUNT_ADAPTER = "classroom.sso.adapter.TeacherAccountAdapter"
+# The provider has checked the address (or the sign-in is refused): no mail from here.
+SOCIALACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_EMAIL_VERIFICATION = "none"
+# Linking by e-mail is the adapter's (one account, a vouched-for address), not allauth's own,
+# which would wipe the linked teacher's password.
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+# The provider's tokens are not kept: the site only needs to know who signed in.
+SOCIALACCOUNT_STORE_TOKENS = False
+# allauth's limits guard its own log-in and sign-up pages, which the site does not route.
+ACCOUNT_RATE_LIMITS = False
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("zh-hant", _("Traditional Chinese"))]
 LOCALE_PATHS = [BASE_DIR / "classroom" / "locale"]
@@ -315,7 +349,8 @@ CONTENT_SECURITY_POLICY = {
         "worker-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'none'"],
-        "form-action": ["'self'"],
+        # And the sign-in providers: the sign-in button's form is redirected to them.
+        "form-action": ["'self'", *sign_in_origins(_SIGN_IN_APPS)],
         "frame-ancestors": ["'none'"],
     }
 }

@@ -18,6 +18,7 @@ from classroom.views import (
     practice,
     rosters,
     sessions,
+    sso,
     warmup,
     web_app,
 )
@@ -36,6 +37,13 @@ urlpatterns = [
     path(
         "accounts/password/", accounts.TeacherPasswordChangeView.as_view(), name="password_change"
     ),
+    # Single sign-on (classroom/sso/): only allauth's OpenID Connect sign-in and callback, at
+    # accounts/oidc/<provider>/login/(callback/); its own account pages are not routed. The names
+    # below are the ones its flow can send to, each back to the log-in page.
+    path("accounts/", include("allauth.socialaccount.providers.openid_connect.urls")),
+    path("accounts/sso/stopped/", sso.sign_in_stopped, name="socialaccount_signup"),
+    path("accounts/sso/cancelled/", sso.sign_in_stopped, name="socialaccount_login_cancelled"),
+    path("accounts/sso/inactive/", sso.sign_in_stopped, name="account_inactive"),
     path("settings/", teacher_settings, name="teacher_settings"),
     path("classes/new/", classes.class_new, name="class_new"),
     path("classes/<int:class_id>/", classes.class_detail, name="class_detail"),

@@ -94,3 +94,21 @@ def signup_check(
             id="snapclass.W004",
         )
     ]
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def sign_in_https_check(
+    app_configs: Sequence[AppConfig] | None, **kwargs: Any
+) -> list[checks.CheckMessage]:
+    apps = settings.SOCIALACCOUNT_PROVIDERS["openid_connect"]["APPS"]
+    if not apps or settings.SECURE_PROXY_SSL_HEADER:
+        return []
+    return [
+        checks.Warning(
+            "Single sign-on is on (SSO_PROVIDERS) while HTTPS is off: the sign-in's return "
+            "address is plain http://, which Google and Microsoft refuse for a server, and the "
+            "provider's code would cross the network readable.",
+            hint="Serve the site over HTTPS behind the proxy and set HTTPS=1 (docs/deploy.md).",
+            id="snapclass.W005",
+        )
+    ]

@@ -88,6 +88,10 @@ PUBLIC = {
     "readyz",
     # Off unless METRICS_TOKEN is set, then only with that bearer token; no one's data.
     "metrics",
+    # Where allauth's sign-in flow could send someone: back to the log-in page (classroom/sso).
+    "socialaccount_signup",
+    "socialaccount_login_cancelled",
+    "account_inactive",
 }
 # Confirmation pages: they only show what a POST elsewhere would do.
 GET_ONLY = {"session_delete_confirm"}
@@ -102,7 +106,9 @@ TEACHER_WITHOUT_OBJECTS = {
     "teacher_settings",
     "password_change",
 }
-PUBLIC_INCLUDES = {"i18n/"}
+# accounts/: allauth's sign-in with the school's account and its return (classroom/sso), which
+# sign a teacher in and show no one's data.
+PUBLIC_INCLUDES = {"i18n/", "accounts/"}
 # What a colleague's role keeps them from (404, nothing changes); everything else of the
 # shared class they reach as its owner does.
 OWNER_ONLY = {"class_delete", "class_share_add", "class_share_revoke"}

@@ -89,6 +89,20 @@ def test_one_process_on_plain_http_needs_no_trusted_proxies(right: SettingsWrapp
     assert _deploy_ids() == set()
 
 
+SIGN_IN_APP = {"provider_id": "oidc", "name": "School", "client_id": "c", "secret": "s"}
+
+
+def test_single_sign_on_over_plain_http_is_named(right: SettingsWrapper) -> None:
+    right.SOCIALACCOUNT_PROVIDERS = {"openid_connect": {"APPS": [SIGN_IN_APP]}}
+    assert _deploy_ids() == set()
+    right.SECURE_PROXY_SSL_HEADER = None
+    right.REDIS_URL = ""
+    right.TRUSTED_PROXIES = []
+    assert _deploy_ids() == {"snapclass.W005"}
+    right.SOCIALACCOUNT_PROVIDERS = {"openid_connect": {"APPS": []}}
+    assert _deploy_ids() == set()
+
+
 def test_the_environment_reaches_the_checks() -> None:
     """Each trap set wrong through the environment, as on a server (the same names as
     deploy/snapclass.env.example); tests/classroom/test_settings.py sets them right."""
@@ -104,6 +118,7 @@ def test_the_environment_reaches_the_checks() -> None:
     [
         ("SIGNUP", "everyone", "SIGNUP: 'everyone' is not one of open, invite, domain"),
         ("SCHOOL_DAY_ENDS", "4pm", "SCHOOL_DAY_ENDS: '4pm' is not a time of day such as 16:00"),
+        ("SSO_PROVIDERS", "facebook", "SSO_PROVIDERS: facebook is not one of google,"),
     ],
 )
 def test_a_bad_value_stops_the_site_naming_it(name: str, value: str, said: str) -> None:
