@@ -233,3 +233,10 @@ def test_the_log_in_page_shows_the_schools_sign_in(
     else:
         expect(buttons.first).to_have_text("Sign in with Google")
     screenshot(page, f"sso-login-{language}")
+    # allauth's step before the provider, opened directly: the site's own page, translated.
+    page.goto("/accounts/oidc/microsoft/login/")
+    step = page.locator("main form button")
+    expect(step).to_have_text(
+        "使用 Microsoft 帳號登入" if language == "zh-hant" else "Sign in with Microsoft"
+    )
+    screenshot(page, f"sso-step-{language}")
