@@ -164,10 +164,15 @@ def _spotting_chances(m: Measures) -> int:
     return _spotted(m) + m.signal.misses
 
 
+def _plays(m: Measures) -> int:
+    """What the wrong-play rate is a share of: spotted + wrong plays."""
+    return _spotted(m) + m.signal.false_alarms
+
+
 def wrong_play_rate(m: Measures) -> float | None:
     """Wrong-play rate = wrong plays / (spotted + wrong plays): the share of the child's
     plays that did not fit the pile. None when they played nothing."""
-    plays = _spotted(m) + m.signal.false_alarms
+    plays = _plays(m)
     return m.signal.false_alarms / plays if plays else None
 
 
@@ -238,6 +243,7 @@ MEASURES = (
         gettext_lazy("Share of their plays that did not fit"),
         wrong_play_rate,
         unit="%",
+        of=_plays,
     ),
 )
 

@@ -180,6 +180,7 @@ MEASURES = (
         gettext_lazy("Share of their pieces that stayed on the ship through the rocking"),
         placement_stability,
         unit="%",
+        of=_placements,
     ),
 )
 

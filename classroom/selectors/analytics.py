@@ -30,6 +30,12 @@ from classroom.analytics.signal import SignalCounts
 from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rolling_medians
 from classroom.gamesite import game_site, game_sites
 from classroom.models import GameSession, SchoolClass, Seat, Student, Trial, TrialTally
+from classroom.selectors.certainty import (
+    Certainty,
+    measures_certainty,
+    session_minimums,
+    window_certainty,
+)
 from classroom.selectors.classes import classes_visible
 
 if TYPE_CHECKING:
@@ -39,7 +45,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.db.models import QuerySet
 
-    from classroom.gamesite.contract import Measure
+    from classroom.gamesite.contract import GameSite, Measure
 
 Key = tuple[Any, ...]
 
@@ -610,6 +616,12 @@ class DashboardTile:
     rt_trend: str
     low_accuracy: bool
     many_false_alarms: bool
+    # How sure the tile's figures are: the headline rate and the recent median each with its
+    # interval, or "needs more play" under the measure's minimum (as the session report says),
+    # and the ``Dashboard.more`` rates with theirs, in the same order.
+    headline_sure: Certainty | None = None
+    speed_sure: Certainty | None = None
+    more_sure: tuple[Certainty, ...] = ()
 
     @property
     def struggling(self) -> bool:
@@ -702,6 +714,13 @@ def dashboard_build(
     class_median = statistics.median(accuracies) if accuracies else None
     spread = pooled_spread(in_order.values())
     fewest = None if spread is None else fewest_answers(spread)
+    kind_rates = site.kind_rates.values() if site.mixed_kinds else ()
+    more = tuple(
+        site.measure(key)
+        for key in dict.fromkeys([*kind_rates, *site.tile_measures])
+        if key != site.headline
+    )
+    needed = session_minimums(session=session, trials=sum(m.trials for m in measures.values()))
     tiles = []
     for seat in Seat.objects.filter(pk__in=list(measures)).order_by("name", "pk"):
         seat_rolling = rolling.get(seat.pk, [])
@@ -721,10 +740,12 @@ def dashboard_build(
                 rt_trend=live_trend(in_order.get(seat.pk, ()), spread=spread),
                 low_accuracy=low,
                 many_false_alarms=noisy,
+                **_tile_certainty(
+                    site, measures[seat.pk], in_order.get(seat.pk, ()), seat_rolling, more, needed
+                ),
             )
         )
     every_rt = [rt for rts in in_order.values() for rt in rts]
-    kind_rates = site.kind_rates.values() if site.mixed_kinds else ()
     return Dashboard(
         tiles=tiles,
         class_rts=every_rt,
@@ -733,12 +754,39 @@ def dashboard_build(
         speed_label=str(site.speed_measure.label),
         response_time_label=str(site.response_time),
         trend_fewest=fewest,
-        more=tuple(
-            site.measure(key)
-            for key in dict.fromkeys([*kind_rates, *site.tile_measures])
-            if key != site.headline
-        ),
+        more=more,
     )
+
+
+def _tile_certainty(
+    site: GameSite,
+    measures: Measures,
+    in_order: Sequence[int],
+    rolling: Sequence[float],
+    more: tuple[Measure, ...],
+    needed: Mapping[str, int | None],
+) -> dict[str, Any]:
+    """A tile's figures with how sure each is. The minimums count a child's trials, as the
+    session report's do, so a tile and the report say "needs more play" alike."""
+    speed = site.speed_measure
+    return {
+        "headline_sure": measures_certainty(
+            measure=site.headline_measure,
+            measures=measures,
+            speed=False,
+            needed=needed.get(site.headline_measure.key),
+        ),
+        "speed_sure": window_certainty(
+            measure=speed,
+            window=in_order[-ROLLING_RESPONSES:],
+            value=round(rolling[-1]) if rolling else None,
+            played=measures.trials,
+            needed=needed.get(speed.key),
+        ),
+        "more_sure": tuple(
+            measures_certainty(measure=measure, measures=measures, speed=False) for measure in more
+        ),
+    }
 
 
 def session_absent_students(*, session: GameSession) -> list[Student]:

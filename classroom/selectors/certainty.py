@@ -165,6 +165,47 @@ def session_certainty(*, session: GameSession) -> dict[int, list[Certainty]]:
     return made
 
 
+def session_minimums(*, session: GameSession, trials: int) -> dict[str, int | None]:
+    """The fewest trials each of the game's headline and speed measures needs among this
+    session's players (``minimum_trials`` of their split-half reliability), by measure key.
+
+    A live console asks at every draw, while ``trials`` (the session's count so far) grows:
+    the estimate is measured again only each time that count doubles, since it reads every
+    trial of the session and moves little in between."""
+    key = f"snapclass:minimums:{session.pk}:{trials.bit_length()}"
+    found = cache.get(key)
+    if isinstance(found, dict):
+        return found
+    site = game_site(session.game)
+    by_seat = _rows_by_seat(session)
+    made: dict[str, int | None] = {}
+    for measure in (site.headline_measure, site.speed_measure):
+        reliability = _reliability(session, measure, by_seat, speed=measure is site.speed_measure)
+        made[measure.key] = (
+            None
+            if reliability is None
+            else minimum_trials(reliability.estimate, reliability.mean_trials)
+        )
+    cache.set(key, made, _CACHE_SECONDS)
+    return made
+
+
+def window_certainty(
+    *, measure: Measure, window: Sequence[int], value: float | None, played: int, needed: int | None
+) -> Certainty:
+    """How sure a recent median of the speed measure is (a console's "last 10"): the bootstrap
+    interval of the median of the ``window``'s kept RTs, and the enough-data state of the
+    child's ``played`` kept RTs in the session against the measure's minimum."""
+    kept = tuple(kept_rts(window))
+    return Certainty(
+        measure=measure,
+        value=value,
+        interval=_median_interval_of(kept),
+        reliability=None,
+        enough=EnoughData(n=played, needed=needed),
+    )
+
+
 def measures_certainty(
     *,
     measure: Measure,

@@ -101,8 +101,9 @@ def sure_cell(certainty: Certainty | None) -> str:
     if certainty.value is None or interval is None:
         return text
     decimals = certainty.measure.decimals
-    low = formats.number_format(interval.low, decimals)
-    high = formats.number_format(interval.high, decimals)
+    # Rounded first: number_format cuts the digits off, which would pull an upper bound in.
+    low = formats.number_format(round(interval.low, decimals), decimals)
+    high = formats.number_format(round(interval.high, decimals), decimals)
     return format_html('{} <span class="interval">({}–{})</span>', text, low, high)  # noqa: RUF001
 
 

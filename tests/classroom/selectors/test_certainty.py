@@ -151,3 +151,39 @@ def test_the_summary_export_carries_intervals_enough_data_and_run_flags(
     # Eli's four trials are short of the session's minimum; Ava's sixty are not.
     assert ava["Needs more play"] == ""
     assert "needs more play (4 of" in rows["Eli"]["Needs more play"]
+
+
+def test_the_console_tiles_say_how_sure_as_the_session_report_does(
+    class_session: GameSession, school_class: SchoolClass
+) -> None:
+    """A live tile shows each figure with its interval, and "needs more play" under the same
+    minimum as the session report, counted in the same trials."""
+    from django.template.loader import render_to_string
+
+    from classroom.pages.fragments import dashboard_context
+
+    seats = _played(class_session, school_class, eli_flips=4)
+    class_session.refresh_from_db()
+    context = dashboard_context(session=class_session)
+    tiles = {tile.seat.name: tile for tile in context["dashboard"].tiles}
+    report_accuracy, report_speed = seat_certainty(session=class_session, seat=seats["Eli"])
+    eli = tiles["Eli"]
+    assert eli.headline_sure is not None
+    assert eli.speed_sure is not None
+    assert eli.headline_sure.enough == report_accuracy.enough
+    assert eli.speed_sure.enough == report_speed.enough
+    assert not eli.headline_sure.enough.enough
+    ava = tiles["Ava"]
+    assert ava.headline_sure is not None
+    assert ava.speed_sure is not None
+    assert ava.headline_sure.enough.enough
+    # The recent median (of her last ten right answers) lies within its own interval.
+    assert ava.speed_sure.interval is not None
+    assert ava.speed_sure.value is not None
+    assert ava.speed_sure.interval.low <= ava.speed_sure.value <= ava.speed_sure.interval.high
+    html = render_to_string("classroom/session_console.html#dashboard", context)
+    eli_tile = html.split('data-name="eli"')[1].split("</li>")[0]
+    ava_tile = html.split('data-name="ava"')[1].split("</li>")[0]
+    assert f"needs more play (4 of {report_accuracy.enough.needed})" in eli_tile
+    assert ava_tile.count('class="interval"') == 2
+    assert "needs more play" not in ava_tile

@@ -299,10 +299,10 @@ def test_the_overview_shows_a_catches_row_and_a_placements_row(
         ["Ava", "—", "—", "—", "—"],
         # With their 95 % intervals: a bootstrap of the median, Wilson's for a share.
         ["Ava: Catches", "450 ms (400–500)", "75 % (30–95)", "600 ms", "2.00"],
-        ["Ava: Placements (stayed on board)", "—", "80 % (37–96)", "—", "—"],
+        ["Ava: Placements (stayed on board)", "—", "80 % (38–96)", "—", "—"],
         ["Ben", "—", "—", "—", "—"],
-        ["Ben: Catches", "750 ms (700–800)", "50 % (15–84)", "1500 ms", "-2.00"],
-        ["Ben: Placements (stayed on board)", "—", "50 % (9–90)", "—", "—"],
+        ["Ben: Catches", "750 ms (700–800)", "50 % (15–85)", "1500 ms", "-2.00"],
+        ["Ben: Placements (stayed on board)", "—", "50 % (9–91)", "—", "—"],
     ]
     assert "d′" not in text
 

@@ -194,9 +194,9 @@ def test_the_commotion_console_tiles_show_wrong_plays_beside_the_spotting_rate(
     keys = [measure.key for measure in context["dashboard"].more]
     assert keys == ["wrong_play_rate", "wrong_plays"]
     html = render_to_string("classroom/session_console.html#dashboard", context)
-    assert "<dt>Spotting rate</dt><dd>75 %</dd>" in html
-    # 1 wrong play of 4 plays (3 spotted).
-    assert "<dt>Wrong-play rate</dt><dd>25 %</dd>" in html
+    # Each rate with its 95 % interval (Wilson's, of 4 plays: 3 spotted, 1 wrong).
+    assert '<dt>Spotting rate</dt><dd>75 % <span class="interval">(30–95)</span></dd>' in html
+    assert '<dt>Wrong-play rate</dt><dd>25 % <span class="interval">(5–70)</span></dd>' in html
     assert "<dt>Wrong plays</dt><dd>1</dd>" in html
 
 
@@ -297,5 +297,5 @@ def test_the_riff_raff_console_tiles_show_catch_time_and_stayed_aboard(
 
     html = render_to_string("classroom/session_console.html#dashboard", context)
     assert "Catch time (last 10)" in html
-    assert "<dt>Stayed aboard</dt><dd>75 %</dd>" in html
+    assert '<dt>Stayed aboard</dt><dd>75 % <span class="interval">(30–95)</span></dd>' in html
     assert "RT (last 10)" not in html
