@@ -89,6 +89,20 @@ class Student(models.Model):
     # Plays with the colour-vision-safe palette; their trials carry the flag
     # in games where a colour is the stimulus.
     colour_safe = models.BooleanField(_("Colour-vision-safe colours"), default=False)
+
+    class ExtraTime(models.TextChoices):
+        # The values are the engines' (games.engine.extra_time) and the trials' mark
+        # (``Trial.data["extra_time"]``, classroom.people.extra_time).
+        NONE = "", _("No extra time")
+        X1_5 = "x1.5", _("Response window ×1.5")  # noqa: RUF001
+        X2 = "x2", _("Response window ×2")  # noqa: RUF001
+        UNTIMED = "untimed", _("No speed scoring")
+
+    # Their own, longer response window at a table (the others keep the table's); their
+    # trials carry it and stay out of the school's norms.
+    extra_time = models.CharField(
+        _("Extra time"), max_length=8, choices=ExtraTime.choices, default="", blank=True
+    )
     # Practice starts with the 20-tap warm-up (``Warmup``); the child or the teacher turns it off.
     practice_warmup = models.BooleanField(_("Warm up before practice"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)

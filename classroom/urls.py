@@ -76,6 +76,11 @@ urlpatterns = [
         name="student_colour_safe",
     ),
     path(
+        "classes/<int:class_id>/students/<int:student_id>/extra-time/",
+        classes.student_extra_time,
+        name="student_extra_time",
+    ),
+    path(
         "classes/<int:class_id>/students/<int:student_id>/practice-warmup/",
         classes.student_practice_warmup,
         name="student_practice_warmup",

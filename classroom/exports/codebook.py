@@ -141,6 +141,19 @@ def _rule_rows() -> Iterator[list[str]]:
         "",
         "Liesefeld, H. R. & Janczyk, M. (2019). Behavior Research Methods 51, 40-60.",
     ]
+    yield [
+        section,
+        _("Extra time"),
+        _(
+            "A child with extra time (the Extra time column) had a response window of their "
+            "own, 1.5 or 2 times the table's, while the others kept the table's; untimed: the "
+            "x2 window and no speed scoring. Their trials are kept and counted in their own "
+            "figures, left out of the school's norms, and an untimed child's times are shown "
+            "as not scored."
+        ),
+        "x1.5, x2, untimed",
+        "",
+    ]
 
 
 def _setting_value(value: object, choices: Sequence[tuple[Any, str]]) -> str:

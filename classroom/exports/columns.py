@@ -176,6 +176,19 @@ SHARED_TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
         ),
         unit="colour_safe",
     ),
+    # Extra time (classroom.people.extra_time): the child's own, longer response window.
+    Column(
+        _("Extra time"),
+        _data("extra_time"),
+        10,
+        meaning=_(
+            "The child's own response window: x1.5 or x2 the table's (Palm Strike slaps, Riff "
+            "Raff catches), or untimed: no speed scoring (Commotion's extra time is always "
+            "this); blank for the table's window. Such trials stay out of the school's norms, "
+            "and an untimed trial's time is not scored"
+        ),
+        unit="x1.5, x2, untimed",
+    ),
 )
 LAST_TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
     Column(

@@ -95,6 +95,8 @@ def tablet_labels(*, seat: Seat, settings: dict[str, Any]) -> dict[str, Any]:
         "claimed_count": _("Cards you claimed: %(n)s"),
         "open": _("Match? Slap it!"),
         "open_team": _("Find a match in the middle and tap it!"),
+        # The card is still open for a player with a longer window of their own (extra time).
+        "closed_for_you": _("Wait for the next card."),
         "your_flip": _("Your turn: tap Flip!"),
         "their_flip": _("%(name)s flips next"),
         "get_ready": _("Get ready…"),

@@ -14,7 +14,9 @@ from classroom.hosting.row_insert import RowInserter
 from classroom.hosting.row_reads import ColumnByKey, ColumnsByKey
 from classroom.models import ActionLogEntry, Seat, Table, Trial
 from classroom.people.colour_vision import palette_for_player, trial_accommodation
-from classroom.services.live_tables import roster_seat_ids
+from classroom.people.extra_time import TRIAL_KEY as EXTRA_TIME_KEY
+from classroom.people.extra_time import trial_extra_time
+from classroom.services.live_tables import roster_extra_time, roster_seat_ids
 from games.live.host import StoreFenced
 
 if TYPE_CHECKING:
@@ -39,6 +41,9 @@ class TableRecord:
     # Engine seat index -> the accommodation its trials carry in their data (a human seat
     # playing a colour-stimulus game with the colour-vision-safe palette: "colour_safe").
     accommodations: Mapping[int, str] = field(default_factory=dict)
+    # Engine seat index -> the extra time its trials carry ("x1.5", "x2", "untimed"), as the
+    # table was dealt (classroom.people.extra_time).
+    extra_time: Mapping[int, str] = field(default_factory=dict)
 
 
 def table_record(*, table: Table, epoch: int = 0) -> TableRecord:
@@ -69,6 +74,11 @@ def table_record(*, table: Table, epoch: int = 0) -> TableRecord:
         },
         epoch=epoch,
         accommodations=accommodations,
+        extra_time={
+            index: mark
+            for index, choice in roster_extra_time(table.roster).items()
+            if (mark := trial_extra_time(game=session.game, choice=choice))
+        },
     )
 
 
@@ -148,6 +158,8 @@ def _trial_rows(
         data = dict(trial.data)
         if accommodation := record.accommodations.get(trial.seat):
             data["accommodation"] = accommodation
+        if extra_time := record.extra_time.get(trial.seat):
+            data[EXTRA_TIME_KEY] = extra_time
         yield (
             record.session_id,
             record.table_id,

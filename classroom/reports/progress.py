@@ -28,7 +28,10 @@ from classroom.gamesite import game_site, game_sites
 from classroom.gamesite.labels import kind_label, level_label, measure_heads
 from classroom.gamesite.ladder_labels import rung_label
 from classroom.selectors import analytics as selectors
-from classroom.selectors.accommodations import student_colour_safe_sessions
+from classroom.selectors.accommodations import (
+    student_colour_safe_sessions,
+    student_extra_time_sessions,
+)
 from classroom.selectors.certainty import measures_certainty
 from classroom.selectors.class_change import (
     RATE,
@@ -460,6 +463,7 @@ def progress_report(
         "level_tracks": _level_tracks(student, game),
         "points": points,
         "colour_safe_sessions": student_colour_safe_sessions(student=student),
+        "extra_time_sessions": student_extra_time_sessions(student=student),
         "labels": [_session_label(point) for point in points],
         "summaries": _summaries(points, lines),
         "changes": _changes(student, change),

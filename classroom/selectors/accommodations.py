@@ -1,7 +1,9 @@
-"""Which results were played with an accommodation (see ``classroom.people.colour_vision``).
+"""Which results were played with an accommodation (see ``classroom.people.colour_vision``
+and ``classroom.people.extra_time``).
 
 Reports mark them: in a game where a colour is the stimulus, a reaction time on
-colour-vision-safe colours answers a different stimulus than one on the standard colours.
+colour-vision-safe colours answers a different stimulus than one on the standard colours;
+a child with extra time had a longer window than the table's (or no speed scoring).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from classroom.models import Trial
 from classroom.people.colour_vision import COLOUR_SAFE_ACCOMMODATION
+from classroom.people.extra_time import TRIAL_KEY as EXTRA_TIME_KEY
 
 if TYPE_CHECKING:
     from classroom.models import GameSession, Student
@@ -38,5 +41,27 @@ def student_colour_safe_sessions(*, student: Student) -> set[int]:
         )
         .order_by()
         .values_list("session_id", flat=True)
+        .distinct()
+    )
+
+
+def session_extra_time_seats(*, session: GameSession) -> dict[int, str]:
+    """Seat pk -> the extra time its trials were played with ("x1.5", "x2", "untimed"), for
+    the session's seats that had any (classroom.people.extra_time)."""
+    return dict(
+        Trial.objects.filter(session=session, data__has_key=EXTRA_TIME_KEY)
+        .exclude(seat__isnull=True)
+        .order_by()
+        .values_list("seat_id", f"data__{EXTRA_TIME_KEY}")
+        .distinct()
+    )
+
+
+def student_extra_time_sessions(*, student: Student) -> dict[int, str]:
+    """Session pk -> the extra time the student played that session with."""
+    return dict(
+        Trial.objects.filter(student=student, data__has_key=EXTRA_TIME_KEY)
+        .order_by()
+        .values_list("session_id", f"data__{EXTRA_TIME_KEY}")
         .distinct()
     )

@@ -194,6 +194,20 @@ def student_colour_safe_set(*, student: Student, colour_safe: bool) -> Student:
     return student
 
 
+def student_extra_time_set(*, student: Student, extra_time: str) -> Student:
+    """Give the student extra time at every table (``Student.ExtraTime``; "" for none).
+
+    It takes effect at the next table dealt with them (the roster keeps it,
+    ``table_roster_fix``): a table already playing keeps the windows it was dealt with.
+    Raises ValidationError for a value that is not one of the choices.
+    """
+    if extra_time not in Student.ExtraTime.values:
+        raise ValidationError(_("Choose one of the listed values."))
+    student.extra_time = extra_time
+    student.save(update_fields=["extra_time"])
+    return student
+
+
 def student_practice_warmup_set(*, student: Student, warmup: bool) -> Student:
     """Start the student's practice games with the 20-tap warm-up (or not), from their next
     one; the child chooses on their practice page, the teacher on the class page."""

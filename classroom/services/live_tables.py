@@ -12,6 +12,7 @@ from classroom.events import LobbyChanged, event_publish
 from classroom.models import GameSession, Seat, Table
 from classroom.selectors.levels import student_rung
 from classroom.selectors.sessions import session_tables_current
+from games.engine.extra_time import ROSTER_KEY as EXTRA_TIME_KEY
 from games.registry import game_get
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def table_roster_fix(
             "seat_id": seat.pk,
             "name": seat.name,
             **({"options": seat.options} if seat.options else {}),
+            **_extra_time_entry(seat),
             **(_ladder_entry(session, seat) if session.adaptive else {}),
         }
         for seat in humans
@@ -60,6 +62,15 @@ def table_roster_fix(
     table.seed = _table_seed(session, table)
     table.save(update_fields=["roster", "seed"])
     return table
+
+
+def _extra_time_entry(seat: Seat) -> dict[str, Any]:
+    """The child's extra time as the table is dealt (games.engine.extra_time): fixed with the
+    seats, so the table replays with the windows it played."""
+    student = seat.student
+    if student is None or not student.extra_time:
+        return {}
+    return {EXTRA_TIME_KEY: student.extra_time}
 
 
 def _ladder_entry(session: GameSession, seat: Seat) -> dict[str, Any]:
@@ -80,6 +91,15 @@ def tables_roster_fix(*, session: GameSession) -> None:
 def roster_seat_ids(roster: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     """Engine seat index → Seat pk, for the human seats."""
     return {index: entry["seat_id"] for index, entry in enumerate(roster) if "seat_id" in entry}
+
+
+def roster_extra_time(roster: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """Engine seat index → the extra time its child was dealt with ("x1.5", "x2", "untimed")."""
+    return {
+        index: str(entry[EXTRA_TIME_KEY])
+        for index, entry in enumerate(roster)
+        if "seat_id" in entry and entry.get(EXTRA_TIME_KEY)
+    }
 
 
 def roster_takeovers(roster: Sequence[Mapping[str, Any]]) -> dict[int, str]:

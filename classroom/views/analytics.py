@@ -36,6 +36,7 @@ from classroom.reports.progress import (
 from classroom.selectors import analytics as selectors
 from classroom.selectors.accommodations import (
     session_colour_safe_seats,
+    session_extra_time_seats,
 )
 from classroom.selectors.certainty import measures_certainty, seat_certainty, session_certainty
 from classroom.selectors.class_change import (
@@ -74,6 +75,7 @@ from classroom.services.exports import (
 from classroom.services.run_flags import run_keep as run_keep_service
 from classroom.views.access import class_or_404, class_student_or_404, session_or_404
 from classroom.views.exports import export_panel_context, reports_page_url
+from games.engine.extra_time import UNTIMED
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -147,6 +149,7 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
             for c in next(iter(sure.values()), [])
         ],
         "colour_safe_seats": session_colour_safe_seats(session=session),
+        **_extra_time_context(session),
         "sure_by_seat": {
             seat_id: {c.measure.key: c for c in figures} for seat_id, figures in sure.items()
         },
@@ -164,6 +167,15 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         **export_panel_context(request=request, session=session),
     }
     return render(request, "classroom/session_report.html", context)
+
+
+def _extra_time_context(session: GameSession) -> dict[str, Any]:
+    """The seats that played with extra time, and those whose speed is not scored."""
+    seats = session_extra_time_seats(session=session)
+    return {
+        "extra_time_seats": seats,
+        "unscored_seats": {seat: True for seat, mark in seats.items() if mark == UNTIMED},
+    }
 
 
 def _site_context(game: str) -> dict[str, Any]:
@@ -190,6 +202,8 @@ def session_report_seat(request: TeacherRequest, session_id: int, seat_id: int) 
         "measures": measures,
         "trials": trials,
         "colour_safe": seat.pk in session_colour_safe_seats(session=session),
+        "extra_time": (extra_time := session_extra_time_seats(session=session).get(seat.pk)),
+        "extra_time_unscored": extra_time == UNTIMED,
         "certainty": seat_certainty(session=session, seat=seat) if measures else [],
         **_run_flag_context(request, session, seat),
         "decision": _seat_decision(session, seat, measures),

@@ -20,6 +20,7 @@ from classroom.services.classes import (
     class_delete_preview,
     class_update,
     student_colour_safe_set,
+    student_extra_time_set,
     student_practice_warmup_set,
     student_token_rotate,
 )
@@ -142,6 +143,23 @@ def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> H
 def student_colour_safe(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
     school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
     student_colour_safe_set(student=student, colour_safe=request.POST.get("colour_safe") == "on")
+    if request.htmx:
+        return _student_row(request, school_class, student)
+    return redirect("class_detail", class_id=school_class.pk)
+
+
+@login_required
+@require_POST
+def student_extra_time(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
+    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
+    try:
+        student_extra_time_set(student=student, extra_time=request.POST.get("extra_time", ""))
+    except ValidationError as refused:
+        problem = " ".join(refused.messages)
+        if request.htmx:
+            return _student_row(request, school_class, student, extra_time_problem=problem)
+        messages.error(request, problem)
+        return redirect("class_detail", class_id=school_class.pk)
     if request.htmx:
         return _student_row(request, school_class, student)
     return redirect("class_detail", class_id=school_class.pk)

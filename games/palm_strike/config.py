@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from games.engine.extra_time import SeatScales, scale_for, scales_check
 from games.engine.settings import SettingError, response_window, setting, validate_settings
 from games.engine.translation import gettext_noop
 
@@ -118,10 +119,19 @@ class Config:
         minimum=0,
         maximum=500,
     )
+    # Not a setting (no form field): (seat, scale) pairs giving those seats a response
+    # window ``scale`` times the table's (extra time, games.engine.extra_time); folded in by
+    # the spec's ``table_config`` from the table's roster.
+    window_scale_by_seat: SeatScales = ()
 
     def __post_init__(self) -> None:
         validate_settings(self)
+        scales_check("window_scale_by_seat", self.window_scale_by_seat)
         if self.flip_pacing == "auto" and self.auto_flip_s <= self.response_window_s:
             raise SettingError(
                 "auto_flip_s", gettext_noop("Must be longer than the response window.")
             )
+
+    def window_ms_for(self, seat: int | None) -> int:
+        """How long a flipped card stays open for ``seat``'s slap (None: the table's window)."""
+        return round(self.response_window_s * 1000 * scale_for(self.window_scale_by_seat, seat))

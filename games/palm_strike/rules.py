@@ -7,7 +7,10 @@ returns the very state it was given with a readable reason.
 
 Time line of one flip (all server milliseconds):
 
-* the card is shown at ``shown``; it stays open until ``shown + response window``;
+* the card is shown at ``shown``; it stays open until ``shown + response window``; a seat
+  with extra time (``Config.window_scale_by_seat``) has a longer window of its own, the card
+  then stays open until the longest ends, and every other seat's slap still counts only
+  inside the table's window (the same refusal as after any close);
 * the first slap opens a *grace window* of ``config.grace_ms``; when it ends the race goes
   to the earliest plausible tablet reaction time among slaps received inside it (if none of
   them is plausible the race stays open and the next slap opens a new grace window); a slap
@@ -40,7 +43,8 @@ changes the game.
 Events (``Outcome.events``, for animation and the teacher's feed), by kind: ``started``,
 ``flip`` {flip, seat, card, closes_ms}, ``reshuffle`` {cards}, ``slap`` {flip, seat,
 plausible}, ``claim`` / ``false_claim`` {flip, seat, card, plausible}, ``race_void`` {flip},
-``resolved`` {flip, winner, outcome, to_seat, card}, ``choice`` {seat, reason, to_seat,
+``resolved`` {flip, winner, outcome, to_seat, card}, ``seat_window_closed`` {flip, seats},
+``choice`` {seat, reason, to_seat,
 flip}, ``chosen`` {seat, reason, to_seat, card, default}, ``window_closed`` {flip, winner,
 outcome, slappers}, ``turn`` {seat}, ``round_over`` {round, winners}, ``round_started``
 {round, active_seat}, ``game_over`` {winners, scores}.
@@ -241,13 +245,18 @@ def _flip(state: State, now_ms: int, seat: int | None, ch: Changes) -> None:
     state.discard.append(card)
     state.flips += 1
     state.round_flips += 1
+    # Each seat's own window (extra time: longer for some); the card stays open for the
+    # longest, and a seat's slap counts only inside its own.
+    seat_closes = {now_ms + config.window_ms_for(s) for s in state.seats}
+    closes = max(now_ms + _window_ms(config), *seat_closes)
     flip = Flip(
         number=state.flips,
         card=card,
         shown_ms=now_ms,
-        closes_ms=now_ms + _window_ms(config),
+        closes_ms=closes,
         table={s: tuple(state.hands[s]) for s in state.seats},
         centre=tuple(state.centre),
+        early_closes=sorted(at for at in seat_closes if at < closes),
     )
     state.current = flip
     _plan_bots(state, flip)
@@ -614,6 +623,16 @@ def _finish_flip(state: State, now_ms: int, ch: Changes) -> None:
         state.next_flip_ms = now_ms + RESUME_MS
 
 
+def _close_seat_windows(state: State, now_ms: int, ch: Changes) -> None:
+    """Extra time: the seats whose own window ends now can no longer slap; the card stays
+    open for the seats with a longer one."""
+    flip = state.current
+    assert flip is not None
+    flip.early_closes.pop(0)
+    seats = [s for s in state.seats if flip.shown_ms + state.config.window_ms_for(s) == now_ms]
+    ch.event("seat_window_closed", flip=flip.number, seats=seats)
+
+
 def _close_window(state: State, now_ms: int, ch: Changes) -> None:
     flip = state.current
     assert flip is not None
@@ -656,6 +675,8 @@ def _next_timer(state: State) -> tuple[int, int, str] | None:
             timers.append((flip.grace_ends_ms, 0, "grace"))
         if flip.bot_moves:
             timers.append((flip.bot_moves[0].due_ms, 1, "bot"))
+        if flip.early_closes:
+            timers.append((flip.early_closes[0], 3, "seat_close"))
         closes = flip.closes_ms
         if grace_pending and flip.grace_ends_ms is not None:
             closes = max(closes, flip.grace_ends_ms)
@@ -682,6 +703,8 @@ def _run_timer(state: State, name: str, at_ms: int, ch: Changes) -> None:
         _record(state, move.seat, move.rt_ms, 0, at_ms, ch, move.place)
     elif name == "choice":
         _apply_choice(state, 0, at_ms, ch, by_default=True)
+    elif name == "seat_close":
+        _close_seat_windows(state, at_ms, ch)
     elif name == "close":
         _close_window(state, at_ms, ch)
     elif name == "deal":
@@ -740,13 +763,15 @@ def tick(state: State, now_ms: int) -> Outcome[State]:
 # Player inputs
 
 
-def _check_flip_open(state: State, number: int, now_ms: int) -> Flip | Refusal:
+def _check_flip_open(state: State, seat: int, number: int, now_ms: int) -> Flip | Refusal:
     flip = state.current
     if number > state.flips:
         return Refusal(gettext_noop("That card has not been flipped yet."))
     if flip is None:
         return Refusal(gettext_noop("Too late: that card has already closed."))
-    if number != flip.number or not flip.open or now_ms >= flip.closes_ms:
+    # The seat's own window: the table's, or longer with extra time.
+    closes = min(flip.closes_ms, flip.shown_ms + state.config.window_ms_for(seat))
+    if number != flip.number or not flip.open or now_ms >= closes:
         return Refusal(gettext_noop("Too late: that card has already closed."))
     return flip
 
@@ -773,7 +798,7 @@ def _act_slap(
         return Refusal(
             gettext_noop("In team mode, tap the card and then a matching card in the centre.")
         )
-    flip = _check_flip_open(state, action.flip, now_ms)
+    flip = _check_flip_open(state, seat, action.flip, now_ms)
     if isinstance(flip, Refusal):
         return flip
     if any(response.seat == seat for response in flip.responses):
@@ -788,7 +813,7 @@ def _act_claim(
 ) -> Refusal | None:
     if not state.config.team_mode:
         return Refusal(gettext_noop("Claiming centre cards is only for team mode."))
-    flip = _check_flip_open(state, action.flip, now_ms)
+    flip = _check_flip_open(state, seat, action.flip, now_ms)
     if isinstance(flip, Refusal):
         return flip
     if any(response.seat == seat for response in flip.responses):

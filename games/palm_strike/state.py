@@ -75,6 +75,10 @@ class Flip:
     winner: int | None = None
     outcome: RaceOutcome | None = None
     open: bool = True
+    # Extra time (Config.window_scale_by_seat): the flip stays open until the longest seat
+    # window (``closes_ms``); these are the earlier seat windows' ends still to come, in
+    # order, each a timer so those seats' tablets see the card close on time.
+    early_closes: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -150,4 +154,5 @@ def _copy_flip(flip: Flip) -> Flip:
         table=dict(flip.table),
         responses=[dataclasses.replace(response) for response in flip.responses],
         bot_moves=[dataclasses.replace(move) for move in flip.bot_moves],
+        early_closes=list(flip.early_closes),
     )

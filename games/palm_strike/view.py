@@ -124,6 +124,20 @@ def _glow(state: State, seat: int | None) -> dict[str, Any] | None:
     return {"flip": flip.number, "players": players, "centre": centre}
 
 
+def _window_closes(state: State, seat: int | None) -> int | None:
+    """When the open card closes for ``seat`` (None: the table, its longest window), or None
+    once it has: with extra time at the table a seat's own window may end before the card's."""
+    flip = state.current
+    if flip is None or not flip.open:
+        return None
+    if seat is None:
+        return flip.closes_ms
+    own = min(flip.closes_ms, flip.shown_ms + state.config.window_ms_for(seat))
+    # Early closes are timers run in order: a seat's has passed once the next to come is later.
+    upcoming = flip.early_closes[0] if flip.early_closes else flip.closes_ms
+    return own if own >= upcoming else None
+
+
 def _winners(state: State) -> list[int]:
     """The game's winners once it is over; between points rounds, that round's winners."""
     if state.game_over:
@@ -148,7 +162,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "round": state.round,
         "flip": state.flips,
         "public": card_to_dict(flip.card) if flip is not None else None,
-        "window_closes_ms": flip.closes_ms if flip is not None and flip.open else None,
+        "window_closes_ms": _window_closes(state, seat),
         "active_seat": state.active_seat,
         "players": [
             {

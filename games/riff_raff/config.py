@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.engine.extra_time import SeatScales, scale_for, scales_check
 from games.engine.settings import BOT_LEVEL_CHOICES, response_window, setting, validate_settings
 from games.engine.translation import gettext_noop
 from games.riff_raff.cargo import SHAPES
@@ -84,12 +85,23 @@ class Config:
         maximum=4,
     )
 
+    # Not a setting (no form field): (seat, scale) pairs giving those seats a catch window
+    # ``scale`` times the table's (extra time, games.engine.extra_time); folded in by the
+    # spec's ``table_config`` from the table's roster. Only the active seat catches, so a
+    # longer window of one seat's never shortens or lengthens anyone else's.
+    catch_scale_by_seat: SeatScales = ()
+
     def __post_init__(self) -> None:
         validate_settings(self)
+        scales_check("catch_scale_by_seat", self.catch_scale_by_seat)
 
     @property
     def catch_window_ms(self) -> int:
         return round(self.catch_window_s * 1000)
+
+    def catch_window_ms_for(self, seat: int) -> int:
+        """How long ``seat``'s falling cargo can be caught: the table's window, or its own."""
+        return round(self.catch_window_s * 1000 * scale_for(self.catch_scale_by_seat, seat))
 
     @property
     def shapes(self) -> tuple[str, ...]:

@@ -427,7 +427,7 @@ def _fell(state: State, piece_id: int, at: int, ch: Changes) -> None:
     seat = state.active
     assert seat is not None
     piece = state.cargo[piece_id]
-    falling = Falling(piece, at, at + state.config.catch_window_ms)
+    falling = Falling(piece, at, at + state.config.catch_window_ms_for(seat))
     if seat in state.bots:
         rt = botlib.plan_catch(state.bots[seat], state.rng)
         if rt is not None and at + rt < falling.until_ms:

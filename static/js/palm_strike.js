@@ -345,6 +345,7 @@ function play(root) {
     el.flip.hidden = !myTurnToFlip;
     if (view.paused) text = L.paused;
     else if (view.ended) text = L.ended;
+    else if (view.phase === "open" && !flipOpen()) text = L.closed_for_you;
     else if (view.phase === "open") text = view.team_mode ? L.open_team : L.open;
     else if (view.phase === "choosing") text = view.choice ? "" : L.waiting_choice;
     else if (view.phase === "round_over") text = L.round_over;

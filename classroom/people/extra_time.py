@@ -1,0 +1,58 @@
+"""Who plays with extra time, and how their trials say so.
+
+The teacher sets it per child on the class page (``Student.extra_time``). When a table's seats
+are fixed the choice goes into the child's roster entry (``games.engine.extra_time.ROSTER_KEY``),
+so a replayed table keeps the windows it was dealt with; the game folds it into its Config.
+Every trial of that seat carries the mark in its data under ``TRIAL_KEY``, which reports,
+exports and the school's norms read.
+
+What extra time means per game (docs/measures.md, "Extra time"):
+
+* Palm Strike: the child's own slap window is 1.5 or 2 times the table's (the card stays open
+  for them; everyone else's slap still counts only inside the table's window).
+* Riff Raff: the child's catch window is 1.5 or 2 times the table's (only the active player
+  catches, so no one else's window changes).
+* Commotion has no window to lengthen: a race for a shared pile is the game. Any extra time
+  there means no speed scoring, and the trials say "untimed".
+
+"No speed scoring" plays with the x2 window where there is one; the child's speed measures
+are shown as not scored.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games.engine.extra_time import SCALES, UNTIMED, X1_5, X2
+
+TRIAL_KEY = "extra_time"
+# Games whose engines take a per-seat window (their spec's ``table_config`` folds it in).
+WINDOWED_GAMES = frozenset({"palm_strike", "riff_raff"})
+
+
+def trial_extra_time(*, game: str, choice: str) -> str | None:
+    """The mark a trial of ``game`` carries for a child with extra time ``choice``
+    ("x1.5", "x2", "untimed"), or None for none."""
+    if choice not in SCALES:
+        return None
+    return choice if game in WINDOWED_GAMES else UNTIMED
+
+
+def extra_time_badge(mark: str) -> str:
+    """The badge beside results played with extra time ``mark``."""
+    badges = {
+        X1_5: _("extra time ×1.5"),  # noqa: RUF001
+        X2: _("extra time ×2"),  # noqa: RUF001
+        UNTIMED: _("no speed scoring"),
+    }
+    return badges.get(mark, _("extra time"))
+
+
+def extra_time_report_note() -> str:
+    """Once per page that lists results played with extra time: what the badge means."""
+    return _(
+        "Played with a response window of their own, longer than the table's (Palm Strike's "
+        "slaps, Riff Raff's catches); Commotion has no window to lengthen, so there it means "
+        "no speed scoring. These runs stay out of the school's norms; with no speed scoring "
+        "their times are not scored."
+    )
