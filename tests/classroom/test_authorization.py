@@ -118,6 +118,7 @@ PREPARER_ONLY = {"export_status", "export_file", "export_again"}
 MANAGERS_ONLY = {
     "class_edit", "class_roster", "class_roster_preview", "class_roster_confirm",
     "student_rotate", "student_remove", "student_colour_safe", "student_practice_warmup",
+    "student_extra_time",
     "class_practice", "practice_code_action", "assignment_levels", "assignment_remove",
     "session_delete_confirm", "session_delete", "run_keep",
 }  # fmt: skip

@@ -42,6 +42,7 @@ TRIAL_HEADER = [
     "Practice",
     "Adaptive level",
     "Accommodation",
+    "Extra time",
     "Flip",
     "Public card word",
     "Public card ink",
