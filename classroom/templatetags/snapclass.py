@@ -11,8 +11,6 @@ from django.utils.translation import gettext as _
 
 from classroom.gamesite import labels
 from classroom.gamesite.labels import colour_words, game_name, kind_label, level_label
-from classroom.models import Student
-from classroom.people.extra_time import extra_time_badge, extra_time_report_note
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -48,24 +46,6 @@ def colour_safe_note() -> str:
 def colour_safe_class_help() -> str:
     """``{% colour_safe_class_help %}``: the class page's help on colour-safe students."""
     return labels.colour_safe_class_help()
-
-
-@register.simple_tag
-def extra_time_choices() -> list[tuple[str, str]]:
-    """``{% extra_time_choices as choices %}``: a child's extra-time choices, none first."""
-    return [(str(value), str(label)) for value, label in Student.ExtraTime.choices]
-
-
-@register.filter
-def extra_time_mark(mark: str) -> str:
-    """``{{ mark|extra_time_mark }}``: a trial's extra-time mark as its report badge says it."""
-    return extra_time_badge(mark)
-
-
-@register.simple_tag
-def extra_time_note() -> str:
-    """``{% extra_time_note %}``: beside results played with extra time."""
-    return extra_time_report_note()
 
 
 @register.filter(name="game_name")
