@@ -29,22 +29,34 @@ def _behind_proxy() -> bool:
     return bool(settings.SECURE_PROXY_SSL_HEADER) or bool(getattr(settings, "REDIS_URL", ""))
 
 
+# deploy/snapclass.env.example's stand-in for the key: long and varied enough for Django's own
+# check, and public, so a server that kept it signs with a key anyone can read.
+EXAMPLE_SECRET_KEY = "replace-with-the-output-of-the-command-above-and-keep-it-secret"  # noqa: S105
+
+_KEY_HINT = (
+    "Set SECRET_KEY in the environment file to 50 or more random characters: "
+    "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'."
+)
+
+
 @checks.register(checks.Tags.security, deploy=True)
 def secret_key_check(
     app_configs: Sequence[AppConfig] | None, **kwargs: Any
 ) -> list[checks.CheckMessage]:
-    if not settings.SECRET_KEY_GENERATED:
-        return []
-    return [
-        checks.Warning(
+    if settings.SECRET_KEY_GENERATED:
+        problem = (
             "SECRET_KEY is not set: a key was generated into .secret_key in this checkout, so "
             "every copy of the site signs sessions with a different key and a new checkout "
-            "signs every teacher out.",
-            hint="Set SECRET_KEY in the environment file to 50 or more random characters: "
-            "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'.",
-            id="snapclass.W001",
+            "signs every teacher out."
         )
-    ]
+    elif settings.SECRET_KEY == EXAMPLE_SECRET_KEY:
+        problem = (
+            "SECRET_KEY is still the example's stand-in: it is public, so anyone could forge "
+            "a teacher's sign-in."
+        )
+    else:
+        return []
+    return [checks.Warning(problem, hint=_KEY_HINT, id="snapclass.W001")]
 
 
 @checks.register(checks.Tags.security, deploy=True)

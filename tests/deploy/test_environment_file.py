@@ -4,8 +4,10 @@ with a line saying what it is, and sets what a school's server must set."""
 from __future__ import annotations
 
 import ast
+import secrets
 from typing import TYPE_CHECKING
 
+from classroom.server.deploy_checks import EXAMPLE_SECRET_KEY
 from tests.classroom.test_settings import _clean_env, _run_manage
 from tests.deploy.units import ENV_EXAMPLE, ROOT, environment_file
 
@@ -75,16 +77,25 @@ def test_the_example_sets_what_a_schools_server_must() -> None:
     assert values["REDIS_URL"].startswith("redis://")
     assert values["TIME_ZONE"] != "UTC"
     assert values["SIGNUP"] != "open"
-    assert len(values["SECRET_KEY"]) >= 50
+    # The key is the one line a school must change (step 4): the check names it until then.
+    assert values["SECRET_KEY"] == EXAMPLE_SECRET_KEY
     # Nothing a shell and systemd would read differently (deploy/manage sources the file).
     for name, value in values.items():
         assert not set(value) & set("\"' $\\`"), name
 
 
 def test_the_example_passes_the_deploy_check() -> None:
-    """Django's deployment checks and Snapclass's own (snapclass.W001-W004) find nothing to say
-    about a server set up from the example."""
-    env = _clean_env() | environment_file(ENV_EXAMPLE)
+    """Django's deployment checks and Snapclass's own find nothing to say about a server set up
+    from the example with its own key, as docs/deploy.md's step 4 says."""
+    env = _clean_env() | environment_file(ENV_EXAMPLE) | {"SECRET_KEY": secrets.token_urlsafe(50)}
     result = _run_manage("check", "--deploy", "--fail-level", "WARNING", env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_the_example_copied_unchanged_is_told_to_set_its_key() -> None:
+    env = _clean_env() | environment_file(ENV_EXAMPLE)
+    result = _run_manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert result.returncode != 0
+    assert "snapclass.W001" in result.stderr + result.stdout
+    assert "still the example's stand-in" in result.stderr + result.stdout

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 from django.core.checks import run_checks
 
+from classroom.server.deploy_checks import EXAMPLE_SECRET_KEY
 from tests.classroom.test_settings import _clean_env, _run_manage
 
 if TYPE_CHECKING:
@@ -40,6 +41,11 @@ def right(settings: SettingsWrapper) -> SettingsWrapper:
 
 def test_a_site_set_right_has_no_warning_of_ours(right: SettingsWrapper) -> None:
     assert _deploy_ids() == set()
+
+
+def test_the_example_files_stand_in_key_is_named(right: SettingsWrapper) -> None:
+    right.SECRET_KEY = EXAMPLE_SECRET_KEY
+    assert _deploy_ids() == {"snapclass.W001"}
 
 
 def test_the_checks_run_only_for_deploy(settings: SettingsWrapper) -> None:
