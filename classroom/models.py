@@ -760,3 +760,57 @@ class Export(models.Model):
         if self.status == self.Status.READY:
             return 100
         return min(99, 100 * self.done // self.total) if self.total else 0
+
+
+class Invitation(models.Model):
+    """A school admin's invitation to make one teacher account (SIGNUP=invite): its link works
+    once, before ``expires_at``, for the address it was made for (``classroom.services.accounts``).
+
+    Only a hash of the link's token is kept, so the table never holds a working link.
+    """
+
+    email = models.EmailField()
+    token_hash = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} {self.email}"
+
+
+class AccountAuditEntry(models.Model):
+    """One thing done to a teacher's account by a school admin (or that an invitation made),
+    for the admin's audit page. Names are copied, so an entry still reads after an account
+    goes."""
+
+    class Action(models.TextChoices):
+        ADMIN_GRANTED = "admin_granted", _("Made a school admin")
+        INVITED = "invited", _("Invited")
+        INVITATION_USED = "invitation_used", _("Signed up by invitation")
+        DISABLED = "disabled", _("Disabled")
+        ENABLED = "enabled", _("Re-enabled")
+        PASSWORD_RESET = "password_reset", _("Sent a password reset")
+
+    at = models.DateTimeField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    actor_name = models.CharField(max_length=254)
+    action = models.CharField(max_length=20, choices=Action.choices)
+    subject = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    subject_name = models.CharField(max_length=254)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.subject_name}"

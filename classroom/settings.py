@@ -303,10 +303,40 @@ SEAT_COOKIE_MAX_AGE = 60 * 60 * 14
 SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "1000"))
 # GET /metrics (Prometheus) answers only with "Authorization: Bearer <this>"; unset: off (404).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
-# Who may make a teacher account: "open" (anyone who reaches the site, the embedded default),
-# "invite" or "domain" (invitations and the school's e-mail domains, issue 49). Until those
-# exist, anything but "open" closes sign-up. Open, `check --deploy` warns (snapclass.W004).
+# Who may make a teacher account (classroom/views/accounts.py): "open" (anyone who reaches the
+# site picks a username: the embedded default, for trying it), "invite" (only through a link a
+# school admin made for one e-mail address) or "domain" (an address at one of SIGNUP_DOMAINS,
+# once the link mailed there is followed). Open, `check --deploy` warns (snapclass.W004).
 SIGNUP = _env_choice("SIGNUP", choices=("open", "invite", "domain"))
+SIGNUP_DOMAINS = tuple(
+    domain.strip().lower().removeprefix("@")
+    for domain in os.environ.get("SIGNUP_DOMAINS", "").split(",")
+    if domain.strip()
+)
+if SIGNUP == "domain" and not SIGNUP_DOMAINS:
+    message = (
+        "SIGNUP=domain: set SIGNUP_DOMAINS to the school's e-mail domains, e.g. school.example"
+    )
+    raise ValueError(message)
+# An invitation link works once, for this long; a sign-up or password reset link for a day.
+INVITATION_LIFETIME_DAYS = 7
+SIGNUP_LINK_LIFETIME_S = 60 * 60 * 24
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
+# Mail (invitations, sign-up links, password resets): over SMTP when EMAIL_HOST is set, else
+# written to the console, where `make run` shows each link (the embedded default).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_flag("EMAIL_USE_TLS", default=True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "snapclass@localhost")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+# A mail server that stops answering holds a request this long at most.
+EMAIL_TIMEOUT = 15
 # When the school day ends, in TIME_ZONE: a new class's "until the end of the school day" for
 # practice by code (each class then keeps its own).
 SCHOOL_DAY_ENDS = _env_time("SCHOOL_DAY_ENDS", default="16:00")

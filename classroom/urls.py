@@ -17,6 +17,7 @@ from classroom.views import (
     play,
     practice,
     rosters,
+    school_admin,
     sessions,
     sso,
     warmup,
@@ -32,6 +33,13 @@ urlpatterns = [
     path("manifest.webmanifest", web_app.manifest, name="web_app_manifest"),
     # Teachers
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/signup/sent/", accounts.signup_sent, name="signup_sent"),
+    path("accounts/signup/<str:token>/", accounts.signup_confirm, name="signup_confirm"),
+    path(
+        "accounts/invitation/<str:token>/",
+        accounts.invitation_accept_page,
+        name="invitation_accept",
+    ),
     path("accounts/login/", accounts.RateLimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", LogoutView.as_view(), name="logout"),
     path(
@@ -44,6 +52,35 @@ urlpatterns = [
     path("accounts/sso/stopped/", sso.sign_in_stopped, name="socialaccount_signup"),
     path("accounts/sso/cancelled/", sso.sign_in_stopped, name="socialaccount_login_cancelled"),
     path("accounts/sso/inactive/", sso.sign_in_stopped, name="account_inactive"),
+    path(
+        "accounts/password/reset/",
+        accounts.TeacherPasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password/reset/sent/",
+        accounts.TeacherPasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        accounts.TeacherPasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        accounts.TeacherPasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    # A school admin's pages (404 for anyone else)
+    path("school/teachers/", school_admin.school_teachers, name="school_teachers"),
+    path("school/teachers/invite/", school_admin.school_invite, name="school_invite"),
+    path(
+        "school/teachers/<int:user_id>/<slug:action>/",
+        school_admin.school_teacher_action,
+        name="school_teacher_action",
+    ),
+    path("school/audit/", school_admin.school_audit, name="school_audit"),
     path("settings/", teacher_settings, name="teacher_settings"),
     path("classes/new/", classes.class_new, name="class_new"),
     path("classes/<int:class_id>/", classes.class_detail, name="class_detail"),

@@ -3,7 +3,7 @@ tablet's token opens. Writes (presence rows) stay in ``classroom.services.presen
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from django.contrib.auth.models import User
 
@@ -24,19 +24,26 @@ class PlayingSeat(NamedTuple):
     game_number: int = 1
 
 
+def _still_active(user: object) -> TypeGuard[User]:
+    """Whether the scope's user (an AnonymousUser when nobody is signed in) is a teacher whose
+    account is enabled now: read again, since a socket keeps the user it opened with while a
+    school admin may disable the account (``classroom.services.teacher_accounts``)."""
+    if not isinstance(user, User) or not user.is_authenticated:
+        return False
+    return User.objects.filter(pk=user.pk, is_active=True).exists()
+
+
 def session_visible_to(*, session_id: int, user: object) -> bool:
     """Whether ``user`` (a socket scope's user, perhaps anonymous) may watch the session: its
     teacher, or a teacher of its class (``sessions_visible``)."""
-    # The scope's user is an AnonymousUser when nobody is signed in.
-    if not isinstance(user, User) or not user.is_authenticated:
+    if not _still_active(user):
         return False
     return sessions_visible(teacher=user).filter(pk=session_id).exists()
 
 
 def table_visible_to(*, session_id: int, table_id: int, user: object) -> bool:
     """Whether ``user`` may watch the session this table belongs to."""
-    # The scope's user is an AnonymousUser when nobody is signed in.
-    if not isinstance(user, User) or not user.is_authenticated:
+    if not _still_active(user):
         return False
     return Table.objects.filter(
         pk=table_id, session_id=session_id, session__in=sessions_visible(teacher=user)

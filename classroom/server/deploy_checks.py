@@ -102,7 +102,7 @@ def signup_check(
     return [
         checks.Warning(
             "SIGNUP is open: anyone who reaches the site can make a teacher account.",
-            hint="Set SIGNUP=invite (or SIGNUP=domain) to close open sign-up.",
+            hint="Set SIGNUP=invite (or SIGNUP=domain with SIGNUP_DOMAINS) to close open sign-up.",
             id="snapclass.W004",
         )
     ]

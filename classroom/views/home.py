@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from classroom.selectors.classes import class_list
 from classroom.selectors.sessions import session_lines_by_class
+from classroom.selectors.teachers import school_admin_is
 from classroom.services.sessions import sessions_idle_end
 from classroom.web.compression import uncompressed_response
 
@@ -24,6 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         "classes": class_list(teacher=request.user),
         "session_groups": session_lines_by_class(teacher=request.user),
+        "school_admin": school_admin_is(user=request.user),
     }
     # The class list shows the live sessions' join codes.
     return uncompressed_response(render(request, "classroom/home.html", context))

@@ -21,3 +21,8 @@ class TeacherRequest(HtmxHttpRequest):
     """A request to a ``login_required`` teacher view: ``user`` is a signed-in teacher."""
 
     user: User
+
+
+def site_url(request: HttpRequest) -> str:
+    """The site's address as this request reached it (scheme and host), for links in mails."""
+    return request.build_absolute_uri("/").rstrip("/")

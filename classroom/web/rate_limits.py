@@ -20,6 +20,8 @@ never on a shared proxy's:
   kept 90 days): guessers elsewhere never keep a teacher out where they work.
 - Sign-up: 10 attempts an hour per address. Sharing a class by a colleague's name counts in
   the same limit (both tell whether an account exists), and 10 an hour per teacher.
+- Password reset: as many requests an hour per address as sign-ups, since each may send a
+  mail.
 
 A request over a limit is refused with a readable message and changes nothing.
 """
@@ -180,3 +182,17 @@ def class_share_attempt_allowed(request: HttpRequest) -> bool:
         _over("class-share-teacher", rate, str(request.user.pk), increment=True),
     ]
     return not any(over)
+
+
+# Password reset ------------------------------------------------------------------------------
+
+
+def password_reset_attempt_allowed(request: HttpRequest) -> bool:
+    """Count one password reset asked for; False when this address has asked too often this
+    hour (as many as sign-ups): each one may send a mail."""
+    return not _over(
+        "password-reset-address",
+        f"{settings.SIGNUPS_PER_ADDRESS_PER_HOUR}/h",
+        client_address_from_request(request),
+        increment=True,
+    )

@@ -76,6 +76,11 @@ document.addEventListener("htmx:wsClose", function (event) {
     return;
   }
   overlay(false);
+  // A teacher page the teacher may no longer see (disabled, or a share revoked): load it
+  // again, and the site answers with the log-in page or "not found".
+  if (code === closeCodes().FORBIDDEN && event.target.hasAttribute("data-reload-when-forbidden")) {
+    window.location.reload();
+  }
 });
 
 // The lobby says the game has started: go to it.

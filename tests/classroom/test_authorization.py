@@ -25,11 +25,13 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, reverse
 
 from classroom.models import (
+    AccountAuditEntry,
     Assignment,
     ClassShare,
     Device,
     Export,
     GameSession,
+    Invitation,
     PracticeSignIn,
     SchoolClass,
     Seat,
@@ -92,7 +94,18 @@ PUBLIC = {
     "socialaccount_signup",
     "socialaccount_login_cancelled",
     "account_inactive",
+    # Accounts: sign-up's answer, and links that carry their own secret (an invitation's, a
+    # mailed sign-up's, a password reset's), which a guessed one never opens.
+    "signup_sent",
+    "signup_confirm",
+    "invitation_accept",
+    "password_reset",
+    "password_reset_done",
+    "password_reset_confirm",
+    "password_reset_complete",
 }
+# A school admin's pages: no class's object, and 404 for every other teacher (below).
+SCHOOL_ADMIN_ONLY = {"school_teachers", "school_invite", "school_teacher_action", "school_audit"}
 # Confirmation pages: they only show what a POST elsewhere would do.
 GET_ONLY = {"session_delete_confirm"}
 # Views the world's objects make refuse (409) even for their owner: deleting a session that
@@ -171,7 +184,7 @@ def _teacher_patterns() -> list[URLPattern]:
     return [
         pattern
         for pattern in patterns
-        if pattern.name not in PUBLIC and pattern.name not in TEACHER_WITHOUT_OBJECTS
+        if pattern.name not in PUBLIC | TEACHER_WITHOUT_OBJECTS | SCHOOL_ADMIN_ONLY
     ]
 
 
@@ -195,7 +208,7 @@ def test_walker_knows_every_teacher_url() -> None:
     for pattern in patterns:
         name = pattern.name
         kwargs = _kwarg_names(pattern)
-        if name in PUBLIC or name in TEACHER_WITHOUT_OBJECTS:
+        if name in PUBLIC | TEACHER_WITHOUT_OBJECTS | SCHOOL_ADMIN_ONLY:
             continue
         if not kwargs:
             problems.append(f"{name}: a teacher URL without object ids; classify it")
@@ -561,3 +574,30 @@ def test_anonymous_users_are_sent_to_log_in(world: World, name: str, action: str
         assert response.status_code == 302, url
         assert response["Location"] == f"{reverse('login')}?next={quote(url)}"
     assert _snapshot() == before
+
+
+@pytest.mark.parametrize("name", sorted(SCHOOL_ADMIN_ONLY))
+@pytest.mark.parametrize("identity", ["owner", "co_teacher", "stranger"])
+def test_a_school_admins_pages_are_404_for_other_teachers(
+    world: World, identity: str, name: str
+) -> None:
+    who = world.owner if identity == "owner" else world.user(identity)
+    intruder = _client_for(who)
+    target = world.intruder if identity == "owner" else world.owner
+    urls = (
+        [
+            reverse(name, kwargs={"user_id": target.pk, "action": action})
+            for action in ("disable", "enable", "reset")
+        ]
+        if name == "school_teacher_action"
+        else [reverse(name)]
+    )
+    # 405 for the wrong method, before anyone is looked at: the same for every teacher.
+    for url in urls:
+        assert intruder.get(url).status_code in {404, 405}, url
+        post = intruder.post(url, {"email": "mallory@school.example"})
+        assert post.status_code in {404, 405}, url
+    assert {intruder.get(urls[0]).status_code, intruder.post(urls[0]).status_code} & {404}
+    assert User.objects.get(pk=target.pk).is_active
+    assert not AccountAuditEntry.objects.exists()
+    assert not Invitation.objects.exists()

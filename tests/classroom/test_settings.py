@@ -32,7 +32,11 @@ SETTINGS_ENV = (
     "LOG_LEVEL",
     "TRUSTED_PROXIES",
     "SIGNUP",
+    "SIGNUP_DOMAINS",
     "SCHOOL_DAY_ENDS",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_USE_TLS",
 )
 
 
@@ -142,3 +146,27 @@ def test_the_default_socket_cap_holds_a_school_behind_one_address(
     classes, tablets, tables = 8, 32, 16
     per_class = 2 * tablets + 2 + 2 * tables
     assert classes * per_class <= _load_settings_fresh().SOCKETS_PER_ADDRESS  # 784
+
+
+def test_mail_goes_to_the_console_unless_a_mail_server_is_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_USE_TLS"):
+        monkeypatch.delenv(name, raising=False)
+    assert _load_settings_fresh().EMAIL_BACKEND.endswith("console.EmailBackend")
+    monkeypatch.setenv("EMAIL_HOST", "smtp.school.example")
+    monkeypatch.setenv("EMAIL_PORT", "2525")
+    monkeypatch.setenv("EMAIL_USE_TLS", "0")
+    module = _load_settings_fresh()
+    assert module.EMAIL_BACKEND.endswith("smtp.EmailBackend")
+    assert (module.EMAIL_HOST, module.EMAIL_PORT, module.EMAIL_USE_TLS) == (
+        "smtp.school.example",
+        2525,
+        False,
+    )
+
+
+def test_signup_domains_are_read_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIGNUP", "domain")
+    monkeypatch.setenv("SIGNUP_DOMAINS", " School.example, @staff.school.example ,")
+    assert _load_settings_fresh().SIGNUP_DOMAINS == ("school.example", "staff.school.example")

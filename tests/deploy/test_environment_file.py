@@ -76,7 +76,8 @@ def test_the_example_sets_what_a_schools_server_must() -> None:
     assert values["DATABASE_URL"].startswith("postgres://")
     assert values["REDIS_URL"].startswith("redis://")
     assert values["TIME_ZONE"] != "UTC"
-    assert values["SIGNUP"] != "open"
+    assert values["SIGNUP"] == "invite"
+    assert values["EMAIL_HOST"]  # invitations and password resets go by mail
     # The key is the one line a school must change (step 4): the check names it until then.
     assert values["SECRET_KEY"] == EXAMPLE_SECRET_KEY
     # Nothing a shell and systemd would read differently (deploy/manage sources the file).

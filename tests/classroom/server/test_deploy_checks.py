@@ -123,6 +123,7 @@ def test_the_environment_reaches_the_checks() -> None:
     ("name", "value", "said"),
     [
         ("SIGNUP", "everyone", "SIGNUP: 'everyone' is not one of open, invite, domain"),
+        ("SIGNUP", "domain", "SIGNUP=domain: set SIGNUP_DOMAINS to the school's e-mail domains"),
         ("SCHOOL_DAY_ENDS", "4pm", "SCHOOL_DAY_ENDS: '4pm' is not a time of day such as 16:00"),
         ("SSO_PROVIDERS", "facebook", "SSO_PROVIDERS: facebook is not one of google,"),
     ],

@@ -19,6 +19,7 @@ from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 
 from classroom.asgi import application
 from classroom.hosting import table_hosts
@@ -28,6 +29,7 @@ from classroom.routing import websocket_urlpatterns
 from classroom.services.class_shares import class_share_grant, class_share_revoke
 from classroom.services.seats import seat_join_guest, seat_join_student, seat_kick
 from classroom.services.sessions import session_create, session_start
+from classroom.services.teacher_accounts import teacher_disable
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Iterator
@@ -233,7 +235,22 @@ async def _still_open(socket: WebsocketCommunicator) -> bool:
     return True
 
 
-async def test_revoking_the_share_closes_the_colleagues_open_teacher_pages(world: World) -> None:
+def _share_revoke(world: World) -> None:
+    share = ClassShare.objects.get(teacher=world.co_teacher)
+    class_share_revoke(share=share, by=world.owner)
+
+
+def _account_disable(world: World) -> None:
+    # What a school admin does (classroom.services.teacher_accounts): the owner stands in.
+    teacher_disable(by=world.owner, teacher=world.co_teacher, now=timezone.now())
+
+
+@pytest.mark.parametrize("change", [_share_revoke, _account_disable], ids=["revoke", "disable"])
+async def test_losing_access_closes_the_colleagues_open_teacher_pages(
+    world: World, change: Callable[[World], None]
+) -> None:
+    """The share revoked or the account disabled: every console, projector and table page the
+    colleague has open closes, though each opened while it was allowed; others stay."""
     tablet = await _tablet_running(world)
     cookies = world.cookies["co_teacher"]
     pages = [_socket(_path(route, world), cookies) for route in ROUTES if "sessions" in route]
@@ -242,16 +259,17 @@ async def test_revoking_the_share_closes_the_colleagues_open_teacher_pages(world
         assert (await page.connect(timeout=TIMEOUT))[0]
         await page.receive_output(timeout=TIMEOUT)
 
-    def revoke() -> None:
-        share = ClassShare.objects.get(teacher=world.co_teacher)
-        class_share_revoke(share=share, by=world.owner)
-
-    await sync_to_async(revoke)()
+    await sync_to_async(change)(world)
     for page in pages:
         assert await _closed_with(page) == 4403
     # The owner's console stays open; so does the tablet.
     assert await _still_open(console)
     assert await _still_open(tablet)
+    # Opened again with the same cookies: refused.
+    again = _socket(_path("ws/sessions/<int:session_id>/console/", world), cookies)
+    state, code = await _outcome(again)
+    assert state == "closed"
+    assert code in {4401, 4403}
     await console.disconnect()
     await tablet.disconnect()
 

@@ -117,20 +117,19 @@ def test_signup_with_mismatched_passwords_creates_nobody(client: Client, db: Non
     assert _logged_in_user_id(client) is None
 
 
-@pytest.mark.parametrize("policy", ["invite", "domain"])
-def test_signup_closed_by_the_site_makes_nobody(
-    client: Client, db: None, settings: Any, policy: str
+def test_signup_by_invitation_only_makes_nobody_here(
+    client: Client, db: None, settings: Any
 ) -> None:
-    settings.SIGNUP = policy
+    settings.SIGNUP = "invite"
     page = client.get(reverse("signup"), headers={"accept-language": "zh-hant"})
-    assert "本站不開放註冊" in page.content.decode()
+    assert "本站只接受邀請註冊" in page.content.decode()
     assert b'name="password1"' not in page.content
     password = "quiet-owl-lanterns-7"
     response = client.post(
         reverse("signup"), {"username": "ms-ho", "password1": password, "password2": password}
     )
     assert response.status_code == 403
-    assert "Sign-up is closed on this site" in response.content.decode()
+    assert "Sign-up on this site is by invitation only" in response.content.decode()
     assert not User.objects.filter(username="ms-ho").exists()
     assert _logged_in_user_id(client) is None
 
