@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -13,6 +13,15 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username",)
+
+
+class TeacherLoginForm(AuthenticationForm):
+    """Django's; an e-mail address as the username is read in lower case, as invitations and
+    mailed sign-ups store it (``classroom.services.invitations``)."""
+
+    def clean_username(self) -> str:
+        username = str(self.cleaned_data.get("username", ""))
+        return username.lower() if "@" in username else username
 
 
 class EmailSignupForm(forms.Form):

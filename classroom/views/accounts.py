@@ -22,7 +22,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from classroom.forms.accounts import EmailSignupForm, SignupForm, TeacherPasswordResetForm
+from classroom.forms.accounts import (
+    EmailSignupForm,
+    SignupForm,
+    TeacherLoginForm,
+    TeacherPasswordResetForm,
+)
 from classroom.services.invitations import invitation_accept, invitation_find
 from classroom.services.signup_links import (
     signup_email_clean,
@@ -44,6 +49,7 @@ if TYPE_CHECKING:
 
 
 class RateLimitedLoginView(LoginView):
+    form_class = TeacherLoginForm
     template_name = "registration/login.html"
     redirect_authenticated_user = True
 

@@ -83,6 +83,9 @@ def test_an_invitation_link_makes_the_account_once(
     response = client.post(path, {"new_password1": PASSWORD, "new_password2": PASSWORD})
     assert response.status_code == 302
     assert _signed_in_as(client) == "ms.lin@school.example"
+    # Later, the address typed as it came to mind signs in too.
+    typed = {"username": "Ms.Lin@School.example", "password": PASSWORD}
+    assert Client().post(reverse("login"), typed).status_code == 302
     invitation = Invitation.objects.get()
     assert invitation.used_at is not None
     actions = list(AccountAuditEntry.objects.values_list("action", flat=True))
