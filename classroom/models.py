@@ -13,6 +13,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from classroom.join_codes import join_code_generate
+from classroom.people.year_groups import YEAR_GROUP_CHOICES
 
 
 class SchoolClass(models.Model):
@@ -105,6 +106,11 @@ class Student(models.Model):
     )
     # Practice starts with the 20-tap warm-up (``Warmup``); the child or the teacher turns it off.
     practice_warmup = models.BooleanField(_("Warm up before practice"), default=True)
+    # Optional: the school's norms compare a child with children of the same year group
+    # (``classroom.selectors.verdicts``); blank, the class is the reference.
+    year_group = models.CharField(
+        _("Year group"), max_length=2, blank=True, default="", choices=YEAR_GROUP_CHOICES
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,0 +1,335 @@
+"""A verdict per child per skill (``classroom.analytics.verdicts``): the reads behind it.
+
+A *skill* is a game's speed measure (the median correct RT) or its headline rate, at the
+level of the child's latest class session of that game. The child's score is that session's
+figure at that level; the reference is the other children's figures from their own latest
+session at the same game and level:
+
+* **the school's norms**: every child on this site (Snapclass is installed per school, so
+  "the school" is all its classes) of the child's year group, once at least
+  ``MIN_NORM_CHILDREN`` of them contribute;
+* otherwise **the class** (any year group), which the page says.
+
+Norms are built from valid runs only: a run flagged by the validity checks and not kept
+(``RunFlag``) stays out of the norms and of the child's own score, and a run played with an
+accommodation (extra time, ``data["extra_time"]``; the colour-safe palette,
+``data["accommodation"]``) stays out of the norms. Practice (a child alone on a tablet) is not
+read: the norms are of class sessions. Bots have no student and are never read.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.db.models import Exists, Min, OuterRef, Q
+
+from classroom.analytics.intervals import (
+    median_difference_interval,
+    median_interval,
+    wilson_interval,
+)
+from classroom.analytics.verdicts import (
+    MIN_NORM_CHILDREN,
+    MIN_SCORE_TRIALS,
+    PART_LEVEL,
+    Score,
+    Verdict,
+    rate_change,
+    speed_change,
+    verdict,
+)
+from classroom.gamesite import game_site
+from classroom.models import GameSession, RunFlag, Trial, TrialTally
+from classroom.selectors.analytics import measures_by
+from classroom.selectors.certainty import RESAMPLES, kept_rts
+from classroom.selectors.class_change import RATE, SPEED, rate_count
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from datetime import datetime
+
+    from classroom.analytics.measures import Measures
+    from classroom.models import SchoolClass, Student
+
+SCHOOL = "school"
+CLASS = "class"
+# Earlier sessions at the level that the child's own comparison pools (the latest before it).
+EARLIER_SESSIONS = 3
+# Marks on a trial's data that it was played with an accommodation.
+EXTRA_TIME_KEY = "extra_time"
+ACCOMMODATION_KEY = "accommodation"
+
+
+@dataclass(frozen=True)
+class SkillVerdict:
+    """One child's verdict on one skill of one game, at the level of their latest session."""
+
+    game: str
+    level: str
+    skill: str  # SPEED or RATE
+    verdict: Verdict
+    score: Score | None
+    # SCHOOL or CLASS, the year group the norms are of ("" for the class), how many children
+    # the school has of that year group at this game and level (to say why not the school).
+    reference: str
+    year_group: str
+    school_children: int
+
+    @property
+    def label(self) -> str:
+        site = game_site(self.game)
+        measure = site.speed_measure if self.skill == SPEED else site.headline_measure
+        return str(measure.label)
+
+    @property
+    def percent(self) -> bool:
+        return self.skill == RATE
+
+    @property
+    def percentiles(self) -> tuple[int, int, int] | None:
+        """The percentile and its interval in whole percentiles, the interval rounded
+        outwards, or None without a percentile."""
+        found = self.verdict.percentile
+        if found is None:
+            return None
+        low, high = found.interval.low, found.interval.high
+        return round(100 * found.point), int(100 * low), min(100, -int(-100 * high))
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A child's latest valid class session at one game and level."""
+
+    student_id: int
+    class_id: int
+    year_group: str
+    game: str
+    level: str
+    session_id: int
+    started: datetime
+
+
+def _left_out() -> Exists:
+    return Exists(
+        RunFlag.objects.filter(student=OuterRef("student"), session=OuterRef("session"), kept=False)
+    )
+
+
+def _latest_runs(game: str | None) -> list[_Run]:
+    """Every child's latest valid class session per game and level, school-wide: from the
+    tallies (a row per student, session and kind of trial), flagged runs not kept left out."""
+    tallies = TrialTally.objects.filter(
+        session__kind=GameSession.Kind.CLASS,
+        session__deleted_at__isnull=True,
+        student__school_class__deleted_at__isnull=True,
+    ).exclude(_left_out())
+    if game:
+        tallies = tallies.filter(game=game)
+    rows = (
+        tallies.order_by()
+        .values("student", "session", "game", "student__school_class", "student__year_group")
+        .annotate(started=Min("started"), level=Min("level"))
+    )
+    latest: dict[tuple[int, str, str], _Run] = {}
+    for row in rows:
+        run = _Run(
+            student_id=row["student"],
+            class_id=row["student__school_class"],
+            year_group=row["student__year_group"],
+            game=row["game"],
+            level=row["level"],
+            session_id=row["session"],
+            started=row["started"],
+        )
+        key = (run.student_id, run.game, run.level)
+        found = latest.get(key)
+        if found is None or (run.started, run.session_id) > (found.started, found.session_id):
+            latest[key] = run
+    return list(latest.values())
+
+
+def _accommodated(runs: Iterable[_Run]) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    """(student, session) of the runs with any trial played with extra time, and of those with
+    any accommodation at all (extra time or the colour-safe palette)."""
+    sessions = {run.session_id for run in runs}
+    rows = (
+        Trial.objects.filter(session_id__in=sessions, student__isnull=False)
+        .filter(Q(data__has_key=EXTRA_TIME_KEY) | Q(data__has_key=ACCOMMODATION_KEY))
+        .order_by()
+        .values_list("student_id", "session_id", "data")
+        .distinct()
+    )
+    extra: set[tuple[int, int]] = set()
+    any_kind: set[tuple[int, int]] = set()
+    for student_id, session_id, data in rows:
+        key = (student_id, session_id)
+        any_kind.add(key)
+        if isinstance(data, dict) and EXTRA_TIME_KEY in data:
+            extra.add(key)
+    return extra, any_kind
+
+
+def _measures(runs: Iterable[_Run]) -> dict[tuple[int, int, str], Measures]:
+    """Each run's measures at its level, keyed (student, session, level)."""
+    runs = list(runs)
+    if not runs:
+        return {}
+    trials = Trial.objects.filter(
+        session_id__in={run.session_id for run in runs},
+        student_id__in={run.student_id for run in runs},
+    )
+    found = measures_by(trials=trials, by=("student", "session", "level"))
+    return {(int(key[0]), int(key[1]), str(key[2])): m for key, m in found.items()}
+
+
+def _speed_score(measures: Measures) -> Score | None:
+    rts = kept_rts(measures.correct_rts)
+    interval = median_interval(rts, level=PART_LEVEL, resamples=RESAMPLES)
+    if interval is None or measures.rt.median is None:
+        return None
+    return Score(float(measures.rt.median), interval, len(rts))
+
+
+def _rate_parts(game: str, measures: Measures) -> tuple[int, int] | None:
+    measure = game_site(game).headline_measure
+    value, count = measure.value(measures), rate_count(measure, measures)
+    if value is None or not count:
+        return None
+    return round(float(value) * count), count
+
+
+def _rate_score(game: str, measures: Measures) -> Score | None:
+    parts = _rate_parts(game, measures)
+    if parts is None:
+        return None
+    successes, count = parts
+    interval = wilson_interval(successes, count, level=PART_LEVEL)
+    assert interval is not None
+    return Score(successes / count, interval, count)
+
+
+def _score(skill: str, game: str, measures: Measures | None) -> Score | None:
+    if measures is None:
+        return None
+    return _speed_score(measures) if skill == SPEED else _rate_score(game, measures)
+
+
+def _earlier(
+    students: Iterable[int], latest: Mapping[tuple[int, str, str], _Run]
+) -> dict[tuple[int, str, str], Measures]:
+    """Each child's earlier valid class sessions at the level of their latest (up to
+    ``EARLIER_SESSIONS``), pooled, keyed (student, game, level)."""
+    tallies = (
+        TrialTally.objects.filter(
+            student_id__in=set(students),
+            session__kind=GameSession.Kind.CLASS,
+            session__deleted_at__isnull=True,
+        )
+        .exclude(_left_out())
+        .order_by()
+        .values("student", "session", "game")
+        .annotate(started=Min("started"))
+    )
+    by_game = {(run.student_id, run.game): run for run in latest.values()}
+    picked: dict[tuple[int, str, str], list[tuple[datetime, int]]] = defaultdict(list)
+    for row in tallies:
+        run = by_game.get((row["student"], row["game"]))
+        if run is not None and row["session"] != run.session_id and row["started"] < run.started:
+            picked[run.student_id, run.game, run.level].append((row["started"], row["session"]))
+    measures: dict[tuple[int, str, str], Measures] = {}
+    for (student_id, game, level), sessions in picked.items():
+        chosen = [session for _started, session in sorted(sessions, reverse=True)]
+        chosen = chosen[:EARLIER_SESSIONS]
+        found = measures_by(
+            trials=Trial.objects.filter(student_id=student_id, session_id__in=chosen, level=level),
+            by=("student",),
+        )
+        if (student_id,) in found:
+            measures[student_id, game, level] = found[student_id,]
+    return measures
+
+
+def _own_change(skill: str, game: str, latest: Measures, earlier: Measures | None) -> str | None:
+    if earlier is None:
+        return None
+    if skill == SPEED:
+        now, before = kept_rts(latest.correct_rts), kept_rts(earlier.correct_rts)
+        difference = median_difference_interval(now, before, resamples=RESAMPLES)
+        return speed_change(now, before, difference=difference)
+    now_parts, before_parts = _rate_parts(game, latest), _rate_parts(game, earlier)
+    if now_parts is None or before_parts is None:
+        return None
+    return rate_change(*now_parts, *before_parts)
+
+
+def class_verdicts(
+    *, school_class: SchoolClass, game: str | None = None
+) -> dict[int, list[SkillVerdict]]:
+    """Per student of the class, a verdict on speed and on the rate for each game (and
+    level) of their latest class session, games in name order."""
+    runs = _latest_runs(game)
+    extra, accommodated = _accommodated(runs)
+    measures = _measures(runs)
+    mine = {
+        (run.student_id, run.game, run.level): run
+        for run in runs
+        if run.class_id == school_class.pk
+    }
+    # Only each child's latest level per game gets a verdict: the level they play now.
+    newest: dict[tuple[int, str], _Run] = {}
+    for run in mine.values():
+        found = newest.get((run.student_id, run.game))
+        if found is None or (run.started, run.session_id) > (found.started, found.session_id):
+            newest[run.student_id, run.game] = run
+    current = {(r.student_id, r.game, r.level): r for r in newest.values()}
+    earlier = _earlier({r.student_id for r in current.values()}, current)
+    # The reference pool per game, level and skill: (student, class, year group, score).
+    pool: dict[tuple[str, str, str], list[tuple[int, int, str, float]]] = defaultdict(list)
+    for run in runs:
+        if (run.student_id, run.session_id) in accommodated:
+            continue
+        m = measures.get((run.student_id, run.session_id, run.level))
+        for skill in (SPEED, RATE):
+            score = _score(skill, run.game, m)
+            if score is not None and score.count >= MIN_SCORE_TRIALS:
+                pool[run.game, run.level, skill].append(
+                    (run.student_id, run.class_id, run.year_group, score.value)
+                )
+    result: dict[int, list[SkillVerdict]] = defaultdict(list)
+    for key, run in sorted(current.items(), key=lambda item: (item[0][1], item[0][0])):
+        m = measures.get((run.student_id, run.session_id, run.level))
+        for skill in (SPEED, RATE):
+            others = [e for e in pool[run.game, run.level, skill] if e[0] != run.student_id]
+            school = [e[3] for e in others if run.year_group and e[2] == run.year_group]
+            if len(school) >= MIN_NORM_CHILDREN:
+                reference, values = SCHOOL, school
+            else:
+                reference, values = CLASS, [e[3] for e in others if e[1] == run.class_id]
+            score = _score(skill, run.game, m)
+            own = _own_change(skill, run.game, m, earlier.get(key)) if m is not None else None
+            result[run.student_id].append(
+                SkillVerdict(
+                    game=run.game,
+                    level=run.level,
+                    skill=skill,
+                    verdict=verdict(
+                        score,
+                        values,
+                        higher_is_better=skill == RATE,
+                        own=own,
+                        accommodated=(run.student_id, run.session_id) in extra,
+                    ),
+                    score=score,
+                    reference=reference,
+                    year_group=run.year_group,
+                    school_children=len(school),
+                )
+            )
+    return dict(result)
+
+
+def student_verdicts(*, student: Student, game: str | None = None) -> list[SkillVerdict]:
+    """The student's verdicts (see ``class_verdicts``)."""
+    return class_verdicts(school_class=student.school_class, game=game).get(student.pk, [])
