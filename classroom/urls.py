@@ -122,6 +122,11 @@ urlpatterns = [
         classes.student_practice_warmup,
         name="student_practice_warmup",
     ),
+    path(
+        "classes/<int:class_id>/students/<int:student_id>/year-group/",
+        classes.student_year_group,
+        name="student_year_group",
+    ),
     path("classes/<int:class_id>/delete/", classes.class_delete, name="class_delete"),
     path("classes/<int:class_id>/shares/", class_shares.class_share_add, name="class_share_add"),
     path(

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db.models import Exists, Min, OuterRef, Q
+from django.utils.translation import gettext
 
 from classroom.analytics.intervals import (
     median_difference_interval,
@@ -31,6 +32,7 @@ from classroom.analytics.intervals import (
     wilson_interval,
 )
 from classroom.analytics.verdicts import (
+    BAND_TEXT,
     MIN_NORM_CHILDREN,
     MIN_SCORE_TRIALS,
     PART_LEVEL,
@@ -42,6 +44,7 @@ from classroom.analytics.verdicts import (
 )
 from classroom.gamesite import game_site
 from classroom.models import GameSession, RunFlag, Trial, TrialTally
+from classroom.people.year_groups import YEAR_GROUP_CHOICES
 from classroom.selectors.analytics import measures_by
 from classroom.selectors.certainty import RESAMPLES, kept_rts
 from classroom.selectors.class_change import RATE, SPEED, rate_count
@@ -76,6 +79,8 @@ class SkillVerdict:
     reference: str
     year_group: str
     school_children: int
+    # How many other children the reference holds.
+    children: int
 
     @property
     def label(self) -> str:
@@ -86,6 +91,34 @@ class SkillVerdict:
     @property
     def percent(self) -> bool:
         return self.skill == RATE
+
+    @property
+    def band_text(self) -> str:
+        return gettext(BAND_TEXT[self.verdict.band])
+
+    @property
+    def sentence(self) -> str:
+        return gettext(self.verdict.sentence)
+
+    @property
+    def compared_with(self) -> str:
+        """Whom the child is compared with, in words, and why the class when it is."""
+        year = dict(YEAR_GROUP_CHOICES).get(self.year_group, "")
+        if self.reference == SCHOOL:
+            return gettext("%(year)s at this school (%(n)d children)") % {
+                "year": year,
+                "n": self.children,
+            }
+        if not self.year_group:
+            return gettext("this class (%(n)d children): no year group set") % {"n": self.children}
+        return gettext(
+            "this class (%(n)d children): %(school)d in %(year)s at this school, fewer than %(min)d"
+        ) % {
+            "n": self.children,
+            "school": self.school_children,
+            "year": year,
+            "min": MIN_NORM_CHILDREN,
+        }
 
     @property
     def percentiles(self) -> tuple[int, int, int] | None:
@@ -325,6 +358,7 @@ def class_verdicts(
                     reference=reference,
                     year_group=run.year_group,
                     school_children=len(school),
+                    children=len(values),
                 )
             )
     return dict(result)

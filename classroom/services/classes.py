@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 from classroom.events import ClassDeleted, LobbyChanged, SeatGivenToBot, SeatRevoked, event_publish
 from classroom.models import GameSession, SchoolClass, Seat, Student, Table, Trial
 from classroom.people.names import display_name_clean, name_key
+from classroom.people.year_groups import YEAR_GROUPS
 from classroom.services.exports import class_exports_discard
 from classroom.services.live_tables import BOT_LEVEL, BOT_NAMES
 from classroom.services.practice_access import badge_sign_ins_end, class_sign_ins_end
@@ -213,6 +214,17 @@ def student_practice_warmup_set(*, student: Student, warmup: bool) -> Student:
     one; the child chooses on their practice page, the teacher on the class page."""
     student.practice_warmup = warmup
     student.save(update_fields=["practice_warmup"])
+    return student
+
+
+def student_year_group_set(*, student: Student, year_group: str) -> Student:
+    """Set the student's year group ("" for none): the school's norms compare them with the
+    children of the same year group (``classroom.selectors.verdicts``). ValidationError, and
+    nothing saved, for a value that is not a year group."""
+    if year_group not in ("", *YEAR_GROUPS):
+        raise ValidationError(_("Choose a year group from the list."))
+    student.year_group = year_group
+    student.save(update_fields=["year_group"])
     return student
 
 

@@ -19,13 +19,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from classroom.models import Student
 from classroom.people.names import display_name_clean, name_key
+from classroom.people.year_groups import YEAR_GROUP_CHOICES, YEAR_GROUPS, year_group_parse
 from classroom.services.classes import STUDENT_NAME_MAX, STUDENTS_PER_CLASS_MAX, students_add
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Sequence
+    from collections.abc import Collection, Mapping, Sequence
 
-    from classroom.models import SchoolClass, Student
+    from classroom.models import SchoolClass
 
 ROSTER_FILE_MAX_BYTES = 512 * 1024
 ROSTER_ROWS_MAX = 1000
@@ -34,6 +36,7 @@ ROSTER_ROWS_MAX = 1000
 _GIVEN = {"givenname", "firstname", "forename", "first", "given", "preferredname", "名", "名字"}
 _FAMILY = {"familyname", "lastname", "surname", "last", "family", "姓"}
 _NAME = {"name", "names", "studentname", "student", "fullname", "displayname", "姓名", "學生姓名"}
+_YEAR = {"grades", "grade", "yeargroup", "year", "yearlevel", "gradelevel", "年級"}
 _ROLE = {"role"}
 _STATUS = {"status"}
 # OneRoster: only students are children; "tobedeleted" rows are gone from the school system.
@@ -48,6 +51,13 @@ class RosterLine:
     text: str
     name: str
     problem: str = ""
+    # The year group to store (``classroom.people.year_groups``), "" for none; as the file
+    # wrote it when it is not one.
+    year_group: str = ""
+
+    @property
+    def year_label(self) -> str:
+        return str(dict(YEAR_GROUP_CHOICES).get(self.year_group, self.year_group))
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,10 @@ class RosterPreview:
     @property
     def problems(self) -> int:
         return sum(1 for line in self.lines if line.problem)
+
+    @property
+    def has_year_groups(self) -> bool:
+        return any(line.year_group for line in self.lines)
 
 
 def _decode(data: bytes) -> str:
@@ -135,19 +149,37 @@ def _checked(
     return tuple(checked)
 
 
-def _with_initials(lines: list[tuple[int, str, str, str]]) -> list[RosterLine]:
-    """(line, text, given, family) → lines named by the given name, plus the family name's
-    initial where two children share a given name."""
+def _with_initials(lines: list[tuple[int, str, str, str, str]]) -> list[RosterLine]:
+    """(line, text, given, family, year group) → lines named by the given name, plus the
+    family name's initial where two children share a given name."""
     counts: dict[str, int] = {}
-    for _line, _text, given, _family in lines:
+    for _line, _text, given, _family, _year in lines:
         counts[name_key(given)] = counts.get(name_key(given), 0) + 1
     named = []
-    for line, text, given, family in lines:
+    for line, text, given, family, year in lines:
         name = given
         if family and counts[name_key(given)] > 1:
             name = f"{given} {family[0]}."
-        named.append(RosterLine(line=line, text=text, name=name))
+        named.append(RosterLine(line=line, text=text, name=name, year_group=year))
     return named
+
+
+def _year_problem(text: str) -> str:
+    return _(
+        "The year group “%(year)s” is not one Snapclass knows: use 1 to 12, K or PK, "
+        "or leave it empty."
+    ) % {"year": text}
+
+
+def _with_years(lines: Sequence[RosterLine], bad: Mapping[int, str]) -> tuple[RosterLine, ...]:
+    """Each line with the problem of a year group that could not be read, unless it already
+    has a problem."""
+    return tuple(
+        replace(line, problem=_year_problem(bad[line.line]))
+        if line.line in bad and not line.problem
+        else line
+        for line in lines
+    )
 
 
 def _class_names(school_class: SchoolClass) -> set[str]:
@@ -180,6 +212,7 @@ def roster_read(*, school_class: SchoolClass, data: bytes) -> RosterPreview:
     name_at = _column(header, _NAME)
     role_at = _column(header, _ROLE)
     status_at = _column(header, _STATUS)
+    year_at = _column(header, _YEAR)
     has_header = given_at is not None or name_at is not None
     if not has_header and max((len(row) for row in rows), default=0) > 1:
         raise ValidationError(
@@ -189,7 +222,8 @@ def roster_read(*, school_class: SchoolClass, data: bytes) -> RosterPreview:
                 "or the file should have one column of names."
             )
         )
-    picked: list[tuple[int, str, str, str]] = []
+    picked: list[tuple[int, str, str, str, str]] = []
+    bad_years: dict[int, str] = {}
     skipped = 0
     for number, row in enumerate(rows, start=1):
         if has_header and number == 1:
@@ -210,12 +244,15 @@ def roster_read(*, school_class: SchoolClass, data: bytes) -> RosterPreview:
             given, family = _cell(row, name_at), ""
         else:
             given, family = _cell(row, 0), ""
-        picked.append((number, text, given, family))
+        year = year_group_parse(_cell(row, year_at))
+        if year is None:  # kept as written, so confirming it is refused too
+            year = bad_years[number] = _cell(row, year_at)
+        picked.append((number, text, given, family, year))
     existing = _class_names(school_class)
     lines = _checked(
         _with_initials(picked), existing=existing, room=STUDENTS_PER_CLASS_MAX - len(existing)
     )
-    return RosterPreview(lines=lines, skipped=skipped)
+    return RosterPreview(lines=_with_years(lines, bad_years), skipped=skipped)
 
 
 @transaction.atomic
@@ -232,6 +269,14 @@ def roster_import(
         existing=existing,
         room=STUDENTS_PER_CLASS_MAX - len(existing),
     )
+    checked = _with_years(
+        checked,
+        {
+            line.line: line.year_group
+            for line in checked
+            if line.year_group not in ("", *YEAR_GROUPS)
+        },
+    )
     if any(line.problem for line in checked):
         raise ValidationError(
             _(
@@ -243,4 +288,8 @@ def roster_import(
         )
     if not checked:
         raise ValidationError(_("No names left to add. Nothing was saved."), code="empty")
-    return students_add(school_class=school_class, names=[line.name for line in checked])
+    added = students_add(school_class=school_class, names=[line.name for line in checked])
+    for student, line in zip(added, checked, strict=True):
+        student.year_group = line.year_group
+    Student.objects.bulk_update([s for s in added if s.year_group], ["year_group"])
+    return added

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from classroom.analytics import charts
 from classroom.analytics.decision_time import SIMPLE_RT_MIN_KEPT
+from classroom.analytics.verdicts import MIN_NORM_CHILDREN
 from classroom.forms.whole_numbers import whole_number_parse
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import kind_label, level_label, measure_heads
@@ -58,6 +59,7 @@ from classroom.selectors.devices import session_devices
 from classroom.selectors.exports import export_latest
 from classroom.selectors.run_validity import session_run_validity
 from classroom.selectors.sessions import session_deletable_by, sessions_visible
+from classroom.selectors.verdicts import class_verdicts, student_verdicts
 from classroom.selectors.warmups import (
     DecisionTime,
     choice_median_ms,
@@ -284,6 +286,8 @@ def student_progress(request: TeacherRequest, class_id: int, student_id: int) ->
         "min_kept": SIMPLE_RT_MIN_KEPT,
         "styles": student_decision_styles(student=student, game=game),
         "min_children": MIN_CHILDREN,
+        "verdicts": student_verdicts(student=student, game=game),
+        "min_norm": MIN_NORM_CHILDREN,
     }
     return render(request, "classroom/student_progress.html", context)
 
@@ -474,6 +478,16 @@ def _class_reliabilities(change: ClassChange) -> list[dict[str, Any]]:
     return rows
 
 
+def _verdict_rows(school_class: SchoolClass, game: str | None) -> list[dict[str, Any]]:
+    """Each student of the class with their verdicts (none yet: left out), in name order."""
+    found = class_verdicts(school_class=school_class, game=game)
+    return [
+        {"student": student, "verdicts": found[student.pk]}
+        for student in school_class.students.order_by("display_name", "pk")
+        if found.get(student.pk)
+    ]
+
+
 @login_required
 def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
     school_class = class_or_404(request, class_id)
@@ -501,6 +515,8 @@ def class_overview(request: TeacherRequest, class_id: int) -> HttpResponse:
         **export_panel_context(request=request, school_class=school_class),
         "reports_ready": _reports_ready(request, school_class, game),
         "reliabilities": _class_reliabilities(change),
+        "verdict_rows": _verdict_rows(school_class, game),
+        "min_norm": MIN_NORM_CHILDREN,
     }
     template = "classroom/class_overview.html"
     if request.htmx and not request.htmx.boosted:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.forms.class_shares import ClassShareForm
 from classroom.forms.classes import ClassForm
+from classroom.people.year_groups import YEAR_GROUP_CHOICES
 from classroom.selectors.classes import ClassRight, class_access, class_shares
 from classroom.services.classes import (
     class_create,
@@ -23,6 +24,7 @@ from classroom.services.classes import (
     student_extra_time_set,
     student_practice_warmup_set,
     student_token_rotate,
+    student_year_group_set,
 )
 from classroom.services.classes import (
     student_remove as student_remove_service,
@@ -93,6 +95,7 @@ def class_detail(request: TeacherRequest, class_id: int) -> HttpResponse:
         "students": school_class.students.all(),
         "access": access,
         "may_manage": access.may_manage,
+        "year_groups": YEAR_GROUP_CHOICES,
     }
     if access.is_owner:
         context.update(shares=class_shares(school_class=school_class), share_form=ClassShareForm())
@@ -177,11 +180,33 @@ def student_practice_warmup(
     return redirect("class_detail", class_id=school_class.pk)
 
 
+@login_required
+@require_POST
+def student_year_group(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
+    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
+    try:
+        student_year_group_set(student=student, year_group=request.POST.get("year_group", ""))
+    except ValidationError as error:
+        notice = " ".join(error.messages)
+        if request.htmx:
+            return _student_row(request, school_class, student, notice=notice)
+        messages.error(request, notice)
+    if request.htmx:
+        return _student_row(request, school_class, student)
+    return redirect("class_detail", class_id=school_class.pk)
+
+
 def _student_row(
     request: TeacherRequest, school_class: SchoolClass, student: Student, **more: str
 ) -> HttpResponse:
     """A student's row of the class page, as htmx swaps it in after a change."""
-    context = {"school_class": school_class, "student": student, "may_manage": True, **more}
+    context = {
+        "school_class": school_class,
+        "student": student,
+        "may_manage": True,
+        "year_groups": YEAR_GROUP_CHOICES,
+        **more,
+    }
     return render(request, "classroom/class_detail.html#student-row", context)
 
 

@@ -78,6 +78,7 @@ def _posted_lines(request: TeacherRequest) -> tuple[list[RosterLine], set[int]]:
             line=number,
             text=request.POST.get(f"text-{number}", "")[:400],
             name=request.POST.get(f"name-{number}", "")[:200],
+            year_group=request.POST.get(f"year-{number}", "")[:12],
         )
         for number in numbers
     ]

@@ -5,7 +5,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classroom', '0023_devices_and_warmups'),
+        ('classroom', '0025_invitations_and_account_audit'),
     ]
 
     operations = [
