@@ -154,6 +154,24 @@ def _rule_rows() -> Iterator[list[str]]:
         "x1.5, x2, untimed",
         "",
     ]
+    yield [
+        section,
+        _("Verdicts"),
+        _(
+            "Each child's latest class session at a level is placed among the other children's "
+            "latest valid sessions at the same game and level: the school's children of the "
+            "same year group (every class on this Snapclass) once at least 30 contribute, else "
+            "the class. Runs flagged and not kept, and runs with extra time or the colour-safe "
+            "palette, stay out of the comparison. Below the 25th percentile may need support, "
+            "25th to 50th keep an eye on, from the 50th on track; a band only when the whole "
+            "95 percent interval of the percentile lies in it, else not sure yet. On track but "
+            "reliably below their own earlier sessions at the level: keep an eye on."
+        ),
+        _("percentile (0-100)"),
+        "ROAR risk bands: Yeatman, J. D. et al. (2021). Rapid online assessment of reading "
+        "ability. Scientific Reports 11, 6396. Wilson (1927), JASA 22, 209-212. Newcombe, "
+        "R. G. (1998). Statistics in Medicine 17, 873-890 (own change of a rate).",
+    ]
 
 
 def _setting_value(value: object, choices: Sequence[tuple[Any, str]]) -> str:

@@ -26,6 +26,7 @@ from classroom.exports.cells import rounded
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import game_name
 from classroom.selectors.certainty import RESAMPLES, kept_rts, share_interval
+from classroom.selectors.class_change import RATE, SPEED
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from classroom.exports.summary_rows import SummaryRow
     from classroom.exports.trial_rows import TrialRow
     from classroom.gamesite.contract import Measure
+    from classroom.selectors.verdicts import SkillVerdict
 
 R = TypeVar("R")
 
@@ -464,11 +466,106 @@ DECISION_COLUMNS: tuple[Column[SummaryRow], ...] = (
 )
 
 
+_PERCENTILE_FORMULA = (
+    "Percentile rank among the reference's children (their latest valid session at the "
+    "same game and level, no accommodation; ties count half). Interval: the child's own "
+    "97.5 % interval (bootstrap of the median, or Wilson) mapped through the reference, each "
+    "end widened by a 97.5 % Wilson interval of the count of children below it; together at "
+    "least 95 % (Bonferroni). Bands at the 25th and 50th percentiles, as ROAR's risk scores "
+    "(Yeatman et al. 2021, Scientific Reports 11, 6396)"
+)
+
+
+def _verdict_of(row: SummaryRow, skill: str) -> SkillVerdict | None:
+    return next((v for v in row.verdicts if v.skill == skill), None)
+
+
+def _verdict_band(skill: str, row: SummaryRow) -> Cell:
+    found = _verdict_of(row, skill)
+    return found.band_text if found else None
+
+
+def _verdict_percentile(skill: str, index: int, row: SummaryRow) -> Cell:
+    found = _verdict_of(row, skill)
+    percentiles = found.percentiles if found else None
+    return percentiles[index] if percentiles else None
+
+
+def _verdict_columns() -> Iterator[Column[SummaryRow]]:
+    for skill, word in ((SPEED, _("speed")), (RATE, _("rate"))):
+        yield Column(
+            format_lazy("{} ({})", _("Verdict"), word),
+            partial(_verdict_band, skill),
+            14,
+            meaning=format_lazy(
+                "{} {}",
+                _(
+                    "The child's verdict on this skill at the level of their latest class "
+                    "session: on track, keep an eye on, may need support, or not sure yet "
+                    "(the interval reaches into two bands, too few answers or children, or "
+                    "played with extra time); in the class summary's rows of all levels, else "
+                    "empty. Skill:"
+                ),
+                word,
+            ),
+            unit=_("text"),
+            formula=_PERCENTILE_FORMULA,
+        )
+        for index, what in (
+            (0, _("percentile")),
+            (1, _("percentile 95 % low")),
+            (2, _("percentile 95 % high")),
+        ):
+            yield Column(
+                format_lazy("{} ({}): {}", _("Verdict"), word, what),
+                partial(_verdict_percentile, skill, index),
+                10,
+                meaning=_(
+                    "The percentile on which the verdict rests (the share of the children "
+                    "compared with that this child does better than), or an end of its 95 "
+                    "percent interval"
+                ),
+                unit=_("percentile (0-100)"),
+                formula=_PERCENTILE_FORMULA,
+            )
+
+
+VERDICT_COLUMNS: tuple[Column[SummaryRow], ...] = (
+    Column(
+        _("Year group"),
+        lambda row: row.year_group or None,
+        8,
+        meaning=_("The child's year group as the class page or the class list file set it"),
+        unit=_("PK, K or 1 to 12; empty when not set"),
+    ),
+    *_verdict_columns(),
+    Column(
+        _("Verdict compared with"),
+        lambda row: "; ".join(dict.fromkeys(v.compared_with for v in row.verdicts)) or None,
+        30,
+        meaning=_(
+            "Whom the verdicts compare the child with: the school's children of the same year "
+            "group at the same game and level once at least 30 of them have played it (the "
+            "school: every class on this Snapclass), else the child's class"
+        ),
+        unit=_("text"),
+    ),
+    Column(
+        _("Verdict notes"),
+        lambda row: " ".join(dict.fromkeys(v.sentence for v in row.verdicts)) or None,
+        40,
+        meaning=_("The plain sentence of each verdict, speed first"),
+        unit=_("text"),
+    ),
+)
+
+
 def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
     """Name, game and level, then each game's own measures (``GameSite.measures``) with
     two decimals (times in whole ms), then the 95 % intervals of its headline and speed
     measures; a game's columns are blank on another game's rows. Then the session's warm-up
-    and decision time, the figures short of their minimum and the run's flags."""
+    and decision time, the figures short of their minimum and the run's flags; then the year
+    group and the verdicts (class summary only)."""
     own = _games_columns(games, SHARED_SUMMARY_COLUMNS, _game_summary_columns)
     return (
         *SHARED_SUMMARY_COLUMNS,
@@ -476,6 +573,7 @@ def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
         *DECISION_COLUMNS,
         NEEDS_MORE_PLAY_COLUMN,
         RUN_FLAGS_COLUMN,
+        *VERDICT_COLUMNS,
     )
 
 

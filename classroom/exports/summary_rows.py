@@ -6,7 +6,7 @@ The measures come from the analytics selectors, so a download agrees with the re
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from django.utils.translation import gettext
@@ -18,6 +18,7 @@ from classroom.exports.trial_rows import class_export_trials
 from classroom.selectors.analytics import measures_by, session_report
 from classroom.selectors.certainty import session_certainty
 from classroom.selectors.run_validity import session_run_validity
+from classroom.selectors.verdicts import SkillVerdict, class_verdicts
 from classroom.selectors.warmups import (
     DecisionTime,
     choice_median_ms,
@@ -49,6 +50,9 @@ class SummaryRow:
     # A session's warm-up median (simple RT) and the decision time beside it, in ms.
     simple_rt_ms: int | None = None
     decision_ms: int | None = None
+    # The class summary's rows of all levels: the student's year group and verdicts.
+    year_group: str = ""
+    verdicts: tuple[SkillVerdict, ...] = ()
 
 
 def _no_trials() -> Measures:
@@ -172,4 +176,19 @@ def class_summary_rows(*, school_class: SchoolClass) -> list[SummaryRow]:
             )
             for game in played
         )
-    return _rows(blocks)
+    return _with_verdicts(_rows(blocks), school_class=school_class)
+
+
+def _with_verdicts(rows: list[SummaryRow], *, school_class: SchoolClass) -> list[SummaryRow]:
+    """The class summary's rows of all levels with the student's year group and verdicts."""
+    found = class_verdicts(school_class=school_class)
+    students = {s.display_name: s for s in school_class.students.all()}
+    done = []
+    for row in rows:
+        student = students.get(row.name)
+        if student is None or row.level != ALL_LEVELS:
+            done.append(row)
+            continue
+        verdicts = tuple(v for v in found.get(student.pk, []) if v.game == row.game)
+        done.append(replace(row, year_group=student.year_group, verdicts=verdicts))
+    return done
