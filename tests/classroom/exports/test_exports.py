@@ -87,6 +87,17 @@ SUMMARY_HEADER = [
     "Decision time (ms)",
     "Needs more play",
     "Run flags",
+    "Year group",
+    "Verdict (speed)",
+    "Verdict (speed): percentile",
+    "Verdict (speed): percentile 95 % low",
+    "Verdict (speed): percentile 95 % high",
+    "Verdict (rate)",
+    "Verdict (rate): percentile",
+    "Verdict (rate): percentile 95 % low",
+    "Verdict (rate): percentile 95 % high",
+    "Verdict compared with",
+    "Verdict notes",
 ]
 KINDS = ["trials.csv", "summary.csv", "codebook.csv", "workbook.xlsx"]
 CSV_KINDS = ["trials.csv", "summary.csv"]

@@ -73,6 +73,7 @@ def test_the_class_progress_shows_verdicts_in_traditional_chinese(
     assert "每位學生的情況" in page
     assert "百分等級" in page
     assert "本班（11 位學生）：未設定年級" in page
+    assert "百分等級是這個孩子勝過他們的比例" in page  # the legend, in Chinese too
 
 
 def test_a_students_progress_shows_their_own_verdicts(

@@ -1,0 +1,126 @@
+"""A seeded class with two children who fell behind: the class's progress page shows each
+child's verdicts with their percentile intervals, a child's progress page their own, in
+English and in Traditional Chinese; the teacher sets a year group on the class page."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import ROOT, TABLET, screenshot, teacher_sign_up
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+pytestmark = pytest.mark.e2e
+
+TEACHER = "ms-verdicts"
+# Two children's latest session made slow and error-prone: 1.8 times their RTs, and every
+# other card answered wrongly (a match missed, or a slap without one).
+SEED = """
+import json
+import django
+django.setup()
+from django.contrib.auth.models import User
+from django.db.models import F
+from classroom.models import GameSession, Student, Trial
+from tests.seeding.palm_strike import demo_class_seed
+school_class = demo_class_seed(
+    teacher=User.objects.get(username="%s"), students=24, sessions=3, trials_per_session=120
+)
+Student.objects.filter(school_class=school_class).update(year_group="3")
+latest = GameSession.objects.filter(school_class=school_class).order_by("-created_at").first()
+behind = list(school_class.students.order_by("display_name"))[:2]
+for student in behind:
+    mine = Trial.objects.filter(session=latest, student=student)
+    mine.filter(rt_ms__isnull=False).update(rt_ms=F("rt_ms") * 1.8)
+    for trial in list(mine.order_by("log_seq"))[::2]:
+        trial.responded, trial.correct = not trial.target, False
+        trial.rt_ms = 900 if trial.responded else None
+        trial.save(update_fields=["responded", "correct", "rt_ms"])
+print(json.dumps({
+    "class": school_class.pk, "behind": [s.pk for s in behind],
+    "behind_names": [s.display_name for s in behind],
+}))
+"""
+
+
+@pytest.fixture
+def seeded(teacher_page: Page, server_env: dict[str, str]) -> dict[str, object]:
+    teacher_sign_up(teacher_page, TEACHER)
+    done = subprocess.run(
+        [sys.executable, "-c", SEED % TEACHER],
+        cwd=ROOT, env=server_env, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+@pytest.mark.timeout(300)
+def test_the_teacher_sees_verdicts_with_intervals(
+    teacher_page: Page, seeded: dict[str, object], browser: Browser
+) -> None:
+    teacher = teacher_page
+    behind = [int(pk) for pk in seeded["behind"]]  # type: ignore[attr-defined]
+    names = [str(name) for name in seeded["behind_names"]]  # type: ignore[attr-defined]
+    teacher.goto(f"/classes/{seeded['class']}/progress/")
+    verdicts = teacher.locator("#verdicts")
+    expect(verdicts.get_by_role("heading", name="How each child is doing")).to_be_visible()
+    # Two rows per child (speed, accuracy); the percentile with its interval in brackets.
+    expect(verdicts.locator("tbody tr")).to_have_count(2 * 24)
+    expect(verdicts.locator(".interval").first).to_have_text(re.compile(r"^\(\d+–\d+\)$"))
+    for name in names:
+        # The row of their name is their speed's (the accuracy row follows it).
+        row = verdicts.get_by_role("row").filter(has=teacher.get_by_role("rowheader", name=name))
+        expect(row.locator(".verdict")).to_have_text("may need support")
+    expect(verdicts).to_contain_text("this class (23 children): 23 in Year 3 at this school")
+    expect(verdicts.locator(".verdict-not_sure").first).to_be_visible()
+    verdicts.get_by_role("heading").scroll_into_view_if_needed()
+    screenshot(teacher, "verdicts-class-progress")
+
+    teacher.goto(f"/classes/{seeded['class']}/students/{behind[0]}/progress/")
+    own = teacher.locator("#verdicts")
+    expect(own.get_by_role("heading", name="How this child is doing")).to_be_visible()
+    expect(own.locator(".verdict").first).to_have_text("may need support")
+    expect(own).to_contain_text("Among the lowest quarter of the children compared with")
+    own.get_by_role("heading").scroll_into_view_if_needed()
+    screenshot(teacher, "verdicts-student-progress")
+
+    # The year group on the class page: chosen from the list, saved at once.
+    teacher.goto(f"/classes/{seeded['class']}/")
+    select = teacher.get_by_label(f"Year group of {names[0]}")
+    expect(select).to_have_value("3")
+    select.select_option("4")
+    expect(teacher.get_by_label(f"Year group of {names[0]}")).to_have_value("4")
+    teacher.reload()
+    expect(teacher.get_by_label(f"Year group of {names[0]}")).to_have_value("4")
+    screenshot(teacher, "verdicts-class-year-group")
+
+    # The same pages on a tablet-sized screen, in Traditional Chinese.
+    context = browser.new_context(
+        base_url=teacher.url.split("/classes/")[0],
+        viewport=TABLET,
+        has_touch=True,
+        locale="zh-TW",
+        extra_http_headers={"Accept-Language": "zh-TW,zh;q=0.9"},
+    )
+    context.add_cookies(teacher.context.cookies())
+    tablet = context.new_page()
+    tablet.goto(f"/classes/{seeded['class']}/progress/")
+    zh = tablet.locator("#verdicts")
+    expect(zh.get_by_role("heading", name="每位學生的情況")).to_be_visible()
+    expect(zh).to_contain_text("可能需要協助")
+    expect(zh).to_contain_text("百分等級")
+    zh.get_by_role("heading").scroll_into_view_if_needed()
+    screenshot(tablet, "verdicts-class-progress-zh-tablet")
+    tablet.goto(f"/classes/{seeded['class']}/students/{behind[1]}/progress/")
+    expect(tablet.locator("#verdicts")).to_contain_text("在所比較的孩子中最後四分之一")
+    tablet.locator("#verdicts").get_by_role("heading").scroll_into_view_if_needed()
+    screenshot(tablet, "verdicts-student-progress-zh-tablet")
+    context.close()
