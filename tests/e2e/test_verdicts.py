@@ -21,44 +21,17 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.e2e
 
 TEACHER = "ms-verdicts"
-# Two children's latest session made slow and error-prone: 1.8 times their RTs, and every
-# other card answered wrongly (a match missed, or a slap without one).
-SEED = """
-import json
-import django
-django.setup()
-from django.contrib.auth.models import User
-from django.db.models import F
-from classroom.models import GameSession, Student, Trial
-from tests.seeding.palm_strike import demo_class_seed
-school_class = demo_class_seed(
-    teacher=User.objects.get(username="%s"), students=24, sessions=3, trials_per_session=120
-)
-Student.objects.filter(school_class=school_class).update(year_group="3")
-latest = GameSession.objects.filter(school_class=school_class).order_by("-created_at").first()
-behind = list(school_class.students.order_by("display_name"))[:2]
-for student in behind:
-    mine = Trial.objects.filter(session=latest, student=student)
-    mine.filter(rt_ms__isnull=False).update(rt_ms=F("rt_ms") * 1.8)
-    for trial in list(mine.order_by("log_seq"))[::2]:
-        trial.responded, trial.correct = not trial.target, False
-        trial.rt_ms = 900 if trial.responded else None
-        trial.save(update_fields=["responded", "correct", "rt_ms"])
-print(json.dumps({
-    "class": school_class.pk, "behind": [s.pk for s in behind],
-    "behind_names": [s.display_name for s in behind],
-}))
-"""
 
 
 @pytest.fixture
 def seeded(teacher_page: Page, server_env: dict[str, str]) -> dict[str, object]:
+    """A class of 24 in year 3 whose first two children fell behind in their latest session
+    (``tests.seeding.verdicts``)."""
     teacher_sign_up(teacher_page, TEACHER)
-    done = subprocess.run(
-        [sys.executable, "-c", SEED % TEACHER],
-        cwd=ROOT, env=server_env, check=True, capture_output=True, text=True,
-    )  # fmt: skip
-    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    script = f"from tests.seeding.verdicts import main; main({TEACHER!r})"
+    command = [sys.executable, "manage.py", "shell", "-c", script]
+    output = subprocess.check_output(command, cwd=ROOT, env=server_env, text=True)
+    found: dict[str, object] = json.loads(output.strip().splitlines()[-1])
     return found
 
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from classroom.analytics.verdicts import BAND_TEXT
 from classroom.exports.summary_rows import ALL_LEVELS
 from classroom.models import Student
+from tests.classroom.exports.test_exports import SUMMARY_HEADER
 from tests.seeding.palm_strike import demo_class_seed
 
 if TYPE_CHECKING:
@@ -23,19 +24,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.django_db
 
-VERDICT_HEADERS = [
-    "Year group",
-    "Verdict (speed)",
-    "Verdict (speed): percentile",
-    "Verdict (speed): percentile 95 % low",
-    "Verdict (speed): percentile 95 % high",
-    "Verdict (rate)",
-    "Verdict (rate): percentile",
-    "Verdict (rate): percentile 95 % low",
-    "Verdict (rate): percentile 95 % high",
-    "Verdict compared with",
-    "Verdict notes",
-]
+VERDICT_HEADERS = SUMMARY_HEADER[SUMMARY_HEADER.index("Year group") :]
 
 
 @pytest.fixture
