@@ -89,10 +89,6 @@ class SkillVerdict:
         return str(measure.label)
 
     @property
-    def percent(self) -> bool:
-        return self.skill == RATE
-
-    @property
     def band_text(self) -> str:
         return gettext(BAND_TEXT[self.verdict.band])
 
@@ -243,6 +239,19 @@ def _rate_score(game: str, measures: Measures) -> Score | None:
     return Score(successes / count, interval, count)
 
 
+def _point(skill: str, game: str, measures: Measures | None) -> tuple[float, int] | None:
+    """A reference child's score and what it is of, without its interval (the school's
+    children are many; only the child placed needs one)."""
+    if measures is None:
+        return None
+    if skill == SPEED:
+        rts = kept_rts(measures.correct_rts)
+        median = measures.rt.median
+        return None if median is None or len(rts) < 2 else (float(median), len(rts))
+    parts = _rate_parts(game, measures)
+    return None if parts is None else (parts[0] / parts[1], parts[1])
+
+
 def _score(skill: str, game: str, measures: Measures | None) -> Score | None:
     if measures is None:
         return None
@@ -325,10 +334,10 @@ def class_verdicts(
             continue
         m = measures.get((run.student_id, run.session_id, run.level))
         for skill in (SPEED, RATE):
-            score = _score(skill, run.game, m)
-            if score is not None and score.count >= MIN_SCORE_TRIALS:
+            point = _point(skill, run.game, m)
+            if point is not None and point[1] >= MIN_SCORE_TRIALS:
                 pool[run.game, run.level, skill].append(
-                    (run.student_id, run.class_id, run.year_group, score.value)
+                    (run.student_id, run.class_id, run.year_group, point[0])
                 )
     result: dict[int, list[SkillVerdict]] = defaultdict(list)
     for key, run in sorted(current.items(), key=lambda item: (item[0][1], item[0][0])):
