@@ -44,6 +44,7 @@ from classroom.analytics.verdicts import (
 )
 from classroom.gamesite import game_site
 from classroom.models import GameSession, RunFlag, Trial, TrialTally
+from classroom.people.extra_time import TRIAL_KEY as EXTRA_TIME_KEY
 from classroom.people.year_groups import YEAR_GROUP_CHOICES
 from classroom.selectors.analytics import measures_by
 from classroom.selectors.certainty import RESAMPLES, kept_rts
@@ -60,8 +61,7 @@ SCHOOL = "school"
 CLASS = "class"
 # Earlier sessions at the level that the child's own comparison pools (the latest before it).
 EARLIER_SESSIONS = 3
-# Marks on a trial's data that it was played with an accommodation.
-EXTRA_TIME_KEY = "extra_time"
+# The mark on a trial's data of the colour-safe palette (extra time has its own, TRIAL_KEY).
 ACCOMMODATION_KEY = "accommodation"
 
 
