@@ -699,7 +699,8 @@ class TrialTally(models.Model):
 
 class Export(models.Model):
     """A file prepared in the background (``classroom.services.exports``): a session's or a
-    class's workbook, or a class's printed progress reports, built by a task worker into a
+    class's workbook, a class's printed progress reports, or reports for home (a child's, or
+    the class's set), built by a task worker into a
     file of its own, kept for its owner.
 
     Only its owner sees it; deleting the session or the class deletes it (and the file goes
@@ -723,6 +724,12 @@ class Export(models.Model):
         SchoolClass, on_delete=models.CASCADE, null=True, blank=True, related_name="exports"
     )
     kind = models.CharField(max_length=20)
+    # A report for home of one child (blank: the whole class's set, a page each).
+    student = models.ForeignKey(
+        Student, on_delete=models.CASCADE, null=True, blank=True, related_name="exports"
+    )
+    # The weeks a report for home looks back over (``classroom.reports.home.PERIODS``).
+    period = models.CharField(max_length=10, blank=True)
     # The one game a class's printed reports are of (blank: every game it played).
     game = models.CharField(max_length=40, blank=True)
     # Headers and the About sheet are written in the language the teacher asked in.

@@ -13,6 +13,7 @@ from classroom.views import (
     exports,
     health,
     home,
+    home_reports,
     join,
     play,
     practice,
@@ -193,6 +194,24 @@ urlpatterns = [
         "sessions/<int:session_id>/export/<str:kind>/",
         exports.session_export,
         name="session_export",
+    ),
+    path(
+        "classes/<int:class_id>/home-reports/prepare/",
+        home_reports.class_home_reports_prepare,
+        name="class_home_reports_prepare",
+    ),
+    path(
+        "classes/<int:class_id>/students/<int:student_id>/home-report/prepare/",
+        home_reports.student_home_report_prepare,
+        name="student_home_report_prepare",
+    ),
+    path(
+        "exports/<int:export_id>/home/", home_reports.home_report_status, name="home_report_status"
+    ),
+    path(
+        "exports/<int:export_id>/home/file/",
+        home_reports.home_report_file,
+        name="home_report_file",
     ),
     path("exports/<int:export_id>/", exports.export_status, name="export_status"),
     path("exports/<int:export_id>/file/", exports.export_file, name="export_file"),

@@ -329,6 +329,9 @@ SITE = GameSite(
     count_field="refill",
     measures=MEASURES,
     headline="spotting_rate",
+    home_line=gettext_lazy(
+        "Spotting a useful card quickly and deciding where it goes, while the piles keep changing."
+    ),
     # A spotting rate alone hides a child who plays any card anywhere.
     tile_measures=("wrong_play_rate", "wrong_plays"),
     speed="time_to_play",

@@ -190,6 +190,8 @@ class GameSite:
     watch_scene: Callable[[], dict[str, Any]] | None = None
     # The same in bulk, for a school's year of trials seeded in SQL, if the game has them.
     bulk_trials: BulkTrials | None = None
+    # What the game exercises, in one plain line for a family (the report for home).
+    home_line: StrPromise | str = ""
 
     @property
     def slug(self) -> str:

@@ -485,6 +485,10 @@ SITE = GameSite(
     # Signal detection (d', criterion) on slap or not, and the Stroop costs of the colour words.
     measures=MEASURES,
     headline="accuracy",
+    home_line=gettext_lazy(
+        "Looking closely and holding back a quick hand: slap only on a real match, "
+        "whatever the word says."
+    ),
     speed="median_rt",
     response_time=gettext_lazy("Reaction time"),
     trial_columns=TRIAL_COLUMNS,

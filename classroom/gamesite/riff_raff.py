@@ -249,6 +249,9 @@ SITE = GameSite(
     count_field="pieces_left",
     measures=MEASURES,
     headline="catch_rate",
+    home_line=gettext_lazy(
+        "Planning where each piece of cargo goes, placing it steadily, and catching what slips."
+    ),
     speed="catch_rt",
     response_time=gettext_lazy("Catch time"),
     trial_columns=TRIAL_COLUMNS,

@@ -1,15 +1,16 @@
 """Files prepared in the background: asking for one, building it in a task worker, and
 keeping the finished file for its owner.
 
-Two kinds take seconds at a year's data, so they are never built in a request: a session's or
-a class's workbook (``WORKBOOK``, a download) and a class's printed progress reports
-(``REPORTS``, one page per student, which the print page shows). A teacher's "Prepare" makes
-an ``Export`` row and enqueues ``classroom.tasks.export_build`` (Django's Tasks framework,
-``django-tasks``; the database backend by default, run by ``manage.py tasks_worker``). The
-worker builds the file into ``EXPORTS_ROOT/<owner>/``, reporting its progress on the row, and
-the page's progress bar polls the row. The finished file stays until the owner prepares that
-file again (or the session or class goes, or a student leaves the class), so showing it again
-costs nothing.
+Three kinds take seconds at a year's data, so they are never built in a request: a session's
+or a class's workbook (``WORKBOOK``, a download), a class's printed progress reports
+(``REPORTS``, one page per student, which the print page shows) and reports for home
+(``HOME``, a child's page or the class's set, a whole HTML page to print or save as PDF). A
+teacher's "Prepare" makes an ``Export`` row and enqueues ``classroom.tasks.export_build``
+(Django's Tasks framework, ``django-tasks``; the database backend by default, run by
+``manage.py tasks_worker``). The worker builds the file into ``EXPORTS_ROOT/<owner>/``,
+reporting its progress on the row, and the page's progress bar polls the row. The finished
+file stays until the owner prepares that file again (or the session or class goes, or a
+student leaves the class), so showing it again costs nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from classroom.events import ExportRequested, event_publish_now
 from classroom.exports.downloads import WORKBOOK, workbook_file_write
 from classroom.exports.sources import class_source, session_source
 from classroom.models import Export
+from classroom.reports.home import home_reports_context
 from classroom.reports.progress import class_reports_context
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
     from classroom.exports.sources import ExportSource
-    from classroom.models import GameSession, SchoolClass
+    from classroom.models import GameSession, SchoolClass, Student
 
 logger = logging.getLogger(__name__)
 
@@ -53,8 +55,12 @@ _PROGRESS_EVERY_S = 1.0
 
 # A class's printed progress reports: an HTML fragment the print page shows.
 REPORTS = "reports.html"
-PREPARED_KINDS = frozenset({WORKBOOK, REPORTS})
+# Reports for home: a whole page, one printed page per child, in the language asked for.
+HOME = "home.html"
+PREPARED_KINDS = frozenset({WORKBOOK, REPORTS, HOME})
+HTML_KINDS = frozenset({REPORTS, HOME})
 REPORTS_TEMPLATE = "classroom/_progress_reports.html"
+HOME_TEMPLATE = "classroom/home_report.html"
 
 
 class ExportRefused(ValueError):
@@ -91,22 +97,33 @@ def export_prepare(
     session: GameSession | None = None,
     school_class: SchoolClass | None = None,
     game: str = "",
+    student: Student | None = None,
+    period: str = "",
 ) -> Export:
     """Ask for ``kind`` of the session or class to be built in the background, in the active
-    language (printed reports: of one ``game`` of the class, or of every game). While one is
+    language (printed reports: of one ``game`` of the class, or of every game; reports for
+    home: of one ``student`` of the class or all of them, over ``period``). While one is
     already waiting or being built (a second click, a second tab), that one is the answer: the
     same file is never built twice at once."""
     if kind not in PREPARED_KINDS:
         raise ExportRefused(_("That kind of file is not prepared in the background."))
     if (session is None) == (school_class is None):
         raise ExportRefused(_("Say which session or class the file is of."))
-    if kind == REPORTS and school_class is None:
+    if kind in HTML_KINDS and school_class is None:
         raise ExportRefused(_("Printed reports are prepared for a class."))
+    if student is not None and (
+        kind != HOME or school_class is None or student.school_class_id != school_class.pk
+    ):
+        raise ExportRefused(_("That student is not in this class."))
     if kind != REPORTS:
         game = ""
+    if kind != HOME:
+        period = ""
     target = {"session": session} if session is not None else {"school_class": school_class}
+    language = translation.get_language() or "en"
     pending = (
-        Export.objects.filter(owner=owner, kind=kind, game=game, **target)
+        Export.objects.filter(owner=owner, kind=kind, game=game, student=student, period=period)
+        .filter(**target, **_same_language(kind, language))
         .filter(status__in=[Export.Status.QUEUED, Export.Status.RUNNING])
         .order_by("-created_at", "-pk")
         .first()
@@ -116,9 +133,21 @@ def export_prepare(
     if pending is not None:
         _fail(pending, _("The export worker stopped before the file was ready."))
     export = Export.objects.create(
-        owner=owner, kind=kind, game=game, language=translation.get_language() or "en", **target
+        owner=owner,
+        kind=kind,
+        game=game,
+        student=student,
+        period=period,
+        language=language,
+        **target,
     )
     return _enqueue(export)
+
+
+def _same_language(kind: str, language: str) -> dict[str, str]:
+    """A report for home in one language does not stand for one in another (a family may
+    need both); the other kinds are one file whatever language they were asked in."""
+    return {"language": language} if kind == HOME else {}
 
 
 def export_retry(*, export: Export) -> Export:
@@ -134,6 +163,8 @@ def export_retry(*, export: Export) -> Export:
             session=export.session,
             school_class=export.school_class,
             game=export.game,
+            student=export.student,
+            period=export.period,
         )
 
 
@@ -182,7 +213,7 @@ def export_run(*, export_id: int) -> str:
     """Build the export's file (the task's body). Returns the file's path under
     ``EXPORTS_ROOT``; a failure is written on the row in words for the teacher, and raised for
     the worker's log."""
-    export = Export.objects.select_related("session", "school_class").get(pk=export_id)
+    export = Export.objects.select_related("session", "school_class", "student").get(pk=export_id)
     if export.status != Export.Status.QUEUED:
         return export.path  # done already (a task run twice), or given up on
     now = timezone.now()
@@ -192,7 +223,7 @@ def export_run(*, export_id: int) -> str:
     if not started:
         return ""
     folder = exports_root() / str(export.owner_id)
-    suffix = ".html" if export.kind == REPORTS else ".xlsx"
+    suffix = ".html" if export.kind in HTML_KINDS else ".xlsx"
     name = f"{export.pk}-{secrets.token_hex(8)}{suffix}"
     part = folder / f"{name}.part"
     try:
@@ -200,6 +231,8 @@ def export_run(*, export_id: int) -> str:
         with translation.override(export.language):
             if export.kind == REPORTS:
                 _reports_write(export, part)
+            elif export.kind == HOME:
+                _home_write(export, part)
             else:
                 _workbook_write(export, part)
         part.rename(folder / name)
@@ -251,6 +284,26 @@ def _reports_write(export: Export, part: Path) -> None:
     part.write_text(render_to_string(REPORTS_TEMPLATE, context), encoding="utf-8")
 
 
+def _home_write(export: Export, part: Path) -> None:
+    """Reports for home: the child's page, or the class's set (done/total count children)."""
+    school_class = export.school_class
+    assert school_class is not None  # export_prepare refuses them of a session
+    students = (
+        [export.student]
+        if export.student is not None
+        else list(school_class.students.order_by("display_name", "pk"))
+    )
+    Export.objects.filter(pk=export.pk).update(total=len(students))
+    context = home_reports_context(
+        school_class=school_class,
+        students=students,
+        period=export.period,
+        on_report=_Progress(export),
+    )
+    html = render_to_string(HOME_TEMPLATE, {**context, "language": export.language})
+    part.write_text(html, encoding="utf-8")
+
+
 def export_html(export: Export) -> str | None:
     """A prepared HTML file's text (printed reports), if it is ready and still there. The
     site wrote it from its own template, escaped as any page, so it is shown as it is."""
@@ -288,8 +341,11 @@ def _older_remove(export: Export) -> None:
         game=export.game,
         session=export.session_id,
         school_class=export.school_class_id,
+        student=export.student_id,
+        period=export.period,
         status__in=[Export.Status.READY, Export.Status.FAILED],
         created_at__lte=export.created_at,
+        **_same_language(export.kind, export.language),
     ).exclude(pk=export.pk)
     for stale in older:
         if stale.path:

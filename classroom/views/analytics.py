@@ -77,6 +77,7 @@ from classroom.services.exports import (
 from classroom.services.run_flags import run_keep as run_keep_service
 from classroom.views.access import class_or_404, class_student_or_404, session_or_404
 from classroom.views.exports import export_panel_context, reports_page_url
+from classroom.views.home_reports import home_report_form
 from games.engine.extra_time import UNTIMED
 
 if TYPE_CHECKING:
@@ -288,6 +289,7 @@ def student_progress(request: TeacherRequest, class_id: int, student_id: int) ->
         "min_children": MIN_CHILDREN,
         "verdicts": student_verdicts(student=student, game=game),
         "min_norm": MIN_NORM_CHILDREN,
+        "home_form": home_report_form(school_class=school_class),
     }
     return render(request, "classroom/student_progress.html", context)
 

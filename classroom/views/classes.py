@@ -30,6 +30,7 @@ from classroom.services.classes import (
     student_remove as student_remove_service,
 )
 from classroom.views.access import class_or_404, class_student_or_404
+from classroom.views.home_reports import home_report_form
 from classroom.web.compression import uncompressed
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ def class_detail(request: TeacherRequest, class_id: int) -> HttpResponse:
         "access": access,
         "may_manage": access.may_manage,
         "year_groups": YEAR_GROUP_CHOICES,
+        "home_form": home_report_form(school_class=school_class),
     }
     if access.is_owner:
         context.update(shares=class_shares(school_class=school_class), share_form=ClassShareForm())

@@ -27,6 +27,7 @@ from classroom.exports.downloads import (
 from classroom.exports.sources import class_file_stem, class_source, session_source
 from classroom.selectors.exports import export_latest, export_of_owner
 from classroom.services.exports import (
+    HOME,
     REPORTS,
     ExportRefused,
     export_file_path,
@@ -60,6 +61,8 @@ def _not_a_read(request: TeacherRequest) -> HttpResponseNotAllowed | None:
 def _page_url(export: Export) -> str:
     if export.kind == REPORTS:
         return reports_page_url(export)
+    if export.kind == HOME:
+        return reverse("home_report_status", args=[export.pk])
     if export.session_id is not None:
         return reverse("session_report", args=[export.session_id]) + "#downloads"
     return reverse("class_overview", args=[export.school_class_id]) + "#downloads"

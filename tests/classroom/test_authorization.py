@@ -42,7 +42,7 @@ from classroom.models import (
 from classroom.services.assignments import assignment_create
 from classroom.services.class_shares import class_share_grant, class_share_revoke
 from classroom.services.classes import class_create
-from classroom.services.exports import export_prepare, export_run
+from classroom.services.exports import HOME, export_prepare, export_run
 from classroom.services.practice_access import practice_code_open, practice_sign_in_by_code
 from classroom.services.seats import seat_join_student, seat_kick
 from classroom.services.sessions import session_create
@@ -127,7 +127,9 @@ PUBLIC_INCLUDES = {"i18n/", "accounts/"}
 OWNER_ONLY = {"class_delete", "class_share_add", "class_share_revoke"}
 # A prepared download is its preparer's own file: the world's is the owner's, so every
 # colleague gets 404 for it (and prepares their own from the same page).
-PREPARER_ONLY = {"export_status", "export_file", "export_again"}
+PREPARER_ONLY = {
+    "export_status", "export_file", "export_again", "home_report_status", "home_report_file",
+}  # fmt: skip
 MANAGERS_ONLY = {
     "class_edit", "class_roster", "class_roster_preview", "class_roster_confirm",
     "student_rotate", "student_remove", "student_colour_safe", "student_practice_warmup",
@@ -241,6 +243,7 @@ class World:
     colleagues: dict[str, User]
     share: ClassShare
     export: Export  # the owner's prepared workbook of the session, ready
+    home_export: Export  # the owner's reports for home of the class, ready
     # Had the class shared, ran a session of it, and had the share revoked.
     former: User
     former_session: GameSession
@@ -354,6 +357,8 @@ def _world_build() -> World:
     export = export_prepare(owner=teacher, kind="workbook.xlsx", session=session)
     export_run(export_id=export.pk)
     export.refresh_from_db()
+    home_export = export_prepare(owner=teacher, kind=HOME, school_class=school_class, period="4w")
+    export_run(export_id=home_export.pk)
     own = {user.pk: _own_objects(user) for user in [other_teacher, former, *colleagues.values()]}
     assignment = assignment_create(
         teacher=teacher, school_class=school_class, student=None, game="commotion",
@@ -371,6 +376,7 @@ def _world_build() -> World:
         colleagues=colleagues,
         share=share,
         export=export,
+        home_export=home_export,
         former=former,
         former_session=former_session,
         own_class={pk: objects[0] for pk, objects in own.items()},
@@ -396,7 +402,7 @@ def _kwargs(world: World, name: str, action: str | None) -> dict[str, Any]:
         elif kwarg == "share_id":
             kwargs[kwarg] = world.share.pk
         elif kwarg == "export_id":
-            kwargs[kwarg] = world.export.pk
+            kwargs[kwarg] = (world.home_export if name.startswith("home_") else world.export).pk
         elif kwarg == "kind":
             kwargs[kwarg] = "trials.csv"
         else:

@@ -300,6 +300,20 @@ def open_tablet(browser: Browser, live_url: str) -> Iterator[Callable[..., Page]
 
 
 @pytest.fixture
+def task_worker(server_env: dict[str, str], tmp_path: Path) -> Iterator[None]:
+    """The task worker beside the live server, as ``make run`` starts it (prepared files)."""
+    log = (tmp_path / "worker.log").open("wb")
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "tasks_worker", "-v", "0", "--interval", "0.3"],
+        cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    yield
+    worker.terminate()
+    worker.wait(timeout=20)
+    log.close()
+
+
+@pytest.fixture
 def teacher_page(browser: Browser, live_url: str) -> Iterator[Page]:
     context = browser.new_context(base_url=live_url, viewport=LAPTOP)
     page = context.new_page()
@@ -344,6 +358,17 @@ def teacher_sign_up(page: Page, username: str) -> None:
     page.get_by_label("Password confirmation").fill("tablets-and-tigers-42")
     page.get_by_role("button", name="Sign up").click()
     expect(page.get_by_role("link", name="New class")).to_be_visible()
+
+
+def seeded_class(page: Page, username: str, script: str, server_env: dict[str, str]) -> int:
+    """Sign ``username`` up, then run ``script`` (with ``%s`` for the username) against the live
+    server's database: the class it seeds, whose id it prints last."""
+    teacher_sign_up(page, username)
+    seeded = subprocess.run(
+        [sys.executable, "-c", script % username],
+        cwd=ROOT, env=server_env, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return int(seeded.stdout.strip().splitlines()[-1])
 
 
 def guest_session_create(teacher: Page, *, username: str) -> str:

@@ -7,19 +7,13 @@ from __future__ import annotations
 import io
 import re
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import openpyxl
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ROOT, screenshot, teacher_sign_up
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
+from tests.e2e.conftest import screenshot, seeded_class
 
 pytestmark = pytest.mark.e2e
 
@@ -33,19 +27,6 @@ school_class = seed(teacher=User.objects.get(username="%s"), students=30, sessio
                     trials_per_session=200, seed=3)
 print(school_class.pk)
 """
-
-
-@pytest.fixture
-def task_worker(server_env: dict[str, str], tmp_path: Path) -> Iterator[None]:
-    log = (tmp_path / "worker.log").open("wb")
-    worker = subprocess.Popen(
-        [sys.executable, "manage.py", "tasks_worker", "-v", "0", "--interval", "0.3"],
-        cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    yield
-    worker.terminate()
-    worker.wait(timeout=20)
-    log.close()
 
 
 def _exports(database: Path) -> list[tuple[str, int, int]]:
@@ -66,12 +47,7 @@ def test_prepare_download_shows_progress_and_keeps_the_file(
     teacher_page: Page, server_env: dict[str, str]
 ) -> None:
     teacher = teacher_page
-    teacher_sign_up(teacher, TEACHER)
-    seeded = subprocess.run(
-        [sys.executable, "-c", SEED % TEACHER],
-        cwd=ROOT, env=server_env, check=True, capture_output=True, text=True,
-    )  # fmt: skip
-    class_id = int(seeded.stdout.strip().splitlines()[-1])
+    class_id = seeded_class(teacher, TEACHER, SEED, server_env)
     database = Path(server_env["DATABASE_URL"].removeprefix("sqlite:///"))
 
     teacher.goto(f"/classes/{class_id}/progress/")
