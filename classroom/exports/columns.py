@@ -184,10 +184,10 @@ SHARED_TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
         _data("extra_time"),
         10,
         meaning=_(
-            "The child's own response window: x1.5 or x2 the table's (Palm Strike slaps, Riff "
-            "Raff catches), or untimed: no speed scoring (Commotion's extra time is always "
-            "this); blank for the table's window. Such trials stay out of the school's norms, "
-            "and an untimed trial's time is not scored"
+            "The child's own response window: x1.5 or x2 the table's, or untimed: no speed "
+            "scoring (in a game with no window to lengthen, extra time is always this); blank "
+            "for the table's window. Such trials stay out of the school's norms, and an "
+            "untimed trial's time is not scored"
         ),
         unit="x1.5, x2, untimed",
     ),

@@ -192,6 +192,9 @@ class GameSite:
     bulk_trials: BulkTrials | None = None
     # What the game exercises, in one plain line for a family (the report for home).
     home_line: StrPromise | str = ""
+    # Its engine takes a response window per seat (its spec's ``table_config`` folds a child's
+    # extra time in); without one, extra time means no speed scoring (classroom.people.extra_time).
+    extra_time_window: bool = False
 
     @property
     def slug(self) -> str:

@@ -498,4 +498,7 @@ SITE = GameSite(
     colour_words=True,
     pictured_settings=frozenset({"level", "deck_swap"}),
     bulk_trials=BULK_TRIALS,
+    # A child's own slap window: the card stays open for them, the others' slaps still count
+    # only inside the table's.
+    extra_time_window=True,
 )

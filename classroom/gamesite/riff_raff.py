@@ -260,4 +260,6 @@ SITE = GameSite(
     mixed_kinds=True,
     kind_rates={CATCH: "catch_rate", PLACEMENT: "placement_stability"},
     watch_scene=scene,
+    # The catching child's own catch window (only the active player catches).
+    extra_time_window=True,
 )

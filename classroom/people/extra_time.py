@@ -6,28 +6,23 @@ so a replayed table keeps the windows it was dealt with; the game folds it into 
 Every trial of that seat carries the mark in its data under ``TRIAL_KEY``, which reports,
 exports and the school's norms read.
 
-What extra time means per game (docs/measures.md, "Extra time"):
-
-* Palm Strike: the child's own slap window is 1.5 or 2 times the table's (the card stays open
-  for them; everyone else's slap still counts only inside the table's window).
-* Riff Raff: the child's catch window is 1.5 or 2 times the table's (only the active player
-  catches, so no one else's window changes).
-* Commotion has no window to lengthen: a race for a shared pile is the game. Any extra time
-  there means no speed scoring, and the trials say "untimed".
-
-"No speed scoring" plays with the x2 window where there is one; the child's speed measures
-are shown as not scored.
+What extra time means in each game is its site's to say (``GameSite.extra_time_window``;
+docs/measures.md, "Extra time"): in a game whose engine takes a response window per seat, the
+child's own window is 1.5 or 2 times the table's; in a game with no window to lengthen (a race
+for a shared pile is the game), any extra time means no speed scoring, and the trials say
+"untimed". "No speed scoring" plays with the x2 window where there is one; the child's speed
+measures are shown as not scored.
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from classroom.gamesite import game_sites
 from games.engine.extra_time import SCALES, UNTIMED, X1_5, X2
 
 TRIAL_KEY = "extra_time"
-# Games whose engines take a per-seat window (their spec's ``table_config`` folds it in).
-WINDOWED_GAMES = frozenset({"palm_strike", "riff_raff"})
+WINDOWED_GAMES = frozenset(site.slug for site in game_sites() if site.extra_time_window)
 
 
 def trial_extra_time(*, game: str, choice: str) -> str | None:
@@ -51,8 +46,7 @@ def extra_time_badge(mark: str) -> str:
 def extra_time_report_note() -> str:
     """Once per page that lists results played with extra time: what the badge means."""
     return _(
-        "Played with a response window of their own, longer than the table's (Palm Strike's "
-        "slaps, Riff Raff's catches); Commotion has no window to lengthen, so there it means "
-        "no speed scoring. These runs stay out of the school's norms; with no speed scoring "
-        "their times are not scored."
+        "Played with a response window of their own, longer than the table's; in a game with "
+        "no window to lengthen it means no speed scoring. These runs stay out of the school's "
+        "norms; with no speed scoring their times are not scored."
     )

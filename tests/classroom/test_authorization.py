@@ -133,7 +133,7 @@ PREPARER_ONLY = {
 MANAGERS_ONLY = {
     "class_edit", "class_roster", "class_roster_preview", "class_roster_confirm",
     "student_rotate", "student_remove", "student_colour_safe", "student_practice_warmup",
-    "student_extra_time",
+    "student_extra_time", "student_year_group",
     "class_practice", "practice_code_action", "assignment_levels", "assignment_remove",
     "session_delete_confirm", "session_delete", "run_keep",
 }  # fmt: skip
