@@ -394,6 +394,9 @@ class Seat(models.Model):
     device = models.ForeignKey(
         "Device", on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
     )
+    # The seat's trial count when the teacher last dismissed its "needs help" mark on the
+    # console (``classroom.analytics.needs_help``): only a departure that began later shows.
+    help_dismissed_at = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["joined_at", "pk"]

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from django_stubs_ext import StrPromise
 
+    from classroom.analytics.following import Following
     from classroom.exports.cells import Cell
     from classroom.exports.summary_rows import SummaryRow
     from classroom.exports.trial_rows import TrialRow
@@ -560,16 +561,103 @@ VERDICT_COLUMNS: tuple[Column[SummaryRow], ...] = (
 )
 
 
+def _share(count: int, of: int) -> Cell:
+    return rounded(100 * count / of, 2) if of else None
+
+
+def _following_end(index: int, row: SummaryRow) -> Cell:
+    found = row.following
+    interval = None if found is None else found.difference_interval
+    return None if interval is None else rounded(100 * (interval.low, interval.high)[index], 2)
+
+
+_FOLLOWING_FORMULA = (
+    "followed / flips after another's slap, and false slaps / flips alone, on the flips whose "
+    "card did not match the child's; the difference's interval by Newcombe's hybrid score "
+    "method (Newcombe 1998, Statistics in Medicine 17, 873-890, method 10); why others' "
+    "actions may pull a response: Sebanz, Knoblich & Prinz 2003 (Cognition 88, B11-B21), "
+    "Brass, Bekkering & Prinz 2001 (Acta Psychologica 106, 3-22)"
+)
+
+
+def _following_pair(
+    header: StrPromise,
+    meaning: StrPromise,
+    count_header: StrPromise,
+    count_meaning: StrPromise,
+    counts: Callable[[Following], tuple[int, int]],
+) -> tuple[Column[SummaryRow], Column[SummaryRow]]:
+    """A share of following others (or of false slaps alone) and the flips it is of."""
+
+    def share(row: SummaryRow) -> Cell:
+        return None if row.following is None else _share(*counts(row.following))
+
+    def flips(row: SummaryRow) -> Cell:
+        return None if row.following is None else counts(row.following)[1]
+
+    return (
+        Column(header, share, 10, meaning=meaning, unit=_("percent"), formula=_FOLLOWING_FORMULA),
+        Column(count_header, flips, 10, meaning=count_meaning, unit=_("count")),
+    )
+
+
+# Palm Strike: a measure only a live table gives (``classroom.analytics.following``).
+FOLLOWING_COLUMNS: tuple[Column[SummaryRow], ...] = (
+    *_following_pair(
+        _("Following others (%)"),
+        _(
+            "Of the flips whose card did not match the child's and on which another child "
+            "slapped first, the share on which the child slapped 0.1 to 0.6 s after that slap; "
+            "blank in other games and in the class summary"
+        ),
+        _("Flips after another's slap"),
+        _("The flips the share following others is of"),
+        lambda found: (found.followed, found.exposed),
+    ),
+    *_following_pair(
+        _("False slaps alone (%)"),
+        _(
+            "Of the flips whose card did not match the child's and on which no other child "
+            "slapped, the share on which the child slapped"
+        ),
+        _("Flips alone"),
+        _("The flips the share of false slaps alone is of"),
+        lambda found: (found.alone_false, found.alone),
+    ),
+    Column(
+        _("Following minus alone, 95 % low (points)"),
+        partial(_following_end, 0),
+        10,
+        meaning=_(
+            "The lower end of the 95 percent interval of following others less false slaps "
+            "alone: above 0, the child slaps after others more than on their own"
+        ),
+        unit=_("percentage points"),
+        formula=_FOLLOWING_FORMULA,
+    ),
+    Column(
+        _("Following minus alone, 95 % high (points)"),
+        partial(_following_end, 1),
+        10,
+        meaning=_("The upper end of that interval"),
+        unit=_("percentage points"),
+        formula=_FOLLOWING_FORMULA,
+    ),
+)
+
+
 def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
     """Name, game and level, then each game's own measures (``GameSite.measures``) with
     two decimals (times in whole ms), then the 95 % intervals of its headline and speed
-    measures; a game's columns are blank on another game's rows. Then the session's warm-up
-    and decision time, the figures short of their minimum and the run's flags; then the year
-    group and the verdicts (class summary only)."""
+    measures; a game's columns are blank on another game's rows. Then, with Palm Strike, its
+    following others (a session's only), the session's warm-up and decision time, the
+    figures short of their minimum and the run's flags; then the year group and the verdicts
+    (class summary only)."""
     own = _games_columns(games, SHARED_SUMMARY_COLUMNS, _game_summary_columns)
     return (
         *SHARED_SUMMARY_COLUMNS,
         *own,
+        *(FOLLOWING_COLUMNS if "palm_strike" in games else ()),
         *DECISION_COLUMNS,
         NEEDS_MORE_PLAY_COLUMN,
         RUN_FLAGS_COLUMN,

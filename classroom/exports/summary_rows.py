@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from classroom.analytics.measures import CorrectRts, Measures, Tally, measures_from
 from classroom.analytics.measures import with_balanced_integration as _with_bis
@@ -17,6 +17,7 @@ from classroom.analytics.validity import MAY_RETAKE
 from classroom.exports.trial_rows import class_export_trials
 from classroom.selectors.analytics import measures_by, session_report
 from classroom.selectors.certainty import session_certainty
+from classroom.selectors.following import session_following
 from classroom.selectors.run_validity import session_run_validity
 from classroom.selectors.verdicts import SkillVerdict, class_verdicts
 from classroom.selectors.warmups import (
@@ -29,11 +30,13 @@ from classroom.selectors.warmups import (
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
+    from classroom.analytics.following import Following
     from classroom.models import GameSession, SchoolClass
 
 K = TypeVar("K")
 
 ALL_LEVELS = "all"
+FOLLOWING_OTHERS = gettext_noop("Following others")
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ class SummaryRow:
     # The class summary's rows of all levels: the student's year group and verdicts.
     year_group: str = ""
     verdicts: tuple[SkillVerdict, ...] = ()
+    # A Palm Strike session's false slaps following others and alone.
+    following: Following | None = None
 
 
 def _no_trials() -> Measures:
@@ -80,6 +85,7 @@ def _rows(
     flags: Mapping[str, str] | None = None,
     shorts: Mapping[str, str] | None = None,
     decisions: Mapping[str, DecisionTime] | None = None,
+    following: Mapping[str, Following] | None = None,
 ) -> list[SummaryRow]:
     rows: list[SummaryRow] = []
     for name, game, overall, levels in players:
@@ -94,6 +100,7 @@ def _rows(
                 short=(shorts or {}).get(name, ""),
                 simple_rt_ms=decision.simple_ms if decision else None,
                 decision_ms=decision.decision_ms if decision else None,
+                following=(following or {}).get(name),
             )
         )
         rows.extend(
@@ -131,6 +138,16 @@ def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
         )
         for report in reports
     }
+    by_seat = session_following(session=session)
+    following = {
+        report.seat.name: follows
+        for report in reports
+        if (follows := by_seat.get(report.seat.pk)) is not None
+    }
+    for name, follows in following.items():
+        if (short := follows.enough.message()) is not None:
+            line = f"{gettext(FOLLOWING_OTHERS)}: {gettext(short[0]) % short[1]}"
+            shorts[name] = f"{shorts[name]}; {line}" if shorts.get(name) else line
     return _rows(
         (
             (report.seat.name, session.game, report.overall, levels.get(report.seat.pk, {}))
@@ -139,6 +156,7 @@ def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
         flags,
         shorts,
         decisions,
+        following,
     )
 
 

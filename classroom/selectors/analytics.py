@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Avg, Count, FloatField, Func, Max, Min, Q, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from classroom.analytics.live_trend import fewest_answers, live_trend, pooled_spread
 from classroom.analytics.measures import (
@@ -26,6 +27,7 @@ from classroom.analytics.measures import (
     merged_rts,
     with_balanced_integration,
 )
+from classroom.analytics.needs_help import Step, departure_since
 from classroom.analytics.signal import SignalCounts
 from classroom.analytics.speed import ANTICIPATION_FLOOR_MS, rolling_medians
 from classroom.gamesite import game_site, game_sites
@@ -622,10 +624,13 @@ class DashboardTile:
     headline_sure: Certainty | None = None
     speed_sure: Certainty | None = None
     more_sure: tuple[Certainty, ...] = ()
+    # The child's play has departed from their own start (``classroom.analytics.needs_help``):
+    # the one line why, for the teacher only; "" when it has not or the teacher dismissed it.
+    needs_help: str = ""
 
     @property
     def struggling(self) -> bool:
-        return self.low_accuracy or self.many_false_alarms
+        return self.low_accuracy or self.many_false_alarms or bool(self.needs_help)
 
     @property
     def headline_percent(self) -> float | None:
@@ -695,7 +700,36 @@ def session_dashboard(*, session: GameSession) -> Dashboard:
     rolling = {
         seat_id: rolling_medians(rts, window=ROLLING_RESPONSES) for seat_id, rts in in_order.items()
     }
-    return dashboard_build(session=session, measures=measures, in_order=in_order, rolling=rolling)
+    return dashboard_build(
+        session=session,
+        measures=measures,
+        in_order=in_order,
+        rolling=rolling,
+        steps=trial_steps(trials),
+    )
+
+
+def trial_steps(trials: QuerySet[Trial]) -> dict[int, list[Step]]:
+    """Each seat's trials in the order they were played, as the "needs help" detector reads
+    them."""
+    steps: dict[int, list[Step]] = defaultdict(list)
+    rows = trials.order_by("pk").values_list("seat", "responded", "correct", "rt_ms", "plausible")
+    for seat_id, responded, correct, rt, plausible in rows:
+        if seat_id is not None:
+            steps[seat_id].append(
+                Step(responded=bool(responded), correct=correct, rt_ms=rt, plausible=plausible)
+            )
+    return steps
+
+
+def needs_help_line(*, steps: Sequence[Step], dismissed_at: int | None) -> str:
+    """The tile's line: why the child's play departs from their own start, or "" (none, or
+    one that began before the teacher dismissed it at ``dismissed_at`` trials)."""
+    found = departure_since(steps, after=dismissed_at or 0)
+    if found is None:
+        return ""
+    flag, _onset = found
+    return _(flag.reason) % {"n": flag.n, "of": flag.of}
 
 
 def dashboard_build(
@@ -704,9 +738,11 @@ def dashboard_build(
     measures: Mapping[int, Measures],
     in_order: Mapping[int, Sequence[int]],
     rolling: Mapping[int, Sequence[float]],
+    steps: Mapping[int, Sequence[Step]] | None = None,
 ) -> Dashboard:
     """The dashboard from each seat's measures, its scored RTs in the order they came and
-    their rolling medians (``rolling_medians`` of those RTs, ``ROLLING_RESPONSES`` wide)."""
+    their rolling medians (``rolling_medians`` of those RTs, ``ROLLING_RESPONSES`` wide), and
+    its trials in order (``trial_steps``) for the "needs help" mark."""
     site = game_site(session.game)
     rates = {seat_id: site.headline_measure.value(m) for seat_id, m in measures.items()}
     accuracies = sorted(float(rate) for rate in rates.values() if rate is not None)
@@ -742,6 +778,9 @@ def dashboard_build(
                 many_false_alarms=noisy,
                 **_tile_certainty(
                     site, measures[seat.pk], in_order.get(seat.pk, ()), seat_rolling, more, needed
+                ),
+                needs_help=needs_help_line(
+                    steps=(steps or {}).get(seat.pk, ()), dismissed_at=seat.help_dismissed_at
                 ),
             )
         )

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Count, Max
 
 from classroom.analytics.measures import CorrectRts, Measures, Tally, measures_from
+from classroom.analytics.needs_help import Step
 from classroom.analytics.speed import rolling_medians
 from classroom.selectors.analytics import (
     ROLLING_RESPONSES,
@@ -31,7 +32,6 @@ from classroom.selectors.analytics import (
     Key,
     dashboard_build,
     human_trials,
-    scored_responses,
     trial_tallies,
 )
 
@@ -51,6 +51,8 @@ class _SeatSkills:
     # Scored RTs as they came, and their rolling medians.
     in_order: list[int] = field(default_factory=list)
     rolling: list[float] = field(default_factory=list)
+    # Every trial in order, for the "needs help" mark.
+    steps: list[Step] = field(default_factory=list)
     measures: Measures | None = None  # None: to compute again
 
     def add_rt(self, rt: int, congruent: bool | None) -> None:
@@ -111,6 +113,7 @@ class LiveSkills:
             measures={seat_id: seat.current_measures() for seat_id, seat in seats.items()},
             in_order={seat_id: seat.in_order for seat_id, seat in seats.items() if seat.in_order},
             rolling={seat_id: seat.rolling for seat_id, seat in seats.items()},
+            steps={seat_id: seat.steps for seat_id, seat in seats.items()},
         )
 
     def _add(self, new: QuerySet[Trial], tallies: dict[Key, Tally]) -> None:
@@ -119,10 +122,18 @@ class LiveSkills:
             seat.tally = seat.tally + tally
             seat.measures = None
             self._count += tally.trials
+        # One read of the new trials in order: every trial is a step of the "needs help"
+        # detector, and the scored ones (as ``scored_responses`` picks them) are the RTs.
         rts: dict[int, list[tuple[int, bool | None]]] = defaultdict(list)
-        rows = scored_responses(new).order_by("pk").values_list("seat", "rt_ms", "congruent")
-        for seat_id, rt, congruent in rows:
-            if seat_id is not None and rt is not None:  # both guaranteed by the filters
+        rows = new.order_by("pk").values_list(
+            "seat", "responded", "correct", "rt_ms", "plausible", "congruent"
+        )
+        for seat_id, responded, correct, rt, plausible, congruent in rows:
+            if seat_id is None:
+                continue  # never: human trials have a seat
+            step = Step(responded=bool(responded), correct=correct, rt_ms=rt, plausible=plausible)
+            self._seats.setdefault(seat_id, _SeatSkills()).steps.append(step)
+            if correct and responded and plausible and rt is not None:
                 rts[seat_id].append((rt, congruent))
         for seat_id, seat_rts in rts.items():
             # setdefault: a trial that committed after the count lands here first; the next

@@ -446,3 +446,12 @@ def seat_option_set(*, seat: Seat, name: str, value: Any) -> Seat:
 
 def _ids(tables: Iterable[int] | None) -> tuple[int, ...] | None:
     return None if tables is None else tuple(sorted(tables))
+
+
+def seat_help_dismiss(*, seat: Seat) -> Seat:
+    """The teacher has seen the seat's "needs help" mark: it stays away until a departure
+    that begins after the trials the seat has now (``classroom.analytics.needs_help``).
+    Each console reads it at its next draw of the live skills."""
+    seat.help_dismissed_at = seat.trials.count()
+    seat.save(update_fields=["help_dismissed_at"])
+    return seat

@@ -111,3 +111,22 @@ def sure_cell(certainty: Certainty | None) -> str:
 def in_set(value: Any, members: Any) -> bool:
     """``{{ point.game|in_set:signal_games }}``: membership, for a ``with`` block."""
     return bool(members) and value in members
+
+
+@register.filter
+def percent(share: float | None) -> str:
+    """``{{ f.alone_rate|percent }}``: a share (0-1) as whole percent, "42 %"; "—" for none."""
+    if share is None:
+        return "—"
+    return f"{formats.number_format(100 * share, 0)} %"
+
+
+@register.filter
+def points(difference: float | None) -> str:
+    """``{{ f.difference|points }}``: a difference of two shares in whole percentage points,
+    signed, "+12 pts"; "—" for none."""
+    if difference is None:
+        return "—"
+    shown = formats.number_format(abs(100 * difference), 0)
+    sign = "−" if round(100 * difference) < 0 else "+"  # noqa: RUF001 (the minus sign)
+    return _("%(points)s pts") % {"points": f"{sign}{shown}"}

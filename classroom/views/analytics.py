@@ -57,6 +57,7 @@ from classroom.selectors.decision_styles import (
 )
 from classroom.selectors.devices import session_devices
 from classroom.selectors.exports import export_latest
+from classroom.selectors.following import session_following
 from classroom.selectors.run_validity import session_run_validity
 from classroom.selectors.sessions import session_deletable_by, sessions_visible
 from classroom.selectors.verdicts import class_verdicts, student_verdicts
@@ -167,6 +168,7 @@ def session_report(request: TeacherRequest, session_id: int) -> HttpResponse:
         **_site_context(session.game),
         "may_delete": session_deletable_by(session=session, teacher=request.user),
         "devices": session_devices(session=session),
+        "following": _following_rows(session, rows),
         **export_panel_context(request=request, session=session),
     }
     return render(request, "classroom/session_report.html", context)
@@ -179,6 +181,27 @@ def _extra_time_context(session: GameSession) -> dict[str, Any]:
         "extra_time_seats": seats,
         "unscored_seats": {seat: True for seat, mark in seats.items() if mark == UNTIMED},
     }
+
+
+def _following_rows(
+    session: GameSession, rows: Sequence[selectors.SeatReport]
+) -> list[dict[str, Any]]:
+    """Each child's following others (Palm Strike), with "needs more play" when thin."""
+    by_seat = session_following(session=session)
+    found = []
+    for row in rows:
+        follows = by_seat.get(row.seat.pk)
+        if follows is None:
+            continue
+        short = follows.enough.message()
+        found.append(
+            {
+                "seat": row.seat,
+                "figures": follows,
+                "short": None if short is None else _(short[0]) % short[1],
+            }
+        )
+    return found
 
 
 def _site_context(game: str) -> dict[str, Any]:

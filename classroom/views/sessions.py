@@ -252,6 +252,13 @@ def _console_after_action(
     return redirect("session_console", session_id=session.pk)
 
 
+def _dashboard_after_action(request: TeacherRequest, session: GameSession) -> HttpResponse:
+    if request.htmx:
+        context = {"session": session, **fragments.dashboard_context(session=session)}
+        return render(request, "classroom/session_console.html#dashboard", context)
+    return redirect("session_console", session_id=session.pk)
+
+
 @login_required
 @require_POST
 def session_action(request: TeacherRequest, session_id: int, action: str) -> HttpResponse:
@@ -309,6 +316,9 @@ def seat_action(
 ) -> HttpResponse:
     session = session_or_404(request, session_id)
     seat = get_object_or_404(Seat, pk=seat_id, session=session)
+    if action == "dismiss-help":
+        seat_services.seat_help_dismiss(seat=seat)
+        return _dashboard_after_action(request, session)
     error: ValidationError | None = None
     try:
         if action == "move":

@@ -145,7 +145,7 @@ REFUSED_TO = {
 # What the walker can put in a URL.
 ACTIONS: dict[str, list[str]] = {
     "session_action": sorted(SESSION_ACTIONS),
-    "seat_action": ["move", "kick", "readmit", "option", "rename"],
+    "seat_action": ["move", "kick", "readmit", "option", "rename", "dismiss-help"],
     "practice_code_action": ["open", "rotate", "close"],
 }
 KNOWN_KWARGS = {

@@ -32,6 +32,23 @@ def _create_auto_class_session(teacher: Page) -> str:
     return teacher.get_by_label("Session code").inner_text().strip()
 
 
+def started_with_tablets(
+    teacher: Page, code: str, new_tablet: Callable[[], Page]
+) -> dict[str, Page]:
+    """Ava, Ben and Chen join on their tablets by the class list; the teacher starts the game
+    and the tablets show their cards. The tablets by name."""
+    tablets = {name: new_tablet() for name in PLAYERS}
+    for name, tablet in tablets.items():
+        _join_by_roster(tablet, code, name)
+    teacher.get_by_role("button", name="Start").click()
+    for tablet in tablets.values():
+        expect(tablet.get_by_role("region", name="Your cards")).to_be_visible(timeout=20000)
+        tablet.wait_for_function(
+            "pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view"
+        )
+    return tablets
+
+
 def _trials_shown(teacher: Page, name: str) -> int:
     tile = teacher.locator(".student-tile", has_text=name)
     text = tile.locator("dt:has-text('Trials') + dd").inner_text()
@@ -47,13 +64,7 @@ def test_the_dashboard_changes_during_play_and_the_reports_open_after(
     class_url = teacher.url
     code = _create_auto_class_session(teacher)
     console_url = teacher.url
-    tablets = {name: new_tablet() for name in PLAYERS}
-    for name, tablet in tablets.items():
-        _join_by_roster(tablet, code, name)
-    teacher.get_by_role("button", name="Start").click()
-    ava = tablets["Ava"]
-    expect(ava.get_by_role("region", name="Your cards")).to_be_visible(timeout=5000)
-    ava.wait_for_function("pageModules.palm_strike?.tablet && pageModules.palm_strike?.tablet.view")
+    ava = started_with_tablets(teacher, code, new_tablet)["Ava"]
 
     dashboard = teacher.get_by_role("region", name="Live skills")
     expect(dashboard.locator(".student-tile")).to_have_count(3, timeout=15000)

@@ -83,6 +83,12 @@ SUMMARY_HEADER = [
     "Accuracy 95 % high (%)",
     "Median correct RT 95 % low (ms)",
     "Median correct RT 95 % high (ms)",
+    "Following others (%)",
+    "Flips after another's slap",
+    "False slaps alone (%)",
+    "Flips alone",
+    "Following minus alone, 95 % low (points)",
+    "Following minus alone, 95 % high (points)",
     "Warm-up RT (ms)",
     "Decision time (ms)",
     "Needs more play",
@@ -375,6 +381,9 @@ def test_session_summary_csv_has_a_row_per_seat_and_level(
     dprime = report["Ava"].overall.dprime
     assert dprime is not None
     assert ava["d′ (sensitivity)"] == str(round(dprime, 2))
+    # Following others: a few flips, so the figures come with "needs more play".
+    assert ava["Flips alone"] != ""
+    assert "Following others: needs more play" in ava["Needs more play"]
     (ben,) = _named(rows, SUMMARY_HEADER, Name="Ben", Level="advanced")
     assert (ben["Trials"], ben["False alarms"], ben["Accuracy (%)"]) == ("2", "1", "50.0")
     assert ben["Interference (ms)"] == ""  # no Stroop split: empty, not 0
@@ -401,6 +410,7 @@ def test_class_summary_csv_lists_every_student_over_all_sessions(
     ]
     (ava,) = _named(rows, SUMMARY_HEADER, Name="Ava", Level="all")
     assert (ava["Trials"], ava["Hits"], ava["Median correct RT (ms)"]) == ("5", "3", "700")
+    assert ava["Following others (%)"] == ava["Flips alone"] == ""  # a session's figure only
     (chen,) = _named(rows, SUMMARY_HEADER, Name="Chen")
     assert chen["Trials"] == "0"
     assert chen["Accuracy (%)"] == chen["BIS"] == ""
