@@ -83,7 +83,9 @@ def test_the_console_marks_a_child_turning_careless_and_the_teacher_dismisses_it
     assert careless > 0, "the game ended before she turned careless"
     expect(mark).to_contain_text(REASON, timeout=10000)
     expect(mark).to_contain_text("Needs help")
-    tile.scroll_into_view_if_needed()
+    # Paused for the pictures: the live skills stop changing, so the tile holds still.
+    teacher.get_by_role("button", name="Pause").click()
+    expect(teacher.get_by_role("button", name="Resume")).to_be_visible(timeout=10000)
     tile.screenshot(path=str(ARTIFACTS / "needs-help-tile-en.png"))
     teacher.screenshot(path=str(ARTIFACTS / "needs-help-console-en.png"))
     # Never on her tablet, nor on a classmate's.
@@ -92,20 +94,17 @@ def test_the_console_marks_a_child_turning_careless_and_the_teacher_dismisses_it
         assert REASON not in tablet.content()
 
     # The same mark in Traditional Chinese.
-    teacher.context.add_cookies(
-        [{"name": "django_language", "value": "zh-hant", "url": teacher.url}]
-    )
-    teacher.reload()
+    teacher.get_by_role("button", name="中文").click()
     zh_tile = teacher.locator(".student-tile", has_text="Ava")
     expect(zh_tile.locator("[data-needs-help]")).to_contain_text("需要協助", timeout=10000)
-    zh_tile.scroll_into_view_if_needed()
     zh_tile.screenshot(path=str(ARTIFACTS / "needs-help-tile-zh-hant.png"))
-    teacher.context.add_cookies([{"name": "django_language", "value": "en", "url": teacher.url}])
-    teacher.reload()
+    teacher.get_by_role("button", name="English").click()
+    expect(tile).to_be_visible(timeout=10000)
 
     # The teacher dismisses it: gone, and it stays gone while the same departure goes on.
     tile.get_by_role("button", name="Dismiss: Ava needs help").click()
     expect(mark).to_have_count(0, timeout=5000)
+    teacher.get_by_role("button", name="Resume").click()
     trials = tile.locator("dt:has-text('Trials') + dd")
     before = trials.inner_text()
     _slap_every_flip(ava, until=lambda: False, seconds=6)
@@ -120,10 +119,7 @@ def test_the_console_marks_a_child_turning_careless_and_the_teacher_dismisses_it
     following = teacher.get_by_role("region", name="Following others")
     expect(following).to_contain_text("Ava")
     following.screenshot(path=str(ARTIFACTS / "following-report-en.png"))
-    teacher.context.add_cookies(
-        [{"name": "django_language", "value": "zh-hant", "url": teacher.url}]
-    )
-    teacher.reload()
+    teacher.get_by_role("button", name="中文").click()
     following_zh = teacher.get_by_role("region", name="跟著別人拍")
     expect(following_zh).to_contain_text("Ava")
     following_zh.screenshot(path=str(ARTIFACTS / "following-report-zh-hant.png"))
