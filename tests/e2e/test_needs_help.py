@@ -7,7 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Error, Locator, Page, expect
 
 from tests.e2e.conftest import ARTIFACTS, settings_fill, teacher_sign_up
 from tests.e2e.test_analytics import started_with_tablets
@@ -41,6 +41,19 @@ def _create_long_session(teacher: Page) -> str:
     )
     teacher.get_by_role("button", name="Create session").click()
     return teacher.get_by_label("Session code").inner_text().strip()
+
+
+def _picture(part: Locator, name: str) -> None:
+    """A screenshot of a live part: the console's socket may swap it for the same HTML while
+    the picture is taken (after a page load it draws once), so a detached one is taken again.
+    """
+    for attempt in range(5):
+        try:
+            part.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+            return
+        except Error:
+            if attempt == 4:
+                raise
 
 
 def _slap_every_flip(tablet: Page, *, until: Callable[[], bool], seconds: float) -> int:
@@ -86,7 +99,7 @@ def test_the_console_marks_a_child_turning_careless_and_the_teacher_dismisses_it
     # Paused for the pictures: the live skills stop changing, so the tile holds still.
     teacher.get_by_role("button", name="Pause").click()
     expect(teacher.get_by_role("button", name="Resume")).to_be_visible(timeout=10000)
-    tile.screenshot(path=str(ARTIFACTS / "needs-help-tile-en.png"))
+    _picture(tile, "needs-help-tile-en")
     teacher.screenshot(path=str(ARTIFACTS / "needs-help-console-en.png"))
     # Never on her tablet, nor on a classmate's.
     for tablet in tablets.values():
@@ -97,7 +110,7 @@ def test_the_console_marks_a_child_turning_careless_and_the_teacher_dismisses_it
     teacher.get_by_role("button", name="中文").click()
     zh_tile = teacher.locator(".student-tile", has_text="Ava")
     expect(zh_tile.locator("[data-needs-help]")).to_contain_text("需要協助", timeout=10000)
-    zh_tile.screenshot(path=str(ARTIFACTS / "needs-help-tile-zh-hant.png"))
+    _picture(zh_tile, "needs-help-tile-zh-hant")
     teacher.get_by_role("button", name="English").click()
     expect(tile).to_be_visible(timeout=10000)
 
@@ -118,8 +131,8 @@ def test_the_console_marks_a_child_turning_careless_and_the_teacher_dismisses_it
     teacher.get_by_role("link", name="Full report").click()
     following = teacher.get_by_role("region", name="Following others")
     expect(following).to_contain_text("Ava")
-    following.screenshot(path=str(ARTIFACTS / "following-report-en.png"))
+    _picture(following, "following-report-en")
     teacher.get_by_role("button", name="中文").click()
     following_zh = teacher.get_by_role("region", name="跟著別人拍")
     expect(following_zh).to_contain_text("Ava")
-    following_zh.screenshot(path=str(ARTIFACTS / "following-report-zh-hant.png"))
+    _picture(following_zh, "following-report-zh-hant")
