@@ -47,13 +47,13 @@ as trials, so only other children's slaps count. Fewer than ``FEWEST`` flips on 
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from classroom.analytics.enough_data import EnoughData
 from classroom.analytics.intervals import Interval, wilson_interval
+from classroom.analytics.verdicts import proportion_difference_interval
 
 if TYPE_CHECKING:
     from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -109,29 +109,14 @@ class Following:
 
     @property
     def difference_interval(self) -> Interval | None:
-        return newcombe_interval(self.followed, self.exposed, self.alone_false, self.alone)
+        return proportion_difference_interval(
+            self.followed, self.exposed, self.alone_false, self.alone
+        )
 
     @property
     def enough(self) -> EnoughData:
         """Against ``FEWEST``, by the thinner side."""
         return EnoughData(n=min(self.exposed, self.alone), needed=FEWEST)
-
-
-def newcombe_interval(
-    successes_a: int, trials_a: int, successes_b: int, trials_b: int
-) -> Interval | None:
-    """The 95 % interval of p_a - p_b from each share's Wilson interval (l, u):
-    low = d - sqrt((p_a - l_a)^2 + (u_b - p_b)^2), high = d + sqrt((u_a - p_a)^2 +
-    (p_b - l_b)^2) (Newcombe 1998, method 10). ``None`` without trials on either side."""
-    a = wilson_interval(successes_a, trials_a)
-    b = wilson_interval(successes_b, trials_b)
-    if a is None or b is None:
-        return None
-    p_a, p_b = successes_a / trials_a, successes_b / trials_b
-    difference = p_a - p_b
-    low = difference - math.sqrt((p_a - a.low) ** 2 + (b.high - p_b) ** 2)
-    high = difference + math.sqrt((a.high - p_a) ** 2 + (p_b - b.low) ** 2)
-    return Interval(max(-1.0, low), min(1.0, high))
 
 
 def flip_following(responses: Sequence[FlipResponse]) -> dict[int, tuple[bool, bool] | None]:

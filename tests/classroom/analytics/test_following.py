@@ -12,7 +12,6 @@ from classroom.analytics.following import (
     Following,
     flip_following,
     following_by_seat,
-    newcombe_interval,
 )
 
 
@@ -73,8 +72,8 @@ def test_counts_per_seat() -> None:
 
 def test_newcombes_interval_by_hand() -> None:
     # Newcombe (1998), table II, example (a): 56/70 - 48/80, method 10: 0.0524 to 0.3339.
-    interval = newcombe_interval(56, 70, 48, 80)
+    interval = Following(followed=56, exposed=70, alone_false=48, alone=80).difference_interval
     assert interval is not None
     assert interval.low == pytest.approx(0.0524, abs=5e-4)
     assert interval.high == pytest.approx(0.3339, abs=5e-4)
-    assert newcombe_interval(0, 0, 1, 2) is None
+    assert Following(alone_false=1, alone=2).difference_interval is None
