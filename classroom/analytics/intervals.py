@@ -114,8 +114,10 @@ def bootstrap_interval(
     return percentile_interval([d for d in draws if d is not None], level=level)
 
 
-def _bootstrap_medians(ordered: Sequence[float], resamples: int, rng: random.Random) -> list[float]:
-    """The medians of ``resamples`` bootstrap resamples of the sorted ``ordered``.
+def _median_ranks(count: int, resamples: int, rng: random.Random) -> tuple[tuple[int, int], ...]:
+    """The ranks (lower middle, upper middle; the same when ``count`` is odd) of the medians
+    of ``resamples`` bootstrap resamples of ``count`` sorted values: they depend on the count
+    and the draws alone, never on the values.
 
     A resample of n values draws n indices uniformly from 0…n-1; because the values are sorted,
     the resample's k-th smallest value is the value at the indices' k-th smallest, and that is
@@ -125,13 +127,6 @@ def _bootstrap_medians(ordered: Sequence[float], resamples: int, rng: random.Ran
     1 - (1 - u) W^(1 / (n - k)) with W uniform. So a resample's median costs two draws rather
     than n draws and a sort; the resulting distribution is exactly the resampling one.
     """
-    return _medians_at(ordered, _median_ranks(len(ordered), resamples, rng))
-
-
-def _median_ranks(count: int, resamples: int, rng: random.Random) -> tuple[tuple[int, int], ...]:
-    """The ranks (lower middle, upper middle; the same when ``count`` is odd) of each
-    resample's median (see ``_bootstrap_medians``): they depend on the count and the draws
-    alone, never on the values."""
     k = (count + 1) // 2  # the lower middle order statistic (the middle one when n is odd)
     ranks = []
     for _ in range(resamples):
@@ -164,7 +159,7 @@ def median_interval(
     """Percentile bootstrap interval of the median of ``rts`` (the values a median RT is
     computed from: plausible correct RTs, anticipations left out), from
     ``random.Random(seed)``. The same as :func:`bootstrap_interval` with the median, computed
-    from order statistics (see ``_bootstrap_medians``). ``None`` with fewer than 2 RTs."""
+    from order statistics (see ``_median_ranks``). ``None`` with fewer than 2 RTs."""
     if resamples < 1:
         raise ValueError(f"resamples must be 1 or more, got {resamples}")
     if len(rts) < 2:
@@ -184,14 +179,14 @@ def median_difference_interval(
     """Percentile bootstrap interval of median(first) - median(second) (the Stroop
     interference cost: incongruent minus congruent), each group resampled on its own (a
     stratified bootstrap; Efron & Tibshirani 1993, ch. 8). ``None`` unless each group has at
-    least 2 values."""
+    least 2 values. The groups' draws come from two generators, ``seed`` and ``seed + 1``, each
+    kept per count as ``median_interval``'s are: a page compares hundreds of pairs."""
     if resamples < 1:
         raise ValueError(f"resamples must be 1 or more, got {resamples}")
     if len(first) < 2 or len(second) < 2:
         return None
-    rng = random.Random(seed)
-    a = _bootstrap_medians(sorted(first), resamples, rng)
-    b = _bootstrap_medians(sorted(second), resamples, rng)
+    a = _medians_at(sorted(first), _seeded_median_ranks(len(first), resamples, seed))
+    b = _medians_at(sorted(second), _seeded_median_ranks(len(second), resamples, seed + 1))
     return percentile_interval([x - y for x, y in zip(a, b, strict=True)], level=level)
 
 
