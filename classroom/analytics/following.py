@@ -1,4 +1,4 @@
-"""Following others (Palm Strike): false slaps made just after another player's slap, against
+"""Following others: false slaps made just after another player's slap, against
 the child's false slaps when no one else slapped. A measure only a live table gives. (pure)
 
 Pure Python: no Django, no I/O, no clock. The input is a table's flips, each with every
@@ -16,8 +16,8 @@ pull a child's hand down when their own card does not match. The measure is this
 
 **The window.** A slap that follows another's is a response to it, so it comes at least a
 simple reaction time after it and, to count as pulled by it, not much later: from
-``FOLLOW_FLOOR_MS`` (100 ms, the host's floor for a response to anything seen,
-``games.palm_strike.trials.MIN_PLAUSIBLE_RT_MS``) to ``FOLLOW_WINDOW_MS`` (600 ms) after the
+``FOLLOW_FLOOR_MS`` (100 ms, the host's floor for a response to anything seen, the game's
+``MIN_PLAUSIBLE_RT_MS``) to ``FOLLOW_WINDOW_MS`` (600 ms) after the
 other's slap. Children's simple visual reaction times at school age are a few hundred ms and
 fall with age toward the adult's (Kail, R. (1991), "Developmental change in speed of
 processing during childhood and adolescence", *Psychological Bulletin* 109, 490-501); 600 ms

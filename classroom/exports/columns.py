@@ -601,7 +601,7 @@ def _following_pair(
     )
 
 
-# Palm Strike: a measure only a live table gives (``classroom.analytics.following``).
+# A measure only a live table gives (``classroom.analytics.following``), in a game that has it.
 FOLLOWING_COLUMNS: tuple[Column[SummaryRow], ...] = (
     *_following_pair(
         _("Following others (%)"),
@@ -649,15 +649,15 @@ FOLLOWING_COLUMNS: tuple[Column[SummaryRow], ...] = (
 def summary_columns(games: Sequence[str]) -> tuple[Column[SummaryRow], ...]:
     """Name, game and level, then each game's own measures (``GameSite.measures``) with
     two decimals (times in whole ms), then the 95 % intervals of its headline and speed
-    measures; a game's columns are blank on another game's rows. Then, with Palm Strike, its
-    following others (a session's only), the session's warm-up and decision time, the
-    figures short of their minimum and the run's flags; then the year group and the verdicts
-    (class summary only)."""
+    measures; a game's columns are blank on another game's rows. Then, with a game that has
+    it (``GameSite.following_kind``), following others (a session's only), the session's
+    warm-up and decision time, the figures short of their minimum and the run's flags; then
+    the year group and the verdicts (class summary only)."""
     own = _games_columns(games, SHARED_SUMMARY_COLUMNS, _game_summary_columns)
     return (
         *SHARED_SUMMARY_COLUMNS,
         *own,
-        *(FOLLOWING_COLUMNS if "palm_strike" in games else ()),
+        *(FOLLOWING_COLUMNS if any(game_site(game).following_kind for game in games) else ()),
         *DECISION_COLUMNS,
         NEEDS_MORE_PLAY_COLUMN,
         RUN_FLAGS_COLUMN,

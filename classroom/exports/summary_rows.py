@@ -56,7 +56,7 @@ class SummaryRow:
     # The class summary's rows of all levels: the student's year group and verdicts.
     year_group: str = ""
     verdicts: tuple[SkillVerdict, ...] = ()
-    # A Palm Strike session's false slaps following others and alone.
+    # A session's false slaps following others and alone (``GameSite.following_kind``).
     following: Following | None = None
 
 

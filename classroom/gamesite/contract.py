@@ -195,6 +195,10 @@ class GameSite:
     # Its engine takes a response window per seat (its spec's ``table_config`` folds a child's
     # extra time in); without one, extra time means no speed scoring (classroom.people.extra_time).
     extra_time_window: bool = False
+    # The kind of trial whose false responses another player's slap can lead (a slap or not
+    # at the child's own card): the "following others" measure (classroom.analytics.following)
+    # is read from it; empty when the game has no such trial.
+    following_kind: str = ""
 
     @property
     def slug(self) -> str:

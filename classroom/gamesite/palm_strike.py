@@ -501,4 +501,6 @@ SITE = GameSite(
     # A child's own slap window: the card stays open for them, the others' slaps still count
     # only inside the table's.
     extra_time_window=True,
+    # A flip: each child slaps or holds back at their own card, beside the others' slaps.
+    following_kind=FLIP,
 )

@@ -1,29 +1,30 @@
-"""Following others in a Palm Strike session (``classroom.analytics.following``), read from its
-stored trials: every child's trial of a flip is written when the flip's window closes, under
-that flip's log entry, so a table and a log entry are one flip."""
+"""Following others in a session (``classroom.analytics.following``), read from its stored
+trials of the game's ``GameSite.following_kind``: every child's trial of a flip is written when
+the flip's window closes, under that flip's log entry, so a table and a log entry are one
+flip."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from classroom.analytics.following import FlipResponse, Following, flips_grouped, following_by_seat
-from classroom.gamesite.palm_strike import FLIP
+from classroom.gamesite import game_site
 from classroom.selectors.analytics import human_trials
 
 if TYPE_CHECKING:
     from classroom.models import GameSession
 
-GAME = "palm_strike"
-
 
 def session_following(*, session: GameSession) -> dict[int, Following]:
     """Each seat's false slaps following others and alone, by seat id; empty for a session of
-    another game. Team flips are left out: a claim on the centre is not a slap at one card."""
-    if session.game != GAME:
+    a game without the measure. Trials with no target (a claim on the centre in team play) are
+    left out: such a claim is not a slap at one card."""
+    kind = game_site(session.game).following_kind
+    if not kind:
         return {}
     rows = (
         human_trials()
-        .filter(session=session, game=GAME, kind=FLIP, target__isnull=False)
+        .filter(session=session, game=session.game, kind=kind, target__isnull=False)
         .order_by("pk")
         .values_list("table", "log_seq", "seat", "target", "responded", "rt_ms")
     )

@@ -186,7 +186,8 @@ def _extra_time_context(session: GameSession) -> dict[str, Any]:
 def _following_rows(
     session: GameSession, rows: Sequence[selectors.SeatReport]
 ) -> list[dict[str, Any]]:
-    """Each child's following others (Palm Strike), with "needs more play" when thin."""
+    """Each child's following others (``GameSite.following_kind``), with "needs more play"
+    when thin."""
     by_seat = session_following(session=session)
     found = []
     for row in rows:
