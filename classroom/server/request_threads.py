@@ -18,12 +18,21 @@ short, so a few long downloads holding kept threads never stall the pages.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import connections
 
 from classroom.server.kept_connections import thread_keeps_connections
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+T = TypeVar("T")
 
 # Enough for a class joining at once (the joins wait for each other in ``join_queue``) and a
 # few downloads, few enough that the kept SQLite connections stay a handful of files.
@@ -58,10 +67,8 @@ class RequestThreads:
             return self._free.pop()  # the most recently used: its thread and connection are warm
         if self._made < self._keep:
             self._made += 1
-            return ThreadPoolExecutor(
-                max_workers=1,
-                thread_name_prefix="http-request",
-                initializer=thread_keeps_connections,
+            return _KeptThread(
+                thread_name_prefix="http-request", initializer=thread_keeps_connections
             )
         given: asyncio.Future[ThreadPoolExecutor] = asyncio.get_running_loop().create_future()
         self._waiting.append(given)
@@ -82,8 +89,13 @@ class RequestThreads:
             raise
 
     async def give_back(self, executor: ThreadPoolExecutor) -> None:
-        if not isinstance(executor, _OneOff):
-            self._hand_on(executor)
+        if isinstance(executor, _KeptThread):
+            # A request whose client went away ends while its thread may still run the view
+            # (Django cancels the request's task, not the thread): the thread goes on once it
+            # is idle, or the next request lent it would queue behind that view.
+            loop = asyncio.get_running_loop()
+            if not executor.call_when_idle(partial(_on_loop, loop, self._hand_on, executor)):
+                self._hand_on(executor)
             return
         # Its thread ends now: its connections are closed there, not left to the collector.
         await asyncio.get_running_loop().run_in_executor(executor, connections.close_all)
@@ -95,6 +107,48 @@ class RequestThreads:
             self._waiting.popleft().set_result(executor)
         else:
             self._free.append(executor)
+
+
+class _KeptThread(ThreadPoolExecutor):
+    """A kept one-worker executor that knows whether its thread has work running or queued."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_workers=1, **kwargs)
+        self._lock = threading.Lock()
+        self._pending = 0
+        self._when_idle: Callable[[], None] | None = None
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        with self._lock:
+            self._pending += 1
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._one_done)
+        return future
+
+    def _one_done(self, _future: Future[Any]) -> None:
+        with self._lock:
+            self._pending -= 1
+            callback = self._when_idle if self._pending == 0 else None
+            if callback is not None:
+                self._when_idle = None
+        if callback is not None:
+            callback()
+
+    def call_when_idle(self, callback: Callable[[], None]) -> bool:
+        """Have ``callback`` called (on the thread) once no work is running or queued; False,
+        and no call, when that is so already."""
+        with self._lock:
+            if self._pending == 0:
+                return False
+            self._when_idle = callback
+            return True
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: Any) -> None:
+    # From a request thread: the pool is the event loop's alone. A loop closed meanwhile (the
+    # server stopping) keeps no pool to hand the thread to.
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(callback, *args)
 
 
 class _OneOff(ThreadPoolExecutor):

@@ -116,7 +116,9 @@ def test_the_console_marks_a_child_turning_careless_and_the_teacher_dismisses_it
 
     # The teacher dismisses it: gone, and it stays gone while the same departure goes on.
     tile.get_by_role("button", name="Dismiss: Ava needs help").click()
-    expect(mark).to_have_count(0, timeout=5000)
+    # The answer redraws the tiles without it; a socket draw begun before the dismissal can
+    # show it once more, until the next draw (a few seconds on a busy machine).
+    expect(mark).to_have_count(0, timeout=15000)
     teacher.get_by_role("button", name="Resume").click()
     trials = tile.locator("dt:has-text('Trials') + dd")
     before = trials.inner_text()

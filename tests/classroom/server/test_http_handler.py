@@ -95,3 +95,56 @@ async def test_an_async_view_still_answers() -> None:
     response = await _get(OneHopASGIHandler(), "/readyz")
     assert response["status"] in (200, 503)
     assert b"database ok" in response["body"]
+
+
+async def test_a_thread_still_running_an_abandoned_view_is_lent_to_no_other_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A client that goes away leaves its view running on the request's thread (Django cancels
+    the task, not the thread); the next request must not queue behind it."""
+    import asyncio
+
+    from asgiref.testing import ApplicationCommunicator
+
+    from classroom.server.request_threads import RequestThreads
+
+    release = threading.Event()
+    plain = health._plain
+    calls = 0
+
+    def slow_once(text: str, status: int) -> HttpResponse:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            release.wait(timeout=30)
+        return plain(text, status)
+
+    monkeypatch.setattr(health, "_plain", slow_once)
+    handler = OneHopASGIHandler()
+    handler.request_threads = RequestThreads(keep=1, wait_s=0.05)
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/healthz",
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+    }
+    abandoned = ApplicationCommunicator(handler, scope)
+    await abandoned.send_input({"type": "http.request", "body": b"", "more_body": False})
+    await asyncio.sleep(0.2)  # the view is running (and waiting) on the one kept thread
+    await abandoned.send_input({"type": "http.disconnect"})
+    await abandoned.wait(timeout=5)
+    try:
+        # Answered while the abandoned view still holds the kept thread.
+        response = await _get(handler, "/healthz")
+        assert response["status"] == 200
+        assert not release.is_set()
+    finally:
+        release.set()
+    # Once idle, the kept thread is back in the pool, and the next request has it.
+    for _ in range(250):
+        if handler.request_threads._free:
+            break
+        await asyncio.sleep(0.02)
+    assert handler.request_threads.made == 1
+    assert len(handler.request_threads._free) == 1
