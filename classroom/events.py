@@ -37,6 +37,14 @@ class PresenceChanged:
 
 
 @dataclass(frozen=True)
+class LiveSkillsChanged:
+    """What the consoles' live skills show changed with no play (a "needs help" mark was
+    dismissed): they draw them again, or the mark stays up while the game is paused."""
+
+    session_id: int
+
+
+@dataclass(frozen=True)
 class SeatRevoked:
     """The seat was removed or taken over, or (``reason``) its token stopped working."""
 
@@ -106,6 +114,7 @@ class ExportRequested:
 Event = (
     LobbyChanged
     | PresenceChanged
+    | LiveSkillsChanged
     | SeatRevoked
     | SeatNextGame
     | TeacherAccessChanged

@@ -16,6 +16,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 from classroom.events import (
+    LiveSkillsChanged,
     LobbyChanged,
     PresenceChanged,
     SeatNextGame,
@@ -90,6 +91,10 @@ def _presence_changed(event: PresenceChanged) -> None:
     _send(teachers_group(event.session_id), "lobby.changed")
 
 
+def _live_skills_changed(event: LiveSkillsChanged) -> None:
+    _send(teachers_group(event.session_id), "skills.changed")
+
+
 def _standings_changed(event: StandingsChanged) -> None:
     _send(standings_group(event.session_id), "session.standings", dict(event.standings))
 
@@ -101,6 +106,7 @@ def notices_subscribe() -> None:
     event_subscribe(kind=TeacherAccessChanged, handler=_teacher_access_changed)
     event_subscribe(kind=LobbyChanged, handler=_lobby_changed)
     event_subscribe(kind=PresenceChanged, handler=_presence_changed)
+    event_subscribe(kind=LiveSkillsChanged, handler=_live_skills_changed)
     event_subscribe(kind=StandingsChanged, handler=_standings_changed)
 
 

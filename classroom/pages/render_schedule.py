@@ -122,6 +122,11 @@ class DashboardTimer:
             self.task = asyncio.create_task(self._later(self.drawn_at + gap - now))
         return False
 
+    def now_due(self) -> None:
+        """The next draw includes the live skills, however recent the last: they changed
+        outside play."""
+        self.drawn_at = float("-inf")
+
     async def _later(self, wait: float) -> None:
         await asyncio.sleep(wait)
         self.redraw()

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom.events import LobbyChanged, SeatRevoked, event_publish
+from classroom.events import LiveSkillsChanged, LobbyChanged, SeatRevoked, event_publish
 from classroom.models import GameSession, Seat, SeatDevice, Student, Table
 from classroom.people.names import display_name_clean, name_key
 from classroom.people.nickname_filter import nickname_is_blocked
@@ -451,7 +451,8 @@ def _ids(tables: Iterable[int] | None) -> tuple[int, ...] | None:
 def seat_help_dismiss(*, seat: Seat) -> Seat:
     """The teacher has seen the seat's "needs help" mark: it stays away until a departure
     that begins after the trials the seat has now (``classroom.analytics.needs_help``).
-    Each console reads it at its next draw of the live skills."""
+    The session's consoles draw their live skills again without it."""
     seat.help_dismissed_at = seat.trials.count()
     seat.save(update_fields=["help_dismissed_at"])
+    event_publish(event=LiveSkillsChanged(session_id=seat.session_id))
     return seat

@@ -263,6 +263,13 @@ class TeacherPageSocket(PageSocket):
         self.table_ids.update(int(table_id) for table_id in event.get("table_ids", []))
         self.redraw()
 
+    async def skills_changed(self, event: dict[str, Any]) -> None:
+        # A draw begun before the change may still show what it read: the one asked for
+        # here follows it.
+        if self.dashboard is not None:
+            self.dashboard.now_due()
+            self.redraw()
+
     async def teacher_access_changed(self, event: dict[str, Any]) -> None:
         """A class share of this teacher was revoked: a page they may no longer see closes."""
         if not self.closed_here and not await database_sync_to_async(self._may_watch)(

@@ -28,6 +28,7 @@ from classroom.pages.page_draws import page_forget
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import (
+    seat_help_dismiss,
     seat_join_guest,
     seat_join_student,
     seat_kick,
@@ -39,6 +40,7 @@ from classroom.sockets.close_codes import CloseCode
 from classroom.sockets.pages import PageSocket, SeatConsumer
 from games.live.heartbeat import SilenceWatchdog
 from games.live.protocol import MAX_FRAME_BYTES
+from tests.classroom.trial_rows import trial_add
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Iterator
@@ -540,6 +542,33 @@ async def test_console_draws_its_live_skills_at_most_every_few_seconds_and_after
     html = await _receive_until(socket, lambda text: 'id="console-dashboard"' in text)
     assert "Noor" in html
     await socket.disconnect()
+
+
+async def test_a_dismissed_needs_help_mark_leaves_every_console_with_no_play_meanwhile(
+    guest_session: GameSession, teacher_cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A console draws its live skills only when something changes; a dismissal changes them
+    with the game paused too, and a draw begun before it must not leave the mark standing."""
+    monkeypatch.setattr(pages.ConsoleConsumer, "render_gap_s", 0.05)
+    reason = "More mistakes than usual lately"
+    ava = await _join(guest_session, "Ava")
+    await sync_to_async(session_start)(session=guest_session)
+    await sync_to_async(_careless_after_a_steady_start)(ava)
+    socket = _console_socket(guest_session, cookies=teacher_cookies)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    await _receive_until(socket, lambda text: reason in text)
+
+    await sync_to_async(seat_help_dismiss)(seat=ava)
+    html = await _receive_until(socket, lambda text: 'id="console-dashboard"' in text)
+    assert reason not in html
+    await socket.disconnect()
+
+
+def _careless_after_a_steady_start(seat: Seat) -> None:
+    """30 flips slapping only the matches, then 15 slapping every card."""
+    for flip in range(1, 46):
+        match = flip % 3 == 0
+        trial_add(seat=seat, target=match, responded=match or flip > 30, rt_ms=600, flip=flip)
 
 
 class _StretchedBudget:
