@@ -6,6 +6,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 import channels.db
+import django.db
 import pytest
 from django.db.backends.signals import connection_created
 
@@ -18,7 +19,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """The thread of each database connection opened meanwhile."""
     # Channels' communicators patch close_old_connections around every await; two of them
     # overlapping can leave the patch behind for the tests after: the real one here.
-    monkeypatch.setattr(channels.db, "close_old_connections", channels.db.close_old_connections)
+    monkeypatch.setattr(channels.db, "close_old_connections", django.db.close_old_connections)
     threads: list[int] = []
 
     def count(**kwargs: Any) -> None:

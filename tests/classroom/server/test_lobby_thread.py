@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 import channels.db
+import django.db
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection, connections
@@ -24,7 +25,7 @@ async def test_lobby_calls_share_one_thread_and_its_connection(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Channels' communicators may have left their no-op patch behind: the real one here.
-    monkeypatch.setattr(channels.db, "close_old_connections", channels.db.close_old_connections)
+    monkeypatch.setattr(channels.db, "close_old_connections", django.db.close_old_connections)
     first = await lobby_database_call(_where)
     second = await lobby_database_call(_where)
     shared = await database_sync_to_async(threading.get_ident)()

@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import channels.db
+import django.db
 import pytest
 from channels.testing import HttpCommunicator
 from django.db import connection, connections
@@ -52,7 +53,7 @@ def where(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int
     assert connection.settings_dict["CONN_MAX_AGE"] == 0  # the site's setting
     # Channels' communicators patch this around every await; two of them overlapping, as
     # here, can leave the patch behind for the tests after: put it back afterwards.
-    monkeypatch.setattr(channels.db, "close_old_connections", channels.db.close_old_connections)
+    monkeypatch.setattr(channels.db, "close_old_connections", django.db.close_old_connections)
     return seen
 
 
