@@ -156,18 +156,7 @@ def student_colour_safe(request: TeacherRequest, class_id: int, student_id: int)
 @login_required
 @require_POST
 def student_extra_time(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
-    try:
-        student_extra_time_set(student=student, extra_time=request.POST.get("extra_time", ""))
-    except ValidationError as refused:
-        problem = " ".join(refused.messages)
-        if request.htmx:
-            return _student_row(request, school_class, student, extra_time_problem=problem)
-        messages.error(request, problem)
-        return redirect("class_detail", class_id=school_class.pk)
-    if request.htmx:
-        return _student_row(request, school_class, student)
-    return redirect("class_detail", class_id=school_class.pk)
+    return _student_choice(request, class_id, student_id, "extra_time", student_extra_time_set)
 
 
 @login_required
@@ -185,23 +174,37 @@ def student_practice_warmup(
 @login_required
 @require_POST
 def student_year_group(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
+    return _student_choice(request, class_id, student_id, "year_group", student_year_group_set)
+
+
+def _student_choice(
+    request: TeacherRequest,
+    class_id: int,
+    student_id: int,
+    field: str,
+    choose: Callable[..., Student],
+) -> HttpResponse:
+    """One of a student's choices on the class page (``choose(student=, <field>=)``, a
+    service that refuses with ValidationError and saves nothing): the row again, with the
+    refusal beside the choice it concerns."""
     school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
     try:
-        student_year_group_set(student=student, year_group=request.POST.get("year_group", ""))
-    except ValidationError as error:
-        notice = " ".join(error.messages)
+        choose(student=student, **{field: request.POST.get(field, "")})
+    except ValidationError as refused:
+        problem = " ".join(refused.messages)
         if request.htmx:
-            return _student_row(request, school_class, student, notice=notice)
-        messages.error(request, notice)
+            return _student_row(request, school_class, student, refused={field: problem})
+        messages.error(request, problem)
     if request.htmx:
         return _student_row(request, school_class, student)
     return redirect("class_detail", class_id=school_class.pk)
 
 
 def _student_row(
-    request: TeacherRequest, school_class: SchoolClass, student: Student, **more: str
+    request: TeacherRequest, school_class: SchoolClass, student: Student, **more: Any
 ) -> HttpResponse:
-    """A student's row of the class page, as htmx swaps it in after a change."""
+    """A student's row of the class page, as htmx swaps it in after a change (``notice``: a
+    word on the new badge; ``refused``: a choice's refusal by its field)."""
     context = {
         "school_class": school_class,
         "student": student,

@@ -146,9 +146,14 @@ def test_the_teacher_sets_a_students_year_group(
     assert student.year_group == "3"
     if htmx:
         assert '<option value="3" selected>' in response.content.decode()
-    teacher_client.post(url, {"year_group": "blue"}, headers=headers)
+    refused = teacher_client.post(url, {"year_group": "blue"}, headers=headers, follow=True)
     student.refresh_from_db()
     assert student.year_group == "3"  # refused: nothing changed
+    said = _text(refused)
+    assert "Choose a year group from the list." in said
+    if htmx:  # beside the year group's choice, not the new badge's button
+        year_form = said[said.index(f'id="year-group-{student.pk}"') :]
+        assert 'role="alert"' in year_form.split("</form>")[0]
     teacher_client.post(url, {"year_group": ""}, headers=headers)
     student.refresh_from_db()
     assert student.year_group == ""
