@@ -15,15 +15,25 @@ Norms are built from valid runs only: a run flagged by the validity checks and n
 accommodation (extra time, ``data["extra_time"]``; the colour-safe palette,
 ``data["accommodation"]``) stays out of the norms. Practice (a child alone on a tablet) is not
 read: the norms are of class sessions. Bots have no student and are never read.
+
+The school's pool (every other child's score) is read from the whole site, so it is kept in
+the cache. A teacher's decision that changes it (a run kept or left out, a year group, a child
+moved or removed, a class or session deleted) reads it again at the next visit; play alone
+reads it again at most every ``NORMS_FRESH_S``, since a few more minutes of lessons barely
+move the norms of hundreds of children, and play anywhere in the school would otherwise read
+them again on every visit. The class's own children are always read as they are now.
 """
 
 from __future__ import annotations
 
+import hashlib
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db.models import Exists, Min, OuterRef, Q
+from django.core.cache import cache
+from django.db.models import Count, Exists, Max, Min, OuterRef, Q, Sum
 from django.utils.translation import gettext
 
 from classroom.analytics.intervals import (
@@ -43,7 +53,7 @@ from classroom.analytics.verdicts import (
     verdict,
 )
 from classroom.gamesite import game_site
-from classroom.models import GameSession, RunFlag, Trial, TrialTally
+from classroom.models import GameSession, RunFlag, SchoolClass, Student, Trial, TrialTally
 from classroom.people.extra_time import TRIAL_KEY as EXTRA_TIME_KEY
 from classroom.people.year_groups import YEAR_GROUP_CHOICES
 from classroom.selectors.analytics import measures_by
@@ -54,8 +64,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from datetime import datetime
 
+    from django.db.models import QuerySet
+
     from classroom.analytics.measures import Measures
-    from classroom.models import SchoolClass, Student
 
 SCHOOL = "school"
 CLASS = "class"
@@ -63,6 +74,11 @@ CLASS = "class"
 EARLIER_SESSIONS = 3
 # The mark on a trial's data of the colour-safe palette (extra time has its own, TRIAL_KEY).
 ACCOMMODATION_KEY = "accommodation"
+# How long play alone leaves the school's pool as it was read (see the module docstring).
+NORMS_FRESH_S = 600.0
+_CACHE_SECONDS = 24 * 3600
+# The pool's clock (wall time: the cache is shared by the site's processes); tests set it.
+_clock = time.time
 
 
 @dataclass(frozen=True)
@@ -146,16 +162,22 @@ def _left_out() -> Exists:
     )
 
 
-def _latest_runs(game: str | None) -> list[_Run]:
-    """Every child's latest valid class session per game and level, school-wide: from the
-    tallies (a row per student, session and kind of trial), flagged runs not kept left out."""
+def _valid_tallies(game: str | None) -> QuerySet[TrialTally]:
+    """The tallies of the school's class sessions, flagged runs not kept left out."""
     tallies = TrialTally.objects.filter(
         session__kind=GameSession.Kind.CLASS,
         session__deleted_at__isnull=True,
         student__school_class__deleted_at__isnull=True,
     ).exclude(_left_out())
-    if game:
-        tallies = tallies.filter(game=game)
+    return tallies.filter(game=game) if game else tallies
+
+
+def _latest_runs(game: str | None, school_class: SchoolClass | None = None) -> list[_Run]:
+    """Every child's latest valid class session per game and level, school-wide (or of
+    ``school_class``): from the tallies (a row per student, session and kind of trial)."""
+    tallies = _valid_tallies(game)
+    if school_class is not None:
+        tallies = tallies.filter(student__school_class=school_class)
     rows = (
         tallies.order_by()
         .values("student", "session", "game", "student__school_class", "student__year_group")
@@ -177,6 +199,82 @@ def _latest_runs(game: str | None) -> list[_Run]:
         if found is None or (run.started, run.session_id) > (found.started, found.session_id):
             latest[key] = run
     return list(latest.values())
+
+
+# A reference child: (student, class, year group, score).
+PoolEntry = tuple[int, int, str, float]
+
+
+@dataclass(frozen=True)
+class SchoolPool:
+    """Every child's score for the norms, by (game, level, skill), and when and from what
+    it was read."""
+
+    entries: dict[tuple[str, str, str], list[PoolEntry]]
+    played: str  # the tallies' fingerprint when read
+    read_at: float  # ``_clock()`` when read, or last found unchanged
+
+
+def school_pool(*, game: str | None = None) -> SchoolPool:
+    """The school's pool for the norms, from the cache while it holds (module docstring)."""
+    key = f"snapclass:verdict-pool:{game or ''}:{_decided_fingerprint()}"
+    found = cache.get(key)
+    now = _clock()
+    if isinstance(found, SchoolPool):
+        if now - found.read_at < NORMS_FRESH_S:
+            return found
+        played = _played_fingerprint(game)
+        if played == found.played:
+            found = SchoolPool(entries=found.entries, played=played, read_at=now)
+            cache.set(key, found, _CACHE_SECONDS)
+            return found
+    else:
+        played = _played_fingerprint(game)
+    pool = SchoolPool(entries=_pool_read(game), played=played, read_at=now)
+    cache.set(key, pool, _CACHE_SECONDS)
+    return pool
+
+
+def _pool_read(game: str | None) -> dict[tuple[str, str, str], list[PoolEntry]]:
+    runs = _latest_runs(game)
+    _extra, accommodated = _accommodated(runs)
+    measures = _measures(runs)
+    pool: dict[tuple[str, str, str], list[PoolEntry]] = defaultdict(list)
+    for run in runs:
+        if (run.student_id, run.session_id) in accommodated:
+            continue
+        m = measures.get((run.student_id, run.session_id, run.level))
+        for skill in (SPEED, RATE):
+            point = _point(skill, run.game, m)
+            if point is not None and point[1] >= MIN_SCORE_TRIALS:
+                pool[run.game, run.level, skill].append(
+                    (run.student_id, run.class_id, run.year_group, point[0])
+                )
+    return dict(pool)
+
+
+def _played_fingerprint(game: str | None) -> str:
+    """What play changes: the tallies' rows and sums (the triggers keep them)."""
+    tallies = TrialTally.objects.filter(game=game) if game else TrialTally.objects.all()
+    found = tallies.aggregate(rows=Count("pk"), trials=Sum("trials"), rts=Sum("trend_rt_sum"))
+    return ":".join(str(value) for value in found.values())
+
+
+def _decided_fingerprint() -> str:
+    """What a teacher's decision changes: the flags kept or not, each child's year group and
+    class, and the classes and sessions marked deleted."""
+    flags = RunFlag.objects.aggregate(
+        rows=Count("pk"), kept=Count("pk", filter=Q(kept=True)), last=Max("pk")
+    )
+    deleted = (
+        SchoolClass.objects.filter(deleted_at__isnull=False).count(),
+        GameSession.objects.filter(deleted_at__isnull=False).count(),
+    )
+    children = hashlib.sha1(usedforsecurity=False)
+    rows = Student.objects.order_by("pk").values_list("pk", "school_class_id", "year_group")
+    for row in rows.iterator(chunk_size=2000):
+        children.update(repr(row).encode())
+    return ":".join([*(str(v) for v in (*flags.values(), *deleted)), children.hexdigest()[:16]])
 
 
 def _accommodated(runs: Iterable[_Run]) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
@@ -311,14 +409,10 @@ def class_verdicts(
 ) -> dict[int, list[SkillVerdict]]:
     """Per student of the class, a verdict on speed and on the rate for each game (and
     level) of their latest class session, games in name order."""
-    runs = _latest_runs(game)
-    extra, accommodated = _accommodated(runs)
+    runs = _latest_runs(game, school_class)
+    extra, _accommodated_runs = _accommodated(runs)
     measures = _measures(runs)
-    mine = {
-        (run.student_id, run.game, run.level): run
-        for run in runs
-        if run.class_id == school_class.pk
-    }
+    mine = {(run.student_id, run.game, run.level): run for run in runs}
     # Only each child's latest level per game gets a verdict: the level they play now.
     newest: dict[tuple[int, str], _Run] = {}
     for run in mine.values():
@@ -327,23 +421,13 @@ def class_verdicts(
             newest[run.student_id, run.game] = run
     current = {(r.student_id, r.game, r.level): r for r in newest.values()}
     earlier = _earlier({r.student_id for r in current.values()}, current)
-    # The reference pool per game, level and skill: (student, class, year group, score).
-    pool: dict[tuple[str, str, str], list[tuple[int, int, str, float]]] = defaultdict(list)
-    for run in runs:
-        if (run.student_id, run.session_id) in accommodated:
-            continue
-        m = measures.get((run.student_id, run.session_id, run.level))
-        for skill in (SPEED, RATE):
-            point = _point(skill, run.game, m)
-            if point is not None and point[1] >= MIN_SCORE_TRIALS:
-                pool[run.game, run.level, skill].append(
-                    (run.student_id, run.class_id, run.year_group, point[0])
-                )
+    pool = school_pool(game=game).entries
     result: dict[int, list[SkillVerdict]] = defaultdict(list)
     for key, run in sorted(current.items(), key=lambda item: (item[0][1], item[0][0])):
         m = measures.get((run.student_id, run.session_id, run.level))
         for skill in (SPEED, RATE):
-            others = [e for e in pool[run.game, run.level, skill] if e[0] != run.student_id]
+            entries = pool.get((run.game, run.level, skill), ())
+            others = [e for e in entries if e[0] != run.student_id]
             school = [e[3] for e in others if run.year_group and e[2] == run.year_group]
             if len(school) >= MIN_NORM_CHILDREN:
                 reference, values = SCHOOL, school
