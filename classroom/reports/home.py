@@ -12,7 +12,7 @@ Built by the task worker (``classroom.services.exports``), a child's page or a c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Final
 
@@ -24,6 +24,7 @@ from classroom.analytics.enough_data import EnoughData
 from classroom.analytics.reliable_change import DECLINED, IMPROVED
 from classroom.gamesite import game_site
 from classroom.gamesite.labels import level_label
+from classroom.people.extra_time import extra_time_badge
 from classroom.reports.progress import game_title
 from classroom.selectors import analytics as selectors
 from classroom.selectors.certainty import kept_rts
@@ -75,6 +76,8 @@ class GameGrowth:
     minutes: int
     state: str
     sentence: str
+    # The extra time it was played with, as its badge says it (none: empty).
+    extra_time: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -246,6 +249,7 @@ def _game_growth(student: Student, played: GamePlayed, change: ClassChange) -> G
         sentence=_sentence(
             state, measures, student.display_name, _since(student, played.game, change)
         ),
+        extra_time=[extra_time_badge(mark) for mark in played.extra_time],
     )
 
 

@@ -1,5 +1,6 @@
-"""Reads for a report for home: what one child played over a period (games, levels, sessions
-and minutes), and the language a class plays in. Only that child's own trials are read."""
+"""Reads for a report for home: what one child played over a period (games, levels, sessions,
+minutes and any extra time), and the language a class plays in. Only that child's own trials
+are read."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.conf import settings
 from django.db.models import Count, Max, Min
 
 from classroom.models import GameSession, Trial
+from classroom.people.extra_time import TRIAL_KEY as EXTRA_TIME_KEY
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -28,6 +30,8 @@ class GamePlayed:
     levels: tuple[str, ...]
     sessions: int
     minutes: int
+    # The extra-time marks its trials carry (``classroom.people.extra_time``), in mark order.
+    extra_time: tuple[str, ...] = ()
 
 
 def student_play(*, student: Student, since: datetime | None) -> list[GamePlayed]:
@@ -47,6 +51,14 @@ def student_play(*, student: Student, since: datetime | None) -> list[GamePlayed
         sessions = spans.setdefault(row["game"], {})
         first, last = sessions.get(row["session"], (row["first"], row["last"]))
         sessions[row["session"]] = (min(first, row["first"]), max(last, row["last"]))
+    marks: dict[str, set[str]] = {}
+    for game, mark in (
+        trials.filter(data__has_key=EXTRA_TIME_KEY)
+        .order_by()
+        .values_list("game", f"data__{EXTRA_TIME_KEY}")
+        .distinct()
+    ):
+        marks.setdefault(game, set()).add(str(mark))
     played = [
         GamePlayed(
             game=game,
@@ -56,6 +68,7 @@ def student_play(*, student: Student, since: datetime | None) -> list[GamePlayed
                 max(1, math.ceil((last - first).total_seconds() / 60))
                 for first, last in sessions.values()
             ),
+            extra_time=tuple(sorted(marks.get(game, ()))),
         )
         for game, sessions in spans.items()
     ]

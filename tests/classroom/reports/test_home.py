@@ -18,6 +18,7 @@ from classroom.analytics.reliable_change import (
     NO_RELIABLE_CHANGE,
     ReliableChange,
 )
+from classroom.models import Trial
 from classroom.reports.home import (
     DIPPED,
     IMPROVING,
@@ -249,3 +250,23 @@ def test_a_childs_page_has_no_other_child_and_no_class_figure(
     }
     numbers = set(re.findall(r"\d+", text.replace(school_class.name, "")))
     assert numbers <= allowed | dates, numbers - allowed - dates
+
+
+def test_a_game_played_with_extra_time_says_so_in_both_languages(
+    school_class: SchoolClass, twice: Student
+) -> None:
+    Trial.objects.filter(student=twice, created_at__gte=timezone.now() - timedelta(days=5)).update(
+        data={"extra_time": "x1.5"}
+    )
+    for language, words in (
+        ("en", "Played with extra time ×1.5, as arranged at school."),
+        ("zh-hant", "依學校安排，以延長時間 ×1.5 進行。"),
+    ):
+        with translation.override(language):
+            context = home_reports_context(school_class=school_class, students=[twice], period="4w")
+            page = render_to_string(HOME_TEMPLATE, context)
+        assert words in page, language
+    # Played without it: nothing said.
+    Trial.objects.filter(student=twice).update(data={})
+    context = home_reports_context(school_class=school_class, students=[twice], period="4w")
+    assert "as arranged at school" not in render_to_string(HOME_TEMPLATE, context)
