@@ -41,7 +41,10 @@ from classroom.selectors.class_change import (
     rate_measure,
     rate_trials,
 )
+from classroom.selectors.decision_styles import student_decision_styles
 from classroom.selectors.levels import level_track
+from classroom.selectors.verdicts import class_verdicts
+from classroom.selectors.warmups import student_decision_times
 from games.registry import game_get, game_registry
 
 if TYPE_CHECKING:
@@ -50,6 +53,7 @@ if TYPE_CHECKING:
     from classroom.analytics.measures import Measures
     from classroom.models import SchoolClass, Student
     from classroom.selectors.certainty import Certainty
+    from classroom.selectors.verdicts import SkillVerdict
 
     # A measure read off the sessions of one progress line.
     LineValue = Callable[[Measures], float | None]
@@ -488,6 +492,21 @@ def game_titles(games: Iterable[str]) -> dict[str, str]:
     return {slug: game_title(slug) for slug in games}
 
 
+def _printed_extras(
+    student: Student, game: str | None, verdicts: list[SkillVerdict]
+) -> dict[str, Any]:
+    """What a printed page adds to the progress page's figures, as the progress page shows it
+    in cards of its own: the child's verdicts, their latest careful-or-hasty reading, and their
+    latest decision time."""
+    styles = student_decision_styles(student=student, game=game)
+    decisions = student_decision_times(student=student, game=game)
+    return {
+        "verdicts": verdicts,
+        "style": next((row for row in styles if row.reading.style), None),
+        "decision": next((row for row in decisions if row.decision.decision_ms is not None), None),
+    }
+
+
 def class_reports_context(
     *,
     school_class: SchoolClass,
@@ -499,8 +518,14 @@ def class_reports_context(
     ``on_report(done)`` hears after each student's (a prepared file's progress)."""
     reports = []
     change = class_change(school_class=school_class, game=game)
+    verdicts = class_verdicts(school_class=school_class, game=game)
     for done, student in enumerate(students, start=1):
-        reports.append(progress_report(student, game, change))
+        reports.append(
+            {
+                **progress_report(student, game, change),
+                **_printed_extras(student, game, verdicts.get(student.pk, [])),
+            }
+        )
         if on_report is not None:
             on_report(done)
     games = selectors.class_games(school_class=school_class)

@@ -112,3 +112,14 @@ def test_the_childs_progress_lists_their_warmups(
     table = page.split('aria-labelledby="decisions-heading"')[1]
     assert ("305 ms" in table, "600 ms" in table) == (True, True)
     assert "<strong>295 ms</strong>" in table
+
+
+def test_the_childs_printed_page_gives_the_latest_decision_time(
+    teacher_client: Client,
+    school_class: SchoolClass,
+    played: tuple[GameSession, dict[str, int]],
+) -> None:
+    _session, ids = played
+    url = reverse("class_progress_print", args=[school_class.pk])
+    page = _text(teacher_client.get(url, {"student": ids["ava_student"]}))
+    assert "295 ms (the game’s median RT 600 ms less the warm-up’s 305 ms" in page

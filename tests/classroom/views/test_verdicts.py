@@ -91,6 +91,30 @@ def test_a_students_progress_shows_their_own_verdicts(
     assert not any(name in table for name in others)
 
 
+def test_a_childs_printed_page_has_their_verdicts_and_careful_or_hasty_reading(
+    teacher: User, teacher_client: Client
+) -> None:
+    # Enough match cards a session for a careful-or-hasty reading (40 a child).
+    seeded = demo_class_seed(teacher=teacher, students=6, sessions=2, trials_per_session=160)
+    student = seeded.students.order_by("display_name").first()
+    assert student is not None
+    url = reverse("class_progress_print", args=[seeded.pk])
+    page = _text(teacher_client.get(url, {"student": student.pk}))
+    table = page[page.index("How this child is doing") :]
+    table = table[: table.index("</table>")]
+    assert len(re.findall(r'class="verdict verdict-', table)) == 2
+    assert re.search(r"\d+ <span class=\"interval\">\(\d+–\d+\)</span>", table)
+    others = seeded.students.exclude(pk=student.pk).values_list("display_name", flat=True)
+    assert not any(name in table for name in others)
+    assert "Careful or hasty" in page
+    assert "EZ-diffusion: drift rate" in page
+    client = Client(headers={"accept-language": "zh-hant"})
+    client.force_login(teacher)
+    zh = _text(client.get(url, {"student": student.pk}))
+    assert "百分等級" in zh
+    assert zh.count('class="verdict verdict-') == 2
+
+
 def test_another_teacher_never_sees_the_verdicts(intruder: Client, seeded: SchoolClass) -> None:
     assert intruder.get(reverse("class_overview", args=[seeded.pk])).status_code == 404
 
