@@ -172,12 +172,17 @@ def _valid_tallies(game: str | None) -> QuerySet[TrialTally]:
     return tallies.filter(game=game) if game else tallies
 
 
-def _latest_runs(game: str | None, school_class: SchoolClass | None = None) -> list[_Run]:
+def _latest_runs(
+    game: str | None, school_class: SchoolClass | None = None, student: Student | None = None
+) -> list[_Run]:
     """Every child's latest valid class session per game and level, school-wide (or of
-    ``school_class``): from the tallies (a row per student, session and kind of trial)."""
+    ``school_class``, or of one ``student``): from the tallies (a row per student, session
+    and kind of trial)."""
     tallies = _valid_tallies(game)
     if school_class is not None:
         tallies = tallies.filter(student__school_class=school_class)
+    if student is not None:
+        tallies = tallies.filter(student=student)
     rows = (
         tallies.order_by()
         .values("student", "session", "game", "student__school_class", "student__year_group")
@@ -405,11 +410,11 @@ def _own_change(skill: str, game: str, latest: Measures, earlier: Measures | Non
 
 
 def class_verdicts(
-    *, school_class: SchoolClass, game: str | None = None
+    *, school_class: SchoolClass, game: str | None = None, student: Student | None = None
 ) -> dict[int, list[SkillVerdict]]:
-    """Per student of the class, a verdict on speed and on the rate for each game (and
-    level) of their latest class session, games in name order."""
-    runs = _latest_runs(game, school_class)
+    """Per student of the class (or only ``student``), a verdict on speed and on the rate
+    for each game (and level) of their latest class session, games in name order."""
+    runs = _latest_runs(game, school_class, student)
     extra, _accommodated_runs = _accommodated(runs)
     measures = _measures(runs)
     mine = {(run.student_id, run.game, run.level): run for run in runs}
@@ -458,5 +463,6 @@ def class_verdicts(
 
 
 def student_verdicts(*, student: Student, game: str | None = None) -> list[SkillVerdict]:
-    """The student's verdicts (see ``class_verdicts``)."""
-    return class_verdicts(school_class=student.school_class, game=game).get(student.pk, [])
+    """The student's verdicts (see ``class_verdicts``): only their own runs are read."""
+    found = class_verdicts(school_class=student.school_class, game=game, student=student)
+    return found.get(student.pk, [])

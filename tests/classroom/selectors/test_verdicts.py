@@ -12,15 +12,18 @@ from django.test.utils import CaptureQueriesContext
 
 from classroom.selectors import verdicts
 from classroom.selectors.class_change import SPEED
-from classroom.selectors.verdicts import NORMS_FRESH_S, class_verdicts
+from classroom.selectors.verdicts import NORMS_FRESH_S, class_verdicts, student_verdicts
 from classroom.services.classes import student_year_group_set
 from classroom.services.sessions import session_create
 from tests.classroom.trial_rows import played_session, trial_add
 from tests.seeding.palm_strike import demo_class_seed
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from django.contrib.auth.models import User
 
+    from classroom.analytics.measures import Measures
     from classroom.models import SchoolClass
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +144,24 @@ def test_the_class_own_children_are_read_as_they_are_now(
     assert after != before
     assert after[SPEED] is not None
     assert after[SPEED].value == 900.0
+
+
+def test_a_childs_verdicts_are_their_row_of_the_class_read_from_their_runs_alone(
+    teacher: User, clock: _Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine, _other = _classes(teacher)
+    child = mine.students.order_by("pk").first()
+    assert child is not None
+    everyone = class_verdicts(school_class=mine)
+    read: list[int] = []
+    real = verdicts._measures
+
+    def recorded(runs: Iterable[verdicts._Run]) -> dict[tuple[int, int, str], Measures]:
+        runs = list(runs)
+        read.extend(run.student_id for run in runs)
+        return real(runs)
+
+    monkeypatch.setattr(verdicts, "_measures", recorded)
+    assert student_verdicts(student=child) == everyone[child.pk]
+    assert read
+    assert set(read) == {child.pk}
