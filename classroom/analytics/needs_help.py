@@ -15,9 +15,9 @@ child with no lapse yet is not flagged for their first one), and the chart climb
 ``LIMIT`` when events come as if their odds were ``ODDS`` times the child's own (for
 lapses and anticipations the counted trials are the child's responses, for accuracy every
 judged trial). The mark
-stays while the chart is above the limit, and goes when play returns to the child's own
-rate; its onset, the trial where this run above the limit began, is what a teacher's
-dismissal is held against. The kinds:
+comes when the chart passes the limit and stays until it falls to ``RELEASE``, half the
+limit, as play returns to the child's own rate; its onset, the trial where the chart passed
+the limit in this run, is what a teacher's dismissal is held against. The kinds:
 
 * **Lapses**: responses slower than ``LAPSE_FACTOR`` times the child's baseline median time.
   The psychomotor vigilance task counts a lapse at 500 ms against typical times near 250 ms,
@@ -75,9 +75,13 @@ BASELINE = 15
 # behind the chart its rate is estimated: a change is then charted against the play before it.
 WINDOW = 10
 LAG = 10
-# The CUSUM's alternative (odds of the event this many times the child's own) and its limit.
+# The CUSUM's alternative (odds of the event this many times the child's own), its limit,
+# and where a mark raised at the limit goes again: one right answer takes about half a point
+# off the chart, so a child just over the limit would lose the mark at once and get it back
+# at the next slip; it goes after about five right answers in a row.
 ODDS = 3.0
 LIMIT = 5.0
+RELEASE = LIMIT / 2
 # Post-error slowing's one-sided binomial level.
 ALPHA = 0.002
 # A lapse: slower than this many times the child's baseline median.
@@ -191,18 +195,22 @@ def _burst(
 ) -> tuple[Departure, int] | None:
     """A CUSUM of ``event`` over the steps that ``counts`` (responses, judged trials) after
     the first ``BASELINE`` of them, against the rate in those: the departure, and the index in
-    ``steps`` where the run above ``LIMIT`` began, while the chart is above it at the end."""
+    ``steps`` where the chart passed ``LIMIT``, while it has stayed above ``RELEASE`` since."""
     where = [i for i, step in enumerate(steps) if counts(step)]
     if len(where) <= BASELINE:
         return None
     events = [event(steps[i]) for i in where]
     path = cusum(events, start=BASELINE)
     later = where[BASELINE:]
-    if path[-1] <= LIMIT:
+    # The run the chart is in at the end, above RELEASE; a mark only if it reached LIMIT.
+    if path[-1] <= RELEASE:
         return None
-    start = len(path) - 1
-    while start > 0 and path[start - 1] > LIMIT:
-        start -= 1
+    run = len(path) - 1
+    while run > 0 and path[run - 1] > RELEASE:
+        run -= 1
+    start = next((i for i in range(run, len(path)) if path[i] > LIMIT), None)
+    if start is None:
+        return None
     recent = events[-WINDOW:]
     rate = _laplace(sum(events[:-WINDOW]), len(events) - WINDOW)
     flag = Departure(kind, sum(recent), len(recent), rate, path[-1])

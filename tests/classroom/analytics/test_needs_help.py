@@ -176,3 +176,17 @@ def test_the_reason_names_the_counts() -> None:
     assert flag.kind == ACCURACY
     assert "%(n)d" in flag.reason
     assert 0 < flag.n <= flag.of
+
+
+def test_a_mark_stays_through_a_right_answer_and_goes_after_several() -> None:
+    """Hysteresis: a child just over the limit keeps the mark through one right answer (the
+    console showed it, then lost it at the next flip), and loses it after a run of them."""
+    steps = play(random.Random(7), Child(), then=CHANGES[ACCURACY])
+    marked = next(n for n in range(CHANGE_AT, len(steps) + 1) if departure(steps[:n]))
+    right = Step(responded=False, correct=True, rt_ms=None)  # a non-match left alone
+    first = departure_with_onset(steps[:marked])
+    held = departure_with_onset([*steps[:marked], right])
+    assert first is not None
+    assert held is not None
+    assert (held[0].kind, held[1]) == (ACCURACY, first[1])  # the same mark, the same onset
+    assert departure_with_onset([*steps[:marked], *[right] * 30]) is None

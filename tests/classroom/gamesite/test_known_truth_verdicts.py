@@ -13,6 +13,7 @@ extra time are "not sure yet".
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import pytest
@@ -30,8 +31,15 @@ from classroom.analytics.verdicts import (
     WATCH_BELOW,
 )
 from classroom.models import GameSession, Student, Trial
+from classroom.selectors import verdicts as verdict_reads
 from classroom.selectors.class_change import RATE, SPEED
-from classroom.selectors.verdicts import CLASS, SCHOOL, SkillVerdict, class_verdicts
+from classroom.selectors.verdicts import (
+    CLASS,
+    NORMS_FRESH_S,
+    SCHOOL,
+    SkillVerdict,
+    class_verdicts,
+)
 from classroom.services.classes import class_create
 from classroom.services.sessions import session_create
 from tests.classroom.gamesite.test_known_truth import Skill, _palm_decide, _play, _stored
@@ -125,7 +133,9 @@ def _quick_on_track(found: dict[int, list[SkillVerdict]], quick: Sequence[Studen
         assert verdicts[RATE].verdict.band in {ON_TRACK, NOT_SURE}
 
 
-def test_verdicts_place_simulated_children_where_their_set_skill_is(teacher: User) -> None:
+def test_verdicts_place_simulated_children_where_their_set_skill_is(
+    teacher: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = [*(_ordinary(2 * i) for i in range(24)), SLOW, SLOW, QUICK, QUICK]
     second = [_ordinary(2 * i + 1) for i in range(28)]
     school_class, students = _seat_class(teacher, "Otters", first)
@@ -193,6 +203,8 @@ def test_verdicts_place_simulated_children_where_their_set_skill_is(teacher: Use
     for trial in Trial.objects.filter(student=extra):
         trial.data = {**trial.data, "extra_time": 1.5}
         trial.save(update_fields=["data"])
+    # Changed trials reach the school's pool once it is read again, within NORMS_FRESH_S.
+    monkeypatch.setattr(verdict_reads, "_clock", lambda: time.time() + NORMS_FRESH_S)
     later = class_verdicts(school_class=school_class)
     assert {(v.verdict.band, v.verdict.why) for v in later[thin.pk]} == {
         (NOT_SURE, NEEDS_MORE_PLAY)
