@@ -95,7 +95,7 @@ def test_the_dashboard_changes_during_play_and_the_reports_open_after(
     dashboard.screenshot(path=str(ARTIFACTS / "console-trend-legend.png"))
 
     teacher.get_by_role("button", name="End session").click()
-    expect(teacher.locator(".status-ended").first).to_be_visible(timeout=5000)
+    expect(teacher.locator(".status-ended").first).to_be_visible(timeout=15000)
     teacher.get_by_role("link", name="Full report").click()
     expect(teacher.get_by_role("heading", name=re.compile("Session report"))).to_be_visible()
     expect(teacher.locator(".chart svg").first).to_be_visible()

@@ -105,7 +105,7 @@ def test_a_child_with_double_time_slaps_after_the_tables_window_and_it_counts(
 
     ava.wait_for_function(f"{VIEW}.window_closes_ms === null", timeout=5000)
     teacher.get_by_role("button", name="End session").click()
-    expect(teacher.locator(".status-ended").first).to_be_visible(timeout=5000)
+    expect(teacher.locator(".status-ended").first).to_be_visible(timeout=15000)
     teacher.get_by_role("link", name="Full report").click()
     ava_row = teacher.locator("tr.row-main", has_text="Ava")
     expect(ava_row.locator(".pill-extra-time")).to_have_text("extra time ×2")

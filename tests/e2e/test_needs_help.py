@@ -129,7 +129,7 @@ def test_the_console_marks_a_child_turning_careless_and_the_teacher_dismisses_it
 
     # The report after the game: following others (Palm Strike), in both languages.
     teacher.get_by_role("button", name="End session").click()
-    expect(teacher.locator(".status-ended").first).to_be_visible(timeout=5000)
+    expect(teacher.locator(".status-ended").first).to_be_visible(timeout=15000)
     teacher.get_by_role("link", name="Full report").click()
     following = teacher.get_by_role("region", name="Following others")
     expect(following).to_contain_text("Ava")
