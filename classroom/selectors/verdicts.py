@@ -383,17 +383,20 @@ def _earlier(
         run = by_game.get((row["student"], row["game"]))
         if run is not None and row["session"] != run.session_id and row["started"] < run.started:
             picked[run.student_id, run.game, run.level].append((row["started"], row["session"]))
-    measures: dict[tuple[int, str, str], Measures] = {}
-    for (student_id, game, level), sessions in picked.items():
+    if not picked:
+        return {}
+    # One read for every child: each (student, game) has one level here, its latest's.
+    wanted = Q()
+    for (student_id, _game, level), sessions in picked.items():
         chosen = [session for _started, session in sorted(sessions, reverse=True)]
-        chosen = chosen[:EARLIER_SESSIONS]
-        found = measures_by(
-            trials=Trial.objects.filter(student_id=student_id, session_id__in=chosen, level=level),
-            by=("student",),
-        )
-        if (student_id,) in found:
-            measures[student_id, game, level] = found[student_id,]
-    return measures
+        wanted |= Q(student_id=student_id, session_id__in=chosen[:EARLIER_SESSIONS], level=level)
+    found = measures_by(trials=Trial.objects.filter(wanted), by=("student", "game"))
+    levels = {(student_id, game): level for student_id, game, level in picked}
+    return {
+        (int(student_id), str(game), levels[int(student_id), str(game)]): m
+        for (student_id, game), m in found.items()
+        if (int(student_id), str(game)) in levels
+    }
 
 
 def _own_change(skill: str, game: str, latest: Measures, earlier: Measures | None) -> str | None:
