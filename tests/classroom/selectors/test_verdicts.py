@@ -14,17 +14,16 @@ from classroom.selectors import verdicts
 from classroom.selectors.class_change import SPEED
 from classroom.selectors.verdicts import NORMS_FRESH_S, class_verdicts, student_verdicts
 from classroom.services.classes import student_year_group_set
-from classroom.services.sessions import session_create
 from tests.classroom.trial_rows import played_session, trial_add
 from tests.seeding.palm_strike import demo_class_seed
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from django.contrib.auth.models import User
 
     from classroom.analytics.measures import Measures
-    from classroom.models import SchoolClass
+    from classroom.models import GameSession, SchoolClass
 
 pytestmark = pytest.mark.django_db
 
@@ -63,17 +62,13 @@ def _classes(teacher: User) -> tuple[SchoolClass, SchoolClass]:
     return mine, other
 
 
-def _play(teacher: User, school_class: SchoolClass, *, rt_ms: int) -> None:
+def _play(
+    make_session: Callable[..., GameSession], school_class: SchoolClass, *, rt_ms: int
+) -> None:
     """The class's first child plays 40 more flips in a new class session, every one right."""
     child = school_class.students.order_by("pk").first()
     assert child is not None
-    session = session_create(
-        teacher=teacher,
-        game="palm_strike",
-        school_class=school_class,
-        players_per_table=2,
-        settings={},
-    )
+    session = make_session(school_class=school_class)
     seat = played_session(session=session, students=[child])[child.pk]
     for flip in range(1, 41):
         match = flip % 2 == 0
@@ -101,7 +96,10 @@ def test_a_second_visit_reads_only_the_class_and_finds_what_the_first_did(
 
 
 def test_a_teachers_decision_reads_the_pool_again_at_once_and_play_after_a_while(
-    teacher: User, clock: _Clock, pool_reads: list[str | None]
+    teacher: User,
+    make_session: Callable[..., GameSession],
+    clock: _Clock,
+    pool_reads: list[str | None],
 ) -> None:
     mine, other = _classes(teacher)
     class_verdicts(school_class=mine)
@@ -117,7 +115,7 @@ def test_a_teachers_decision_reads_the_pool_again_at_once_and_play_after_a_while
     assert len(pool_reads) == 2
 
     # More play in another class: the pool stands for NORMS_FRESH_S, then is read again.
-    _play(teacher, other, rt_ms=700)
+    _play(make_session, other, rt_ms=700)
     clock.now += NORMS_FRESH_S - 1
     class_verdicts(school_class=mine)
     assert len(pool_reads) == 2
@@ -131,14 +129,17 @@ def test_a_teachers_decision_reads_the_pool_again_at_once_and_play_after_a_while
 
 
 def test_the_class_own_children_are_read_as_they_are_now(
-    teacher: User, clock: _Clock, pool_reads: list[str | None]
+    teacher: User,
+    make_session: Callable[..., GameSession],
+    clock: _Clock,
+    pool_reads: list[str | None],
 ) -> None:
     mine, _other = _classes(teacher)
     child = mine.students.order_by("pk").first()
     assert child is not None
     before = {v.skill: v.score for v in class_verdicts(school_class=mine)[child.pk]}
     # The child plays a new class session: their score is its figures.
-    _play(teacher, mine, rt_ms=900)
+    _play(make_session, mine, rt_ms=900)
     after = {v.skill: v.score for v in class_verdicts(school_class=mine)[child.pk]}
     assert len(pool_reads) == 1  # the pool as it was
     assert after != before
