@@ -21,7 +21,9 @@ the cache. A teacher's decision that changes it (a run kept or left out, a year 
 moved or removed, a class or session deleted) reads it again at the next visit; play alone
 reads it again at most every ``NORMS_FRESH_S``, since a few more minutes of lessons barely
 move the norms of hundreds of children, and play anywhere in the school would otherwise read
-them again on every visit. The class's own children are always read as they are now.
+them again on every visit. The class's own children are always placed as they are now: their
+verdicts are kept in the cache too, but under the class's tallies' sums and the pool they were
+placed in, so one more answer from the class, or a pool read again, places them again.
 """
 
 from __future__ import annotations
@@ -216,13 +218,15 @@ class SchoolPool:
     it was read."""
 
     entries: dict[tuple[str, str, str], list[PoolEntry]]
+    decided: str  # the decisions' fingerprint it was read under
     played: str  # the tallies' fingerprint when read
     read_at: float  # ``_clock()`` when read, or last found unchanged
 
 
 def school_pool(*, game: str | None = None) -> SchoolPool:
     """The school's pool for the norms, from the cache while it holds (module docstring)."""
-    key = f"snapclass:verdict-pool:{game or ''}:{_decided_fingerprint()}"
+    decided = _decided_fingerprint()
+    key = f"snapclass:verdict-pool:{game or ''}:{decided}"
     found = cache.get(key)
     now = _clock()
     if isinstance(found, SchoolPool):
@@ -230,12 +234,12 @@ def school_pool(*, game: str | None = None) -> SchoolPool:
             return found
         played = _played_fingerprint(game)
         if played == found.played:
-            found = SchoolPool(entries=found.entries, played=played, read_at=now)
+            found = SchoolPool(entries=found.entries, decided=decided, played=played, read_at=now)
             cache.set(key, found, _CACHE_SECONDS)
             return found
     else:
         played = _played_fingerprint(game)
-    pool = SchoolPool(entries=_pool_read(game), played=played, read_at=now)
+    pool = SchoolPool(entries=_pool_read(game), decided=decided, played=played, read_at=now)
     cache.set(key, pool, _CACHE_SECONDS)
     return pool
 
@@ -416,7 +420,39 @@ def class_verdicts(
     *, school_class: SchoolClass, game: str | None = None, student: Student | None = None
 ) -> dict[int, list[SkillVerdict]]:
     """Per student of the class (or only ``student``), a verdict on speed and on the rate
-    for each game (and level) of their latest class session, games in name order."""
+    for each game (and level) of their latest class session, games in name order; kept in
+    the cache until the class plays or its pool changes (module docstring)."""
+    pool = school_pool(game=game)
+    tallies = TrialTally.objects.filter(student__school_class=school_class)
+    if student is not None:
+        tallies = tallies.filter(student=student)
+    if game:
+        tallies = tallies.filter(game=game)
+    played = tallies.aggregate(rows=Count("pk"), trials=Sum("trials"), rts=Sum("trend_rt_sum"))
+    # The pool's fingerprints hold the school's decisions, the class's own included, and the
+    # play it was read after: the same two give the same pool.
+    key = "snapclass:class-verdicts:{}:{}:{}:{}:{}:{}".format(
+        school_class.pk,
+        game or "",
+        student.pk if student is not None else "",
+        ":".join(str(value) for value in played.values()),
+        pool.decided,
+        pool.played,
+    )
+    found = cache.get(key)
+    if isinstance(found, dict):
+        return found
+    made = _class_verdicts(school_class, game, student, pool.entries)
+    cache.set(key, made, _CACHE_SECONDS)
+    return made
+
+
+def _class_verdicts(
+    school_class: SchoolClass,
+    game: str | None,
+    student: Student | None,
+    pool: Mapping[tuple[str, str, str], list[PoolEntry]],
+) -> dict[int, list[SkillVerdict]]:
     runs = _latest_runs(game, school_class, student)
     extra, _accommodated_runs = _accommodated(runs)
     measures = _measures(runs)
@@ -429,7 +465,6 @@ def class_verdicts(
             newest[run.student_id, run.game] = run
     current = {(r.student_id, r.game, r.level): r for r in newest.values()}
     earlier = _earlier({r.student_id for r in current.values()}, current)
-    pool = school_pool(game=game).entries
     result: dict[int, list[SkillVerdict]] = defaultdict(list)
     for key, run in sorted(current.items(), key=lambda item: (item[0][1], item[0][0])):
         m = measures.get((run.student_id, run.session_id, run.level))

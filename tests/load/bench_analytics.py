@@ -15,7 +15,8 @@ name).
 Then it times the (first) class's overview, its first student's progress page and its latest
 session's report through Django's test client (server time only, no network or browser; the
 first GET apart, since it measures the class's reliabilities that later ones find in the
-cache; the SQL queries of a GET), builds the class's printed
+cache; the SQL queries of a GET; then GETs each after one more answer from the class, as
+during a lesson), builds the class's printed
 reports as the task worker does, and times its trials CSV. The target is 300 ms or less per
 page.
 
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-    from classroom.models import SchoolClass
+    from classroom.models import GameSession, SchoolClass
 
 # The teacher of the school size, found again by ``--reuse``.
 SCHOOL_TEACHER = "school-bench"
@@ -146,6 +147,7 @@ def pages_timed(
     from tests.load.page_timing import (
         download_timed,
         page_timed,
+        page_timed_after,
         page_url,
         reports_build_timed,
         timing_client,
@@ -153,7 +155,7 @@ def pages_timed(
 
     student = school_class.students.order_by("pk").first()
     assert student is not None  # every seeded class has its students
-    from classroom.models import GameSession
+    from classroom.models import GameSession, Trial
 
     latest = GameSession.objects.filter(school_class=school_class).order_by("-pk").first()
     assert latest is not None  # every seeded class has played
@@ -165,12 +167,45 @@ def pages_timed(
     with timing_client(user=teacher) as client:
         for key, url in pages.items():
             result[key] = page_timed(client=client, url=url, repeat=repeat)
+        # During a lesson: the latest session in play again, a page opened after each answer;
+        # then the session as seeded (a school is timed again with --reuse).
+        ended = latest.status
+        latest.status = GameSession.Status.RUNNING
+        latest.save(update_fields=["status"])
+        added: list[int] = []
+        for key, url in pages.items():
+            result[key]["after_an_answer"] = page_timed_after(
+                client=client,
+                url=url,
+                repeat=repeat,
+                before=lambda: added.append(answer_add(student_id=student.pk, session=latest)),
+            )
+        Trial.objects.filter(pk__in=added).delete()
+        latest.status = ended
+        latest.save(update_fields=["status"])
         # The whole class's printed reports, as the task worker builds them.
         result["class_reports_build_s"] = reports_build_timed(school_class=school_class)
         # The class's trials CSV, streamed in the request: when its rows begin to arrive.
         result["class_trials_csv"] = download_timed(
             client=client, url=page_url("class_export", school_class.pk, "trials.csv")
         )
+
+
+def answer_add(*, student_id: int, session: GameSession) -> int:
+    """One more answer from the student in the class's latest session: a copy of their last
+    trial there, one flip on (the tallies' triggers count it, as they count a live one)."""
+    from django.db.models import Max
+
+    from classroom.models import Trial
+
+    mine = Trial.objects.filter(session=session, student_id=student_id)
+    last = mine.order_by("-pk").first()
+    assert last is not None  # every seeded student played every session
+    next_seq = (mine.aggregate(seq=Max("log_seq"))["seq"] or 0) + 1
+    last.pk = None
+    last.log_seq = next_seq
+    last.save(force_insert=True)
+    return last.pk
 
 
 def trials_estimate() -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import random
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.core.cache import cache
@@ -16,6 +16,7 @@ from django.utils import timezone
 from classroom.analytics.row_measures import TrialFacts, measures_of_rows
 from classroom.analytics.validity import ANTICIPATIONS
 from classroom.models import Trial
+from classroom.selectors import certainty
 from classroom.selectors.analytics import human_trials, measures_by
 from classroom.selectors.certainty import seat_certainty
 from classroom.selectors.run_validity import session_run_validity
@@ -189,3 +190,37 @@ def test_the_console_tiles_say_how_sure_as_the_session_report_does(
     assert f"needs more play (4 of {report_accuracy.enough.needed})" in eli_tile
     assert ava_tile.count('class="interval"') == 2
     assert "needs more play" not in ava_tile
+
+
+def test_a_session_in_play_measures_its_reliability_again_as_its_trials_grow_by_a_step(
+    class_session: GameSession, school_class: SchoolClass, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seats = _played(class_session, school_class, eli_flips=60)  # 5 children x 60 trials
+    estimates: list[int] = []
+    real = certainty.split_half_reliability
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        estimates.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(certainty, "split_half_reliability", counted)
+    seat_certainty(session=class_session, seat=seats["Ava"])
+    assert len(estimates) == 2  # the headline measure and the speed measure
+
+    def more(flips: range) -> None:
+        for flip in flips:
+            trial_add(seat=seats["Ava"], target=True, responded=True, rt_ms=560, flip=flip)
+
+    # One more answer (301 trials): the same step, the estimates as they were.
+    more(range(61, 62))
+    seat_certainty(session=class_session, seat=seats["Ava"])
+    assert len(estimates) == 2
+    # About 4 % more (316 trials): the next step, measured again.
+    more(range(62, 77))
+    seat_certainty(session=class_session, seat=seats["Ava"])
+    assert len(estimates) == 4
+    # Ended: the estimate of every trial.
+    class_session.status = class_session.Status.ENDED
+    class_session.save(update_fields=["status"])
+    seat_certainty(session=class_session, seat=seats["Ava"])
+    assert len(estimates) == 6

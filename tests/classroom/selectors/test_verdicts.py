@@ -166,3 +166,21 @@ def test_a_childs_verdicts_are_their_row_of_the_class_read_from_their_runs_alone
     assert student_verdicts(student=child) == everyone[child.pk]
     assert read
     assert set(read) == {child.pk}
+
+
+def test_a_visit_with_nothing_played_or_decided_reads_no_trials(
+    teacher: User, make_session: Callable[..., GameSession], clock: _Clock
+) -> None:
+    mine, _other = _classes(teacher)
+    found = class_verdicts(school_class=mine)
+    with CaptureQueriesContext(connection) as again:
+        assert class_verdicts(school_class=mine) == found
+    trial_reads = [q["sql"] for q in again if '"classroom_trial"' in q["sql"]]
+    assert trial_reads == []
+
+    # A decision about one of the class's children places them again at once.
+    child = mine.students.order_by("pk").first()
+    assert child is not None
+    student_year_group_set(student=child, year_group="4")
+    after = class_verdicts(school_class=mine)
+    assert {v.year_group for v in after[child.pk]} == {"4"}
