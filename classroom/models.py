@@ -618,9 +618,6 @@ class Trial(models.Model):
                 ],
                 name="trial_student_session_kind",
             ),
-            # The few trials with an adaptive rung or an accommodation in ``data``
-            # (``level_track``, ``student_colour_safe_sessions``): without these, finding
-            # them means reading every trial of the student.
             # A tally's earliest time and smallest level, found again in one step when the
             # trial that held it goes (the triggers of migration 0021).
             models.Index(
@@ -630,6 +627,10 @@ class Trial(models.Model):
             models.Index(
                 fields=["student", "session", "kind", "game", "level"], name="trial_tally_level"
             ),
+            # The few trials with an adaptive rung, an accommodation or extra time in ``data``
+            # (``level_track``, ``student_colour_safe_sessions``,
+            # ``student_extra_time_sessions``): without these, finding them means reading
+            # every trial of the student (a school year's 40,000 on a progress page).
             models.Index(
                 fields=["student", "game", "created_at"],
                 condition=models.Q(data__has_key="rung"),
@@ -639,6 +640,11 @@ class Trial(models.Model):
                 fields=["student", "session"],
                 condition=models.Q(data__has_key="accommodation"),
                 name="trial_student_accommodation",
+            ),
+            models.Index(
+                fields=["student", "session"],
+                condition=models.Q(data__has_key="extra_time"),
+                name="trial_student_extra_time",
             ),
         ]
 

@@ -6,9 +6,11 @@ prints. Every chart comes with the numbers it shows, for the page's text alterna
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
+import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -81,6 +83,7 @@ _STYLE_BLOCK = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
 _SCRIPT_BLOCK = re.compile(r"<script[^>]*>.*?</script>", re.S)
 _STYLE_ATTRIBUTE = re.compile(r'\sstyle="[^"]*"')
 _CHART_ID = re.compile(r"#chart-[0-9a-f-]{36}")
+_FIRST_CHART_ID = re.compile(r'id="chart-[0-9a-f-]{36}"')
 # Rules pygal writes per chart from its series' stroke styles: charts.css has them by class.
 _SERIES_RULE = re.compile(r"\.pygal-chart \.series(?:\.serie-\d+)?\{[^}]*\}")
 _LINE_RULES = (
@@ -158,10 +161,37 @@ def line_chart(
 ) -> Chart:
     """Lines over sessions (gaps where a session has no value): usually one, one per kind of
     trial where a game has several; and optionally the student's fitted learning line, dashed.
-    """
+
+    The same lines draw the same SVG, so it is kept per process (pygal takes about 40 ms a
+    chart, and a progress page has several that change only when the child plays); each
+    chart still gets an id of its own."""
+    svg = _line_svg(
+        str(title),
+        tuple(str(label) for label in labels),
+        tuple((str(line.title), tuple(line.values)) for line in series),
+        unit,
+        decimals,
+        None if fitted is None else tuple(fitted),
+        str(fitted_title),
+    )
+    # pygal escapes every label and value it writes; the SVG is safe to inline.
+    own_id = _FIRST_CHART_ID.sub(f'id="chart-{uuid.uuid4()}"', svg, 1)
+    return Chart(svg=mark_safe(own_id), title=title)  # noqa: S308
+
+
+@functools.lru_cache(maxsize=256)
+def _line_svg(
+    title: str,
+    labels: tuple[str, ...],
+    series: tuple[tuple[str, tuple[float | None, ...]], ...],
+    unit: str,
+    decimals: int,
+    fitted: tuple[float, ...] | None,
+    fitted_title: str,
+) -> str:
     # Lines that are not simply the chart's subject (kinds of trial) are named in the legend,
     # one a row and in full: "Placements (stayed on board)" says what its accuracy means.
-    named = len(series) > 1 or any(line.title != title for line in series)
+    named = len(series) > 1 or any(name != title for name, _values in series)
     chart = pygal.Line(
         **_config(
             title=title,
@@ -194,8 +224,8 @@ def line_chart(
     )
     chart.x_labels = list(labels)
     chart.value_formatter = _formatter(unit, decimals)
-    for line in series:
-        chart.add(line.title, list(line.values))
+    for name, values in series:
+        chart.add(name, list(values))
     if fitted is not None:
         chart.add(
             fitted_title,
@@ -203,10 +233,7 @@ def line_chart(
             show_dots=False,
             stroke_style={"width": 2, "dasharray": "8, 6"},
         )
-    return Chart(
-        svg=_render(chart, line=True, fitted=len(series) if fitted is not None else -1),
-        title=title,
-    )
+    return str(_render(chart, line=True, fitted=len(series) if fitted is not None else -1))
 
 
 def bar_chart(

@@ -18,6 +18,7 @@ and Brown, W. (1910), *British Journal of Psychology* 3, 271-295 and 296-322.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import typing
@@ -37,6 +38,19 @@ SEED = 0
 # Fewer children than this give a correlation too rough to report (its 95 % interval spans
 # most of -1…1).
 MIN_CHILDREN = 5
+# An estimate over trials still coming in is measured again each time they grow by about 4 %
+# (a sixteenth of a doubling): one more answer among hundreds barely moves it, and a page
+# opened during play would otherwise pay the whole estimate at every visit.
+STEPS_PER_DOUBLING = 16
+
+
+def estimate_key(trials: int, *, in_play: bool) -> str:
+    """What a kept estimate over ``trials`` trials is filed under: the count itself once no
+    more can come (the estimate of every trial), else the count's step
+    (``STEPS_PER_DOUBLING``)."""
+    if not in_play or trials < 1:
+        return str(trials)
+    return f"step-{math.floor(math.log2(trials) * STEPS_PER_DOUBLING)}"
 
 
 def spearman_brown(reliability: float, factor: float = 2.0) -> float:

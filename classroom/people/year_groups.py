@@ -64,7 +64,8 @@ def year_group_parse(text: str) -> str | None:
         return _BEFORE_YEAR_ONE[first]
     found = _AROUND.match(first)
     number = found.group(1) if found else first
-    if number.isdigit():
+    # Decimal digits only: "¹" and "①" are digits to ``isdigit`` and not numbers to ``int``.
+    if number.isdecimal():
         year = int(number)
     elif number in _CHINESE_NUMBERS:
         year = _CHINESE_NUMBERS[number]

@@ -6,7 +6,6 @@ it to be shown as a number (``classroom.analytics``: intervals, reliability, eno
 from __future__ import annotations
 
 import functools
-import math
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from django.core.cache import cache
 from classroom.analytics.enough_data import EnoughData, minimum_trials
 from classroom.analytics.intervals import Interval, median_interval, wilson_interval
 from classroom.analytics.measures import CorrectRts, measures_from
-from classroom.analytics.reliability import SplitHalf, split_half_reliability
+from classroom.analytics.reliability import SplitHalf, estimate_key, split_half_reliability
 from classroom.analytics.row_measures import (
     TrialFacts,
     correct_rts_of,
@@ -39,11 +38,6 @@ if TYPE_CHECKING:
 PAGE_PERMUTATIONS = 50
 RESAMPLES = 1000
 _CACHE_SECONDS = 24 * 3600
-# A session still being played measures its reliabilities again each time its trials grow by
-# about 4 % (a sixteenth of a doubling): one more answer among hundreds barely moves them, and
-# a report opened during play would otherwise pay the whole estimate at every visit. An ended
-# session's estimate is of every trial.
-LIVE_STEPS_PER_DOUBLING = 16
 
 
 @dataclass(frozen=True)
@@ -103,9 +97,10 @@ def _reliability(
 ) -> SplitHalf | None:
     """Split-half reliability of ``measure`` over the session's players, cached by the
     session, the measure and its number of trials (a session still being played, by that
-    number's step: ``LIVE_STEPS_PER_DOUBLING``)."""
+    number's step: ``estimate_key``)."""
     total = sum(len(rows) for rows in by_seat.values())
-    key = f"snapclass:reliability:{session.pk}:{measure.key}:{_trials_key(session, total)}"
+    in_play = session.status != GameSession.Status.ENDED
+    key = f"snapclass:reliability:{session.pk}:{measure.key}:{estimate_key(total, in_play=in_play)}"
     found = cache.get(key)
     if isinstance(found, SplitHalf) or found == "none":
         return found if isinstance(found, SplitHalf) else None
@@ -114,12 +109,6 @@ def _reliability(
     )
     cache.set(key, result if result is not None else "none", _CACHE_SECONDS)
     return result
-
-
-def _trials_key(session: GameSession, total: int) -> str:
-    if session.status == GameSession.Status.ENDED or total < 1:
-        return str(total)
-    return f"live-{math.floor(math.log2(total) * LIVE_STEPS_PER_DOUBLING)}"
 
 
 def _scaled(interval: Interval | None, measure: Measure) -> Interval | None:

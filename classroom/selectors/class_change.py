@@ -18,10 +18,10 @@ from django.core.cache import cache
 from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
 
 from classroom.analytics.enough_data import minimum_trials
-from classroom.analytics.reliability import SplitHalf, split_half_reliability
+from classroom.analytics.reliability import SplitHalf, estimate_key, split_half_reliability
 from classroom.analytics.reliable_change import ReliableChange, practice_effect, reliable_change
 from classroom.gamesite import game_site
-from classroom.models import RunFlag, SchoolClass, Trial
+from classroom.models import GameSession, RunFlag, SchoolClass, Trial
 from classroom.selectors.analytics import (
     _BY_SESSION_KIND,
     SessionFacts,
@@ -171,9 +171,11 @@ def _norm(
     score: Callable[..., float | None],
     school_class: SchoolClass,
     repeated: frozenset[int],
+    *,
+    in_play: bool,
 ) -> Norm:
     data = {child: trials(m) for child, m in lasts.items()}
-    size = sum(len(found) for found in data.values())
+    size = estimate_key(sum(len(found) for found in data.values()), in_play=in_play)
     cache_key = f"snapclass:norm:{school_class.pk}:{':'.join(map(str, key))}:{len(data)}:{size}"
     reliability = _split_half(cache_key, data, score)
     needed = (
@@ -238,6 +240,12 @@ def _class_change(*, school_class: SchoolClass, game: str | None) -> ClassChange
         like = _like_latest(facts)
         ends[student_id] = (like[0], like[-1])
     sessions = {fact.session_id for pair in ends.values() for fact in pair}
+    # A latest session still being played: its reliabilities are measured again by step.
+    in_play = (
+        GameSession.objects.filter(pk__in=sessions)
+        .exclude(status=GameSession.Status.ENDED)
+        .exists()
+    )
     trials = Trial.objects.filter(student__school_class=school_class, session__in=sessions)
     rts = correct_rts_by(trials=trials, by=_BY_SESSION_KIND)
     measured = {
@@ -260,7 +268,17 @@ def _class_change(*, school_class: SchoolClass, game: str | None) -> ClassChange
             (RATE, _rate(rate), False, lambda m, r=rate: _outcomes(r, m), _share),
         ):
             key = (game_slug, level, kind, name)
-            norm = _norm(key, firsts, lasts, value, trials_of, score, school_class, repeated)
+            norm = _norm(
+                key,
+                firsts,
+                lasts,
+                value,
+                trials_of,
+                score,
+                school_class,
+                repeated,
+                in_play=in_play,
+            )
             norms[key] = norm
             _changes_add(changes, group, key, norm, value, lower_is_better, measured, repeated)
     return ClassChange(norms=norms, changes=dict(changes), left_out=left_out)

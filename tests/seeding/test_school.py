@@ -175,8 +175,12 @@ def test_a_small_school_is_linked_plausible_and_timed(database_url: str) -> None
     indexes = {name for (name,) in _rows(
         database_url, "SELECT indexname FROM pg_indexes WHERE tablename = 'classroom_trial'"
     )}  # fmt: skip
-    assert {"trial_student_session_kind", "trial_student_rung"} <= indexes
-    assert len(indexes) == 14
+    assert {
+        "trial_student_session_kind",
+        "trial_student_rung",
+        "trial_student_extra_time",
+    } <= indexes
+    assert len(indexes) == 15
 
     # The tallies, counted by the seed (its insert had the triggers off), and then kept by
     # PostgreSQL's statement triggers through a change, a delete and an insert.

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from classroom.analytics import charts
 from classroom.analytics.charts import Series, bar_chart, line_chart
 
 LEGEND_ENTRY = 'class="legend reactive activate-serie"'
@@ -117,3 +120,20 @@ def test_a_rate_line_chart_labels_its_axis_above_every_point() -> None:
         unit="%",
     )
     assert ">100 %<" in chart.svg
+
+
+def test_the_same_lines_are_drawn_once_and_each_chart_keeps_an_id_of_its_own() -> None:
+    lines = [Series("Median correct RT", [612.0, None, 580.5])]
+
+    def drawn() -> charts.Chart:
+        return line_chart(
+            title="Median correct RT", labels=["1 Mar", "8 Mar", "15 Mar"], series=lines, unit="ms"
+        )
+
+    charts._line_svg.cache_clear()
+    first, second = drawn(), drawn()
+    assert charts._line_svg.cache_info().hits == 1
+    ids = [re.findall(r'id="(chart-[0-9a-f-]{36})"', chart.svg) for chart in (first, second)]
+    assert len(ids[0]) == len(ids[1]) == 1
+    assert ids[0] != ids[1]
+    assert first.svg.replace(ids[0][0], "") == second.svg.replace(ids[1][0], "")

@@ -7,8 +7,15 @@ import statistics
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from classroom.analytics.reliability import spearman_brown, split_half_reliability
+from classroom.analytics.reliability import (
+    STEPS_PER_DOUBLING,
+    estimate_key,
+    spearman_brown,
+    split_half_reliability,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -88,3 +95,25 @@ def test_split_half_needs_enough_children() -> None:
     assert result.children == 8
     with pytest.raises(ValueError, match="permutations"):
         split_half_reliability(many, statistics.fmean, permutations=0)
+
+
+@given(st.integers(min_value=0, max_value=10**7))
+def test_an_estimate_no_more_trials_can_join_is_filed_under_its_count(trials: int) -> None:
+    assert estimate_key(trials, in_play=False) == str(trials)
+
+
+@given(st.integers(min_value=1, max_value=10**7), st.integers(min_value=1, max_value=10**7))
+def test_trials_in_play_share_an_estimate_within_a_step_and_never_across_one(
+    trials: int, more: int
+) -> None:
+    grown = trials + more
+    step = 2 ** (1 / STEPS_PER_DOUBLING)  # about 4 %
+    same = estimate_key(trials, in_play=True) == estimate_key(grown, in_play=True)
+    if grown >= trials * step:
+        assert not same
+    assert estimate_key(trials, in_play=True) != str(trials)
+
+
+def test_one_more_answer_among_hundreds_keeps_the_estimate_in_play() -> None:
+    assert estimate_key(300, in_play=True) == estimate_key(301, in_play=True)
+    assert estimate_key(300, in_play=True) != estimate_key(316, in_play=True)
