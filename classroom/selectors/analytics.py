@@ -353,6 +353,13 @@ def _tallies(
     return tallies
 
 
+def tallies_played(*, tallies: QuerySet[TrialTally]) -> str:
+    """What play changes in ``tallies``: their rows and sums (the triggers keep them), in one
+    small aggregate; what a cache of figures read from the same trials is kept under."""
+    found = tallies.aggregate(rows=Count("pk"), trials=Sum("trials"), rts=Sum("trend_rt_sum"))
+    return ":".join(str(value) for value in found.values())
+
+
 class _Mean(Func):
     """``sum / count`` (None for no count) in the arithmetic AVG itself uses, so a mean made
     from tallies has every digit of the mean of the trials: numeric division on PostgreSQL

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.cache import cache
-from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
+from django.db.models import Count, Exists, Max, OuterRef, Q
 
 from classroom.analytics.enough_data import minimum_trials
 from classroom.analytics.reliability import SplitHalf, estimate_key, split_half_reliability
@@ -30,6 +30,7 @@ from classroom.selectors.analytics import (
     _session_measures,
     _tallies,
     correct_rts_by,
+    tallies_played,
 )
 from classroom.selectors.certainty import kept_rts
 
@@ -203,16 +204,14 @@ def class_change(*, school_class: SchoolClass, game: str | None = None) -> Class
     """The class's norms and every child's reliable change (see the module docstring), kept
     in the cache until the class's trials or flagged runs change: two small aggregates find
     that out (the tallies' sums, the flags' counts) before anything is read again."""
-    tallies = _tallies(school_class=school_class, game=game).aggregate(
-        rows=Count("pk"), trials=Sum("trials"), rts=Sum("trend_rt_sum")
-    )
+    played = tallies_played(tallies=_tallies(school_class=school_class, game=game))
     flags = RunFlag.objects.filter(student__school_class=school_class).aggregate(
         rows=Count("pk"), kept=Count("pk", filter=Q(kept=True)), last=Max("pk")
     )
     key = "snapclass:class-change:{}:{}:{}".format(
         school_class.pk,
         game or "",
-        ":".join(str(value) for value in (*tallies.values(), *flags.values())),
+        ":".join([played, *(str(value) for value in flags.values())]),
     )
     found = cache.get(key)
     if isinstance(found, ClassChange):

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.cache import cache
-from django.db.models import Count, Exists, Max, Min, OuterRef, Q, Sum
+from django.db.models import Count, Exists, Max, Min, OuterRef, Q
 from django.utils.translation import gettext
 
 from classroom.analytics.intervals import (
@@ -58,7 +58,7 @@ from classroom.gamesite import game_site
 from classroom.models import GameSession, RunFlag, SchoolClass, Student, Trial, TrialTally
 from classroom.people.extra_time import TRIAL_KEY as EXTRA_TIME_KEY
 from classroom.people.year_groups import YEAR_GROUP_CHOICES
-from classroom.selectors.analytics import measures_by
+from classroom.selectors.analytics import _tallies, measures_by, tallies_played
 from classroom.selectors.certainty import RESAMPLES, kept_rts
 from classroom.selectors.class_change import RATE, SPEED, rate_count
 
@@ -232,13 +232,13 @@ def school_pool(*, game: str | None = None) -> SchoolPool:
     if isinstance(found, SchoolPool):
         if now - found.read_at < NORMS_FRESH_S:
             return found
-        played = _played_fingerprint(game)
+        played = tallies_played(tallies=_tallies(game=game))
         if played == found.played:
             found = SchoolPool(entries=found.entries, decided=decided, played=played, read_at=now)
             cache.set(key, found, _CACHE_SECONDS)
             return found
     else:
-        played = _played_fingerprint(game)
+        played = tallies_played(tallies=_tallies(game=game))
     pool = SchoolPool(entries=_pool_read(game), decided=decided, played=played, read_at=now)
     cache.set(key, pool, _CACHE_SECONDS)
     return pool
@@ -260,13 +260,6 @@ def _pool_read(game: str | None) -> dict[tuple[str, str, str], list[PoolEntry]]:
                     (run.student_id, run.class_id, run.year_group, point[0])
                 )
     return dict(pool)
-
-
-def _played_fingerprint(game: str | None) -> str:
-    """What play changes: the tallies' rows and sums (the triggers keep them)."""
-    tallies = TrialTally.objects.filter(game=game) if game else TrialTally.objects.all()
-    found = tallies.aggregate(rows=Count("pk"), trials=Sum("trials"), rts=Sum("trend_rt_sum"))
-    return ":".join(str(value) for value in found.values())
 
 
 def _decided_fingerprint() -> str:
@@ -423,19 +416,14 @@ def class_verdicts(
     for each game (and level) of their latest class session, games in name order; kept in
     the cache until the class plays or its pool changes (module docstring)."""
     pool = school_pool(game=game)
-    tallies = TrialTally.objects.filter(student__school_class=school_class)
-    if student is not None:
-        tallies = tallies.filter(student=student)
-    if game:
-        tallies = tallies.filter(game=game)
-    played = tallies.aggregate(rows=Count("pk"), trials=Sum("trials"), rts=Sum("trend_rt_sum"))
+    played = tallies_played(tallies=_tallies(school_class=school_class, student=student, game=game))
     # The pool's fingerprints hold the school's decisions, the class's own included, and the
     # play it was read after: the same two give the same pool.
     key = "snapclass:class-verdicts:{}:{}:{}:{}:{}:{}".format(
         school_class.pk,
         game or "",
         student.pk if student is not None else "",
-        ":".join(str(value) for value in played.values()),
+        played,
         pool.decided,
         pool.played,
     )
