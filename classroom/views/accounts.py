@@ -46,6 +46,15 @@ from classroom.web.rate_limits import (
 
 if TYPE_CHECKING:
     from django.http import HttpRequest, HttpResponse
+    from django.views.generic.edit import FormView
+
+
+def _over_limit(view: FormView[Any], problem: str) -> HttpResponse:
+    """The form again, unchecked, saying only why it was not tried (429)."""
+    form = view.get_form()
+    form.errors.clear()
+    form.add_error(None, problem)
+    return view.render_to_response(view.get_context_data(form=form), status=429)
 
 
 class RateLimitedLoginView(LoginView):
@@ -55,10 +64,7 @@ class RateLimitedLoginView(LoginView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not login_attempt_allowed(request):
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, _("Too many attempts. Please wait a minute and try again."))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
+            return _over_limit(self, _("Too many attempts. Please wait a minute and try again."))
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: Any) -> HttpResponse:
@@ -185,10 +191,7 @@ class TeacherPasswordResetView(PasswordResetView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not password_reset_attempt_allowed(request):
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, _("Too many tries from here. Please try again in an hour."))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
+            return _over_limit(self, _("Too many tries from here. Please try again in an hour."))
         return super().post(request, *args, **kwargs)
 
 

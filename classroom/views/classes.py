@@ -146,11 +146,7 @@ def student_rotate(request: TeacherRequest, class_id: int, student_id: int) -> H
 @login_required
 @require_POST
 def student_colour_safe(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
-    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
-    student_colour_safe_set(student=student, colour_safe=request.POST.get("colour_safe") == "on")
-    if request.htmx:
-        return _student_row(request, school_class, student)
-    return redirect("class_detail", class_id=school_class.pk)
+    return _student_switch(request, class_id, student_id, "colour_safe", student_colour_safe_set)
 
 
 @login_required
@@ -164,17 +160,29 @@ def student_extra_time(request: TeacherRequest, class_id: int, student_id: int) 
 def student_practice_warmup(
     request: TeacherRequest, class_id: int, student_id: int
 ) -> HttpResponse:
-    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
-    student_practice_warmup_set(student=student, warmup=request.POST.get("warmup") == "on")
-    if request.htmx:
-        return _student_row(request, school_class, student)
-    return redirect("class_detail", class_id=school_class.pk)
+    return _student_switch(request, class_id, student_id, "warmup", student_practice_warmup_set)
 
 
 @login_required
 @require_POST
 def student_year_group(request: TeacherRequest, class_id: int, student_id: int) -> HttpResponse:
     return _student_choice(request, class_id, student_id, "year_group", student_year_group_set)
+
+
+def _student_switch(
+    request: TeacherRequest,
+    class_id: int,
+    student_id: int,
+    field: str,
+    switch: Callable[..., Student],
+) -> HttpResponse:
+    """One of a student's on/off switches on the class page (``switch(student=, <field>=)``;
+    an unticked box sends nothing, so anything but "on" is off): the row again."""
+    school_class, student = class_student_or_404(request, class_id, student_id, ClassRight.MANAGE)
+    switch(student=student, **{field: request.POST.get(field) == "on"})
+    if request.htmx:
+        return _student_row(request, school_class, student)
+    return redirect("class_detail", class_id=school_class.pk)
 
 
 def _student_choice(

@@ -218,16 +218,17 @@ def practice_join_class(request: HttpRequest, sign_in: PracticeSignIn) -> HttpRe
     session = session_open_for_class(school_class_id=student.school_class_id)
     if session is None:
         return redirect("practice_home")
-    try:
-        seat = seat_join_student(
+    return _lobby_or_problem(
+        request,
+        sign_in,
+        functools.partial(
+            seat_join_student,
             session=session,
             student=student,
             from_badge=sign_in.via == PracticeSignIn.Via.BADGE,
             device_id=device_id(request),
-        )
-    except ValidationError as error:
-        return _home_with_problem(request, sign_in, " ".join(error.messages))
-    return seat_lobby_redirect(seat=seat)
+        ),
+    )
 
 
 @require_POST
@@ -242,18 +243,19 @@ def practice_start(request: HttpRequest, sign_in: PracticeSignIn) -> HttpRespons
     if assignment_id and assignment is None:
         return _home_with_problem(request, sign_in, _("That practice was not set for you."))
     game = assignment.game if assignment is not None else request.POST.get("game", "")
-    try:
-        seat = practice_services.practice_start(
+    return _lobby_or_problem(
+        request,
+        sign_in,
+        functools.partial(
+            practice_services.practice_start,
             student=student,
             game=game,
             mode=request.POST.get("mode", practice_services.WITH_BOTS),
             assignment=assignment,
             language=get_language() or "en",
             sign_in=sign_in,
-        )
-    except ValidationError as error:
-        return _home_with_problem(request, sign_in, " ".join(error.messages))
-    return seat_lobby_redirect(seat=seat)
+        ),
+    )
 
 
 @require_POST
@@ -276,6 +278,18 @@ def _home_context(sign_in: PracticeSignIn, *, problem: str = "") -> dict[str, An
         "class_session": session_open_for_class(school_class_id=student.school_class_id),
         "problem": problem,
     }
+
+
+def _lobby_or_problem(
+    request: HttpRequest, sign_in: PracticeSignIn, take_seat: Callable[[], Seat]
+) -> HttpResponse:
+    """Into the lobby of the seat ``take_seat`` gives, or the practice page again with why
+    the service refused it (nothing was saved)."""
+    try:
+        seat = take_seat()
+    except ValidationError as error:
+        return _home_with_problem(request, sign_in, " ".join(error.messages))
+    return seat_lobby_redirect(seat=seat)
 
 
 def _home_with_problem(request: HttpRequest, sign_in: PracticeSignIn, problem: str) -> HttpResponse:

@@ -166,13 +166,24 @@ def _watch_context(session: GameSession) -> dict[str, Any]:
     }
 
 
+def _live_page(
+    request: TeacherRequest,
+    session_id: int,
+    page_context: Callable[..., dict[str, Any]],
+) -> tuple[GameSession, dict[str, Any]]:
+    """The teacher's session and what a live page of it draws first: its tables as hosted
+    now (``page_context(session=, views=)``) and its game's watch scene."""
+    session = session_or_404(request, session_id)
+    views = table_hosts.registry.teacher_views(session_table_ids(session_id=session.pk))
+    context = page_context(session=session, views=views)
+    context.update(_watch_context(session))
+    return session, context
+
+
 @login_required
 @uncompressed
 def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
-    session = session_or_404(request, session_id)
-    views = table_hosts.registry.teacher_views(session_table_ids(session_id=session.pk))
-    context = fragments.console_context(session=session, views=views)
-    context.update(_watch_context(session))
+    session, context = _live_page(request, session_id, fragments.console_context)
     context["may_delete"] = session_deletable_by(session=session, teacher=request.user)
     site = game_site_get(session.game)
     context["colour_words"] = site is not None and site.colour_words
@@ -183,16 +194,13 @@ def session_console(request: TeacherRequest, session_id: int) -> HttpResponse:
 @login_required
 @uncompressed
 def session_projector(request: TeacherRequest, session_id: int) -> HttpResponse:
-    session = session_or_404(request, session_id)
-    views = table_hosts.registry.teacher_views(session_table_ids(session_id=session.pk))
-    context = fragments.projector_context(session=session, views=views)
+    session, context = _live_page(request, session_id, fragments.projector_context)
     context["join_url"] = join_url = request.build_absolute_uri(
         reverse("join_session", args=[session.code])
     )
     # Shown in two pieces that may break apart between them (never inside the code), so a
     # long address wraps as ".../join/" over "CODE/" on the projector.
     context["join_url_parts"] = join_url.removesuffix(f"{session.code}/"), f"{session.code}/"
-    context.update(_watch_context(session))
     context["how_to_play"] = how_to_play_for_teacher(session=session, where="projector")
     return render(request, "classroom/projector.html", context)
 
