@@ -33,6 +33,7 @@ from classroom.selectors.analytics import (
     tallies_played,
 )
 from classroom.selectors.certainty import kept_rts
+from classroom.selectors.class_figures import class_figure_kept
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -202,23 +203,23 @@ def _norm(
 
 def class_change(*, school_class: SchoolClass, game: str | None = None) -> ClassChange:
     """The class's norms and every child's reliable change (see the module docstring), kept
-    in the cache until the class's trials or flagged runs change: two small aggregates find
-    that out (the tallies' sums, the flags' counts) before anything is read again."""
+    in the cache until the class's trials or flagged runs change (during a lesson, for a
+    while: ``class_figures``): two small aggregates find that out (the tallies' sums, the
+    flags' counts) before anything is read again."""
     played = tallies_played(tallies=_tallies(school_class=school_class, game=game))
     flags = RunFlag.objects.filter(student__school_class=school_class).aggregate(
         rows=Count("pk"), kept=Count("pk", filter=Q(kept=True)), last=Max("pk")
     )
     key = "snapclass:class-change:{}:{}:{}".format(
-        school_class.pk,
-        game or "",
-        ":".join([played, *(str(value) for value in flags.values())]),
+        school_class.pk, game or "", ":".join(str(value) for value in flags.values())
     )
-    found = cache.get(key)
-    if isinstance(found, ClassChange):
-        return found
-    made = _class_change(school_class=school_class, game=game)
-    cache.set(key, made, _CACHE_SECONDS)
-    return made
+    return class_figure_kept(
+        key=key,
+        played=played,
+        school_class=school_class,
+        kind=ClassChange,
+        make=lambda: _class_change(school_class=school_class, game=game),
+    )
 
 
 def _class_change(*, school_class: SchoolClass, game: str | None) -> ClassChange:

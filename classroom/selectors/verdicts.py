@@ -21,9 +21,10 @@ the cache. A teacher's decision that changes it (a run kept or left out, a year 
 moved or removed, a class or session deleted) reads it again at the next visit; play alone
 reads it again at most every ``NORMS_FRESH_S``, since a few more minutes of lessons barely
 move the norms of hundreds of children, and play anywhere in the school would otherwise read
-them again on every visit. The class's own children are always placed as they are now: their
+them again on every visit. The class's own children are placed as they are now: their
 verdicts are kept in the cache too, but under the class's tallies' sums and the pool they were
-placed in, so one more answer from the class, or a pool read again, places them again.
+placed in, so a pool read again places them again, and so does one more answer from the class,
+at once after a lesson and at most every ``class_figures.IN_PLAY_FRESH_S`` during one.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from classroom.people.year_groups import YEAR_GROUP_CHOICES
 from classroom.selectors.analytics import _tallies, measures_by, tallies_played
 from classroom.selectors.certainty import RESAMPLES, kept_rts
 from classroom.selectors.class_change import RATE, SPEED, rate_count
+from classroom.selectors.class_figures import class_figure_kept
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -419,20 +421,20 @@ def class_verdicts(
     played = tallies_played(tallies=_tallies(school_class=school_class, student=student, game=game))
     # The pool's fingerprints hold the school's decisions, the class's own included, and the
     # play it was read after: the same two give the same pool.
-    key = "snapclass:class-verdicts:{}:{}:{}:{}:{}:{}".format(
+    key = "snapclass:class-verdicts:{}:{}:{}:{}:{}".format(
         school_class.pk,
         game or "",
         student.pk if student is not None else "",
-        played,
         pool.decided,
         pool.played,
     )
-    found = cache.get(key)
-    if isinstance(found, dict):
-        return found
-    made = _class_verdicts(school_class, game, student, pool.entries)
-    cache.set(key, made, _CACHE_SECONDS)
-    return made
+    return class_figure_kept(
+        key=key,
+        played=played,
+        school_class=school_class,
+        kind=dict,
+        make=lambda: _class_verdicts(school_class, game, student, pool.entries),
+    )
 
 
 def _class_verdicts(
