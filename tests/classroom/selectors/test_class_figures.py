@@ -12,7 +12,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from classroom.models import GameSession
-from classroom.selectors import class_figures
 from classroom.selectors.class_change import SPEED, class_change
 from classroom.selectors.class_figures import IN_PLAY_FRESH_S
 from classroom.selectors.verdicts import class_verdicts
@@ -26,23 +25,9 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
     from classroom.models import SchoolClass, Seat
+    from tests.classroom.selectors.conftest import WallClock
 
 pytestmark = pytest.mark.django_db
-
-
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
-    clock = _Clock()
-    monkeypatch.setattr(class_figures, "_clock", clock)
-    return clock
 
 
 def _lesson(
@@ -71,6 +56,7 @@ def _trial_reads(queries: CaptureQueriesContext) -> list[str]:
 
 def _speed(school_class: SchoolClass, seat: Seat) -> float:
     """The speed score of the child playing: the median RT of their latest session."""
+    assert seat.student_id is not None
     found = class_verdicts(school_class=school_class)
     [speed] = [v for v in found[seat.student_id] if v.skill == SPEED]
     assert speed.score is not None
@@ -78,7 +64,7 @@ def _speed(school_class: SchoolClass, seat: Seat) -> float:
 
 
 def test_during_a_lesson_more_answers_reuse_the_class_figures_until_the_window_passes(
-    teacher: User, make_session: Callable[..., GameSession], clock: _Clock
+    teacher: User, make_session: Callable[..., GameSession], clock: WallClock
 ) -> None:
     school_class, _session, seat = _lesson(teacher, make_session)
     before = _speed(school_class, seat)
@@ -99,7 +85,7 @@ def test_during_a_lesson_more_answers_reuse_the_class_figures_until_the_window_p
 
 
 def test_once_the_lesson_is_over_the_next_visit_is_exact(
-    teacher: User, make_session: Callable[..., GameSession], clock: _Clock
+    teacher: User, make_session: Callable[..., GameSession], clock: WallClock
 ) -> None:
     school_class, session, seat = _lesson(teacher, make_session)
     before = _speed(school_class, seat)
@@ -114,7 +100,7 @@ def test_once_the_lesson_is_over_the_next_visit_is_exact(
 
 
 def test_a_teachers_decision_during_a_lesson_shows_at_once(
-    teacher: User, make_session: Callable[..., GameSession], clock: _Clock
+    teacher: User, make_session: Callable[..., GameSession], clock: WallClock
 ) -> None:
     school_class, _session, seat = _lesson(teacher, make_session)
     class_verdicts(school_class=school_class)

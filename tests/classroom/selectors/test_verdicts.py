@@ -24,23 +24,9 @@ if TYPE_CHECKING:
 
     from classroom.analytics.measures import Measures
     from classroom.models import GameSession, SchoolClass
+    from tests.classroom.selectors.conftest import WallClock
 
 pytestmark = pytest.mark.django_db
-
-
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
-    clock = _Clock()
-    monkeypatch.setattr(verdicts, "_clock", clock)
-    return clock
 
 
 @pytest.fixture
@@ -80,7 +66,7 @@ def _bands(found: dict[int, list[verdicts.SkillVerdict]]) -> dict[int, list[str]
 
 
 def test_a_second_visit_reads_only_the_class_and_finds_what_the_first_did(
-    teacher: User, clock: _Clock
+    teacher: User, clock: WallClock
 ) -> None:
     mine, _other = _classes(teacher)
     with CaptureQueriesContext(connection) as first:
@@ -98,7 +84,7 @@ def test_a_second_visit_reads_only_the_class_and_finds_what_the_first_did(
 def test_a_teachers_decision_reads_the_pool_again_at_once_and_play_after_a_while(
     teacher: User,
     make_session: Callable[..., GameSession],
-    clock: _Clock,
+    clock: WallClock,
     pool_reads: list[str | None],
 ) -> None:
     mine, other = _classes(teacher)
@@ -131,7 +117,7 @@ def test_a_teachers_decision_reads_the_pool_again_at_once_and_play_after_a_while
 def test_the_class_own_children_are_read_as_they_are_now(
     teacher: User,
     make_session: Callable[..., GameSession],
-    clock: _Clock,
+    clock: WallClock,
     pool_reads: list[str | None],
 ) -> None:
     mine, _other = _classes(teacher)
@@ -148,7 +134,7 @@ def test_the_class_own_children_are_read_as_they_are_now(
 
 
 def test_a_childs_verdicts_are_their_row_of_the_class_read_from_their_runs_alone(
-    teacher: User, clock: _Clock, monkeypatch: pytest.MonkeyPatch
+    teacher: User, clock: WallClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mine, _other = _classes(teacher)
     child = mine.students.order_by("pk").first()
@@ -169,7 +155,7 @@ def test_a_childs_verdicts_are_their_row_of_the_class_read_from_their_runs_alone
 
 
 def test_a_visit_with_nothing_played_or_decided_reads_no_trials(
-    teacher: User, make_session: Callable[..., GameSession], clock: _Clock
+    teacher: User, make_session: Callable[..., GameSession], clock: WallClock
 ) -> None:
     mine, _other = _classes(teacher)
     found = class_verdicts(school_class=mine)
