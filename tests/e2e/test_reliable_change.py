@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e.conftest import ROOT, TABLET, screenshot, teacher_sign_up
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Locator
 
 pytestmark = pytest.mark.e2e
 
@@ -75,7 +75,11 @@ def test_reliable_change_and_keeping_a_flagged_run(
     screenshot(teacher, "reliable-change-overview")
     # What "needs more play" is measured against: each measure's reliability in the class.
     reliabilities = teacher.locator("details.reliabilities")
+    # A fold-out says it opens: a marker before its title, turned once open.
+    closed_marker = _marker(reliabilities)
+    assert closed_marker not in ("none", "normal", '""'), closed_marker
     reliabilities.locator("summary").click()
+    assert _marker(reliabilities) != closed_marker
     expect(reliabilities.get_by_role("rowheader", name="Median RT")).to_be_visible()
     expect(reliabilities).to_contain_text("Palm Strike · Advanced")
     reliabilities.scroll_into_view_if_needed()
@@ -131,3 +135,10 @@ def test_reliable_change_and_keeping_a_flagged_run(
     expect(tablet.locator("#run-flag").get_by_role("status")).to_contain_text("保留")
     screenshot(tablet, "reliable-change-kept-run-zh-tablet")
     context.close()
+
+
+def _marker(details: Locator) -> str:
+    """What a fold-out's title shows before it (its ``::before`` content)."""
+    return str(
+        details.locator("summary").evaluate("el => getComputedStyle(el, '::before').content")
+    )
