@@ -186,7 +186,7 @@ check: setup
 	$(BIN)/mypy classroom games
 	$(ESLINT)
 	$(NODE_TESTS)
-	$(BIN)/python -m pytest -q -n 2 --dist loadscope -m "not e2e and not cluster and not slow"
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope -m "not e2e and not cluster and not slow"
 
 lint: setup
 	$(BIN)/ruff check .
