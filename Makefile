@@ -26,7 +26,7 @@ WS_MAX_BYTES := 65536
 DAPHNE_TIMEOUTS := --http-timeout 30 --websocket_connect_timeout 20 --ping-interval 20 \
 	--ping-timeout 30 --application-close-timeout 10
 
-.PHONY: setup install lock upgrade run cluster test test-pythons check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-faults bench-joins bench-exports bench-purge lighthouse clean
+.PHONY: setup install lock upgrade run cluster test test-pythons check lint lint-js test-js format typecheck messages bench bench-commotion bench-riff-raff bench-analytics bench-analytics-school bench-capacity bench-tax bench-faults bench-joins bench-exports bench-purge lighthouse clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Snapclass needs Python 3.11, 3.12 or 3.13, and none of" \
@@ -250,6 +250,14 @@ bench-analytics-school: setup
 # JSON). Exits 1 naming the table, flip and tablets of any lost flip.
 bench-capacity: setup
 	$(BIN)/python tests/load/bench_capacity.py
+
+# The cluster tax: the same classes on one process and on two behind HAProxy, in turns; CPU-s
+# per 1,000 student-flips of each and their ratio. Needs Redis and PostgreSQL; ~10 min (prints
+# JSON). TAX_STUDENTS=600 TAX_TURNS=2 by default.
+TAX_STUDENTS ?= 600
+TAX_TURNS ?= 2
+bench-tax: setup
+	$(BIN)/python tests/load/bench_tax.py --students $(TAX_STUDENTS) --turns $(TAX_TURNS)
 
 # Faults while scripted tablets play (kill -9, SIGSTOP of an owner, Redis stopped, PostgreSQL
 # connections terminated), embedded and two-process cluster: acknowledged inputs lost or
