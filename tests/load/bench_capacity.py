@@ -1235,10 +1235,10 @@ async def _ramp(
     }
 
 
-async def _fixed(
+async def fixed_windows(
     server: Server, classes: list[dict[str, Any]], args: argparse.Namespace
-) -> dict[str, Any]:
-    """Every class connected at once (one class at a time), then two windows measured."""
+) -> tuple[Load, list[Window]]:
+    """Every class connected (one class at a time), settled, then two windows measured."""
     clients = await _start_clients(args.clients, args.slap, heartbeat=args.heartbeat)
     load = Load(server, clients, teacher_pages=args.teacher_pages)
     try:
@@ -1249,6 +1249,14 @@ async def _fixed(
     finally:
         for client in clients:
             await client.close()
+    return load, windows
+
+
+async def _fixed(
+    server: Server, classes: list[dict[str, Any]], args: argparse.Namespace
+) -> dict[str, Any]:
+    """Every class connected at once (one class at a time), then two windows measured."""
+    load, windows = await fixed_windows(server, classes, args)
     latencies = [value for window in windows for value in window.latencies]
     result = windows[-1].summary(load.tables, args.flip_every)
     result["flip_to_last_tablet_ms"] = _percentiles(latencies)

@@ -67,16 +67,9 @@ async def _turn(mode: str, args: argparse.Namespace, workdir: Path) -> dict[str,
         server, classes = capacity._cluster(
             workdir, options, args.students // capacity.CLASS_SIZE, affinity=True
         )
-    clients = await capacity._start_clients(args.clients, args.slap, heartbeat=True)
-    load = capacity.Load(server, clients, teacher_pages=True)
     try:
-        for prepared in classes:
-            await load.add([prepared], spread_s=args.flip_every)
-        await asyncio.sleep(args.settle)
-        windows = [await load.measure(args.window) for _ in range(2)]
+        load, windows = await capacity.fixed_windows(server, classes, options)
     finally:
-        for client in clients:
-            await client.close()
         server.site.stop_all()
         if server.site.postgres_db:
             drop_database(POSTGRES_URL, server.site.postgres_db)
