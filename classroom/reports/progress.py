@@ -43,6 +43,7 @@ from classroom.selectors.class_change import (
 )
 from classroom.selectors.decision_styles import student_decision_styles
 from classroom.selectors.levels import level_track
+from classroom.selectors.student_play import student_play
 from classroom.selectors.verdicts import class_verdicts
 from classroom.selectors.warmups import student_decision_times
 from games.registry import game_get, game_registry
@@ -457,11 +458,12 @@ def progress_report(
     ``change`` is the class's (``class_change``), read here when not given."""
     if change is None:
         change = class_change(school_class=student.school_class, game=game)
-    points = selectors.student_sessions(student=student, game=game)
+    play = student_play(student=student, game=game)
+    points = play.sessions
     lines = _progress_lines(points)
     # The charts draw a point per day (and game and level): ten sessions on one day are one
     # day of play, not ten steps along the weeks.
-    days = selectors.student_days(student=student, game=game)
+    days = play.days
     return {
         "student": student,
         "level_tracks": _level_tracks(student, game),
