@@ -13,6 +13,11 @@ stretch in force) is the demand, and the next window's stretch is demand / share
 and ``most``. Every teacher page multiplies its gaps between draws by it: one class's
 console is drawn as often as ever, a school's consoles less often, and the tablets keep their
 pace. The clock is passed in (the event loop's), so the rule is plain arithmetic.
+
+The share is the machine's, not each process's: the processes of a cluster on one machine
+draw on the same cores, so each adds the others' demand (``others``, told by
+``classroom.pages.render_pool``) to its own, and a school's pages cost the same whether one
+process serves it or several.
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ from dataclasses import dataclass
 
 from classroom.server import metrics
 
-# A fifth of one CPU for every teacher page together: unbounded, a school's pages would take
-# a third of the process.
+# A fifth of one CPU for every teacher page on the machine together: unbounded, a school's
+# pages would take a third of the process.
 RENDER_SHARE = 0.2
 # Long enough to hold several draws of every page (a console is drawn about once a second).
 WINDOW_S = 2.0
@@ -36,9 +41,12 @@ class RenderBudget:
     share: float = RENDER_SHARE
     window_s: float = WINDOW_S
     most: float = MOST_STRETCH
+    # The other processes' demand on this machine (CPU-s per second at their usual pace).
+    others: float = 0.0
     _stretch: float = 1.0
     _window_began: float | None = None
     _spent_s: float = 0.0
+    _demand: float = 0.0
 
     def spend(self, *, cpu_s: float, now: float) -> None:
         """A teacher page's draw took ``cpu_s`` of CPU, ending at loop time ``now``."""
@@ -55,6 +63,12 @@ class RenderBudget:
         """The stretch as last worked out (for the metrics, which have no loop clock)."""
         return self._stretch
 
+    @property
+    def demand(self) -> float:
+        """This process's pages' demand over the last window: what they would spend per
+        second at their usual pace (what the other processes on the machine are told)."""
+        return self._demand
+
     def _roll(self, now: float) -> None:
         if self._window_began is None:
             self._window_began = now
@@ -63,8 +77,8 @@ class RenderBudget:
         if elapsed < self.window_s:
             return
         # At stretch s the pages were drawn 1/s as often as their usual pace asks.
-        demand = self._spent_s / elapsed * self._stretch
-        self._stretch = min(self.most, max(1.0, demand / self.share))
+        self._demand = self._spent_s / elapsed * self._stretch
+        self._stretch = min(self.most, max(1.0, (self._demand + self.others) / self.share))
         self._window_began = now
         self._spent_s = 0.0
 

@@ -25,6 +25,7 @@ from classroom.pages.code_sessions import code_session_hint, code_session_rememb
 from classroom.pages.notify import seat_lobby_group, session_group, teacher_group, teachers_group
 from classroom.pages.page_drawing import teacher_page_draw, teacher_page_forget
 from classroom.pages.page_draws import DrawAsk, Page
+from classroom.pages.render_pool import render_pool_ensure
 from classroom.pages.render_schedule import (
     LOBBY_RENDER_GAP_S,
     TEACHER_RENDER_GAP_S,
@@ -110,6 +111,7 @@ class PageSocket(Socket):
         """Be told of the session's changes from now on (before its page is first read)."""
         heartbeat_ensure()
         idle_watch_ensure()
+        render_pool_ensure()
         self.session_id = session_id
         self.language = language_from_scope(self.scope)
         await self._join_groups()

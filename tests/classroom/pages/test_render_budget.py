@@ -65,3 +65,29 @@ def test_the_stretch_stays_between_one_and_the_cap(draws: list[tuple[float, floa
         now += step
         budget.spend(cpu_s=cpu_s, now=now)
         assert 1.0 <= budget.stretch(now=now) <= 4.0
+
+
+def test_the_other_processes_demand_counts_as_the_pages_own() -> None:
+    budget = RenderBudget(share=0.2, window_s=2.0, most=4.0)
+    budget.others = 0.3
+    now = _draw_for(budget, seconds=10, cpu_s_per_s=0.2, began=0.0)
+    # 0.2 of its own and 0.3 of the others': 2.5 times the machine's share.
+    assert budget.stretch(now=now) == pytest.approx(2.5)
+    assert budget.demand == pytest.approx(0.2)
+
+
+def test_two_processes_pooling_their_demand_draw_as_one_process_does() -> None:
+    """A school's pages split over two processes that tell each other their demand are drawn
+    as often in all as on one process."""
+    alone = RenderBudget(share=0.2, window_s=2.0, most=4.0)
+    end = _draw_for(alone, seconds=20, cpu_s_per_s=0.6, began=0.0)
+    first = RenderBudget(share=0.2, window_s=2.0, most=4.0)
+    second = RenderBudget(share=0.2, window_s=2.0, most=4.0)
+    now = 0.0
+    while now < 20:
+        # Each pools every window, as classroom.pages.render_pool does.
+        first.others, second.others = second.demand, first.demand
+        _draw_for(first, seconds=2, cpu_s_per_s=0.3, began=now)
+        now = _draw_for(second, seconds=2, cpu_s_per_s=0.3, began=now)
+    assert first.stretch(now=now) == pytest.approx(alone.stretch(now=end), rel=0.05)
+    assert second.stretch(now=now) == pytest.approx(alone.stretch(now=end), rel=0.05)
