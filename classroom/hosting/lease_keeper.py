@@ -16,7 +16,13 @@ from django.conf import settings
 from redis.asyncio import Redis
 
 from classroom.server.outages import outage_warning
-from games.live.leases import LEASE_TTL_MS, RENEW_EVERY_MS, LocalLeases, RedisLeases
+from games.live.leases import (
+    LEASE_TTL_MS,
+    RENEW_EVERY_MS,
+    LocalLeases,
+    RedisLeases,
+    renew_tick_wait,
+)
 from games.live.supervision import supervised
 
 if TYPE_CHECKING:
@@ -125,7 +131,7 @@ class _Keeper:
 
     async def run(self) -> None:
         while True:
-            await asyncio.sleep(RENEW_EVERY_MS / 1000)
+            await renew_tick_wait(every_ms=RENEW_EVERY_MS)
             if self.host.finished:
                 return
             renewed = await lease_renew_if_progressing(self.host, self.lease, self.leases)

@@ -7,10 +7,16 @@ was paused (or cut off) can never write after another process took over.
 
 ``LocalLeases`` serves the embedded single-process mode; ``RedisLeases`` a cluster (``SET NX
 PX`` for the lease, ``INCR`` for the epoch). Both only decide ownership; the store enforces it.
+
+A process renews every table it hosts twice a second. ``RedisLeases`` sends the renewals
+asked for in one turn of the event loop as one pipeline (one round trip, one write and one
+read of the socket), and the keepers renew on a shared tick (``renew_tick_wait``), so a
+process's renewals of all its tables go together: each costs a tenth of one sent alone.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -131,6 +137,9 @@ class RedisLeases:
         self._redis = redis
         self._prefix = prefix
         self._ttl_ms = ttl_ms
+        # Renewals asked for in this turn of the loop, sent together by one flush.
+        self._renewals: list[tuple[str, str, asyncio.Future[Any]]] = []
+        self._flushes: set[asyncio.Task[None]] = set()
 
     def _lease_key(self, table_id: int) -> str:
         return f"{self._prefix}:table:{table_id}:lease"
@@ -162,9 +171,34 @@ class RedisLeases:
     async def renew(self, lease: Lease) -> Lease | None:
         began = _now_ms()
         value = self._value(lease.owner, lease.epoch)
-        kept = await self._eval(_RENEW, self._lease_key(lease.table_id), value, self._ttl_ms)
+        answer = asyncio.get_running_loop().create_future()
+        self._renewals.append((self._lease_key(lease.table_id), value, answer))
+        if len(self._renewals) == 1:
+            # Begins after the other tasks woken in this turn have asked for theirs.
+            flush = asyncio.create_task(self._renewals_send())
+            self._flushes.add(flush)
+            flush.add_done_callback(self._flushes.discard)
+        kept = await answer
         # Confirmed as of when we asked, not when the answer came: the safe side.
         return Lease(lease.table_id, lease.owner, lease.epoch, began) if kept else None
+
+    async def _renewals_send(self) -> None:
+        """Send every renewal asked for so far in one pipeline and answer each."""
+        asked, self._renewals = self._renewals, []
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for key, value, _ in asked:
+                    pipe.eval(_RENEW, 1, key, value, self._ttl_ms)
+                results = await pipe.execute(raise_on_error=False)
+        except Exception as error:  # Redis away: every renewal of the batch fails alike
+            results = [error] * len(asked)
+        for (_, _, answer), result in zip(asked, results, strict=True):
+            if answer.done():  # its keeper was cancelled meanwhile
+                continue
+            if isinstance(result, BaseException):
+                answer.set_exception(result)
+            else:
+                answer.set_result(result)
 
     async def release(self, lease: Lease) -> None:
         value = self._value(lease.owner, lease.epoch)
@@ -173,6 +207,14 @@ class RedisLeases:
     async def owner_of(self, table_id: int) -> str | None:
         current = await self._redis.get(self._lease_key(table_id))
         return _owner(current) if current is not None else None
+
+
+async def renew_tick_wait(*, every_ms: float = RENEW_EVERY_MS) -> None:
+    """Sleep until the process's next renewal tick: the loop's clock at a whole multiple of
+    ``every_ms``, the same instant for every keeper, so their renewals go out together."""
+    now = asyncio.get_running_loop().time()
+    every = every_ms / 1000
+    await asyncio.sleep(every - now % every)
 
 
 def _owner(value: bytes | str) -> str:

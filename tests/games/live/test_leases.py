@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games.live.leases import LEASE_TTL_MS, Lease, Leases, LocalLeases, RedisLeases
+from games.live.leases import (
+    LEASE_TTL_MS,
+    Lease,
+    Leases,
+    LocalLeases,
+    RedisLeases,
+    renew_tick_wait,
+)
 from tests.services import REDIS_URL, require
 
 if TYPE_CHECKING:
@@ -111,3 +119,78 @@ def test_a_lease_is_trusted_only_within_its_ttl_by_the_owners_clock() -> None:
     lease = Lease(7, "process-a", 3, confirmed_ms=10_000.0)
     assert lease.trusted(now_ms=10_000.0 + LEASE_TTL_MS - 1)
     assert not lease.trusted(now_ms=10_000.0 + LEASE_TTL_MS)
+
+
+class _PipelinesCounted:
+    """The real client, with its pipelines counted (each is one round trip)."""
+
+    def __init__(self, client: Redis) -> None:
+        self.client = client
+        self.pipelines = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+    def pipeline(self, *args: Any, **kwargs: Any) -> Any:
+        self.pipelines += 1
+        return self.client.pipeline(*args, **kwargs)
+
+
+async def test_renewals_asked_for_together_go_in_one_round_trip(
+    redis_leases: RedisLeases,
+) -> None:
+    leases = [await redis_leases.acquire(table, "process-a") for table in range(40)]
+    counted = _PipelinesCounted(redis_leases._redis)
+    redis_leases._redis = counted  # type: ignore[assignment]
+    # Another process took table 3 meanwhile: that renewal alone is refused.
+    await counted.client.set(redis_leases._lease_key(3), "99|process-b", px=1000)
+    renewed = await asyncio.gather(*(redis_leases.renew(lease) for lease in leases if lease))
+    assert counted.pipelines == 1
+    assert [lease is None for lease in renewed] == [table == 3 for table in range(40)]
+    assert await redis_leases.owner_of(39) == "process-a"
+
+
+async def test_a_renewal_cancelled_while_it_waits_leaves_the_others_answered(
+    redis_leases: RedisLeases,
+) -> None:
+    first = await redis_leases.acquire(1, "process-a")
+    second = await redis_leases.acquire(2, "process-a")
+    assert first is not None
+    assert second is not None
+    cancelled = asyncio.create_task(redis_leases.renew(first))
+    kept = asyncio.create_task(redis_leases.renew(second))
+    await asyncio.sleep(0)  # both asked for; the flush has not yet sent them
+    cancelled.cancel()
+    renewed = await kept
+    assert renewed is not None
+    assert renewed.epoch == second.epoch
+    assert cancelled.cancelled()
+
+
+async def test_while_redis_is_away_every_renewal_of_a_batch_fails() -> None:
+    unreachable = Redis.from_url("redis://127.0.0.1:1/0")
+    leases = RedisLeases(unreachable, prefix="away")
+    try:
+        answers = await asyncio.gather(
+            *(leases.renew(Lease(table, "process-a", 1, 0.0)) for table in range(3)),
+            return_exceptions=True,
+        )
+    finally:
+        await unreachable.aclose()
+    assert all(isinstance(answer, RedisConnectionError) for answer in answers)
+
+
+@pytest.mark.virtual_time
+async def test_keepers_that_began_apart_renew_on_the_same_tick() -> None:
+    loop = asyncio.get_running_loop()
+    woken: list[float] = []
+
+    async def keeper(begins: float) -> None:
+        await asyncio.sleep(begins)
+        await renew_tick_wait(every_ms=500)
+        woken.append(loop.time())
+
+    began = loop.time()
+    await asyncio.gather(*(keeper(begins) for begins in (0.05, 0.21, 0.33, 0.49)))
+    tick = (began // 0.5 + 1) * 0.5
+    assert woken == pytest.approx([tick] * 4)
