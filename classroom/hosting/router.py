@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from classroom.hosting.lease_keeper import OwnedElsewhere, process_leases
+from classroom.hosting.lease_keeper import OwnedElsewhere, clustered, process_leases
+from classroom.hosting.teacher_pages import pages_elsewhere, teacher_pages
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
 from classroom.sockets.close_codes import CloseCode
 from games.engine.actions import action_plain
@@ -58,6 +59,10 @@ def seat_key(seat: int | None) -> str:
 def table_seat_group(table_id: int, seat: int | None) -> str:
     """The processes with sockets on one seat of a table (``p``: the public, teacher view)."""
     return f"tbl.{table_id}.{seat_key(seat)}"
+
+
+# A message to a process's router: tables moved, for its teacher pages of the session.
+TABLES_MOVED = "teachers.tables_moved"
 
 
 class RemoteListener(Protocol):
@@ -292,6 +297,17 @@ class TableRouter:
             await asyncio.sleep(HEARTBEAT_S)
             await self.rejoin()
             self.expire_members()
+            await self.pages_say()
+
+    async def pages_say(self) -> None:
+        """Say again which sessions have teacher pages here (``teacher_pages``)."""
+        sessions = teacher_pages.sessions()
+        if not sessions or not clustered():
+            return
+        try:
+            await pages_elsewhere().say(self.address, sessions)
+        except OUTAGE_ERRORS as error:
+            outage_warning("table router: could not say which sessions it shows", error)
 
     async def rejoin(self) -> None:
         """Say again which seats have sockets here, re-joining their groups (a Redis that
@@ -372,6 +388,10 @@ class TableRouter:
             remote = self._remotes.get(table_id)
             if remote is not None:
                 await remote.deliver(seat, message["frame"])
+            return
+        if kind == TABLES_MOVED:
+            views = {int(table_id): view for table_id, view in message["views"].items()}
+            teacher_pages.tell(int(message["session_id"]), message["table_ids"], views)
             return
         if kind == "table.gone":
             remote = self._remotes.get(table_id)

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError, connection, transaction
 
 from classroom.events import SeatGivenToBot, TablesControlled, event_subscribe
@@ -36,9 +35,9 @@ from classroom.hosting.log_store import (
     table_epoch_claim,
     table_record,
 )
-from classroom.hosting.router import RemoteTable, process_router
+from classroom.hosting.router import TABLES_MOVED, RemoteTable, process_router
+from classroom.hosting.teacher_pages import TeacherPage, pages_elsewhere, teacher_pages
 from classroom.models import GameSession, Table
-from classroom.pages.notify import teachers_group
 from classroom.server import metrics
 from classroom.server.outages import OUTAGE_ERRORS, outage_warning
 from classroom.server.sqlite_anchor import sqlite_checkpoints_leave
@@ -402,15 +401,57 @@ def _announce_now(session_id: int) -> None:
     hosts = _pending_announcements.pop(session_id, {})
     views = {table_id: host.teacher_view() for table_id, host in hosts.items()}
     _mark_finished(views)
-    layer = get_channel_layer()
-    if layer is None or not hosts:
+    if not hosts:
         return
-    message: dict[str, Any] = {"type": "table.changed", "table_ids": sorted(hosts)}
+    table_ids = sorted(hosts)
+    # The pages here read these hosts' views themselves.
+    teacher_pages.tell(session_id, table_ids, {})
     if clustered():
-        # Teacher pages served by another process cannot ask these hosts: the views travel.
-        message["views"] = {str(table_id): view for table_id, view in views.items()}
-    task = asyncio.ensure_future(layer.group_send(teachers_group(session_id), message))
-    task.add_done_callback(_log_failure)
+        task = asyncio.ensure_future(_announce_elsewhere(session_id, table_ids, views))
+        task.add_done_callback(_log_failure)
+
+
+async def _announce_elsewhere(
+    session_id: int, table_ids: list[int], views: Mapping[int, Mapping[str, Any]]
+) -> None:
+    """The session's pages in other processes cannot ask these hosts: the views travel, to
+    each process that has such pages (``classroom.hosting.teacher_pages``)."""
+    router = await process_router(registry)
+    try:
+        others = await pages_elsewhere().others(router.address, session_id)
+        if not others:
+            return
+        message = {
+            "type": TABLES_MOVED,
+            "session_id": session_id,
+            "table_ids": table_ids,
+            "views": {str(table_id): view for table_id, view in views.items()},
+        }
+        for address in others:
+            await router.layer.send(address, message)
+    except OUTAGE_ERRORS as error:
+        outage_warning("could not tell other processes' teacher pages of a change", error)
+
+
+async def teacher_page_open(session_id: int, page: TeacherPage) -> None:
+    """A teacher page of the session opened here: told of its tables from now on."""
+    if not teacher_pages.add(session_id, page) or not clustered():
+        return
+    router = await process_router(registry)
+    try:
+        await pages_elsewhere().say(router.address, [session_id])
+    except OUTAGE_ERRORS as error:  # said again by the router's heartbeat
+        outage_warning("could not say this process shows a session", error)
+
+
+async def teacher_page_close(session_id: int, page: TeacherPage) -> None:
+    if not teacher_pages.remove(session_id, page) or not clustered():
+        return
+    router = await process_router(registry)
+    try:
+        await pages_elsewhere().unsay(router.address, session_id)
+    except OUTAGE_ERRORS as error:  # forgotten after PAGES_FORGOTTEN_AFTER_S anyway
+        outage_warning("could not say this process no longer shows a session", error)
 
 
 # Tables this process has marked finished (their game is over), so each is written once.

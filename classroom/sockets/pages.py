@@ -49,7 +49,7 @@ from classroom.web.rate_limits import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 logger = logging.getLogger(__name__)
 
@@ -157,9 +157,6 @@ class PageSocket(Socket):
         if self.concerns(event):
             self.redraw()
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        await self.lobby_changed(event)
-
     def redraw(self) -> None:
         self.schedule.redraw()
 
@@ -258,11 +255,18 @@ class TeacherPageSocket(PageSocket):
         self._lobby_changed = True
         await super().lobby_changed(event)
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        # A table moved: its tile is drawn again; the lobby as last read still holds.
-        for table_id, view in event.get("views", {}).items():
-            self.remote_views[int(table_id)] = view
-        self.table_ids.update(int(table_id) for table_id in event.get("table_ids", []))
+    async def _enter(self, session_id: int) -> None:
+        await super()._enter(session_id)
+        await table_hosts.teacher_page_open(session_id, self)
+
+    def tables_moved(
+        self, table_ids: Iterable[int], views: Mapping[int, Mapping[str, Any]]
+    ) -> None:
+        # A table moved: its tile is drawn again; the lobby as last read still holds. Told
+        # by the hosts (classroom.hosting.teacher_pages), with the views of those elsewhere.
+        for table_id, view in views.items():
+            self.remote_views[table_id] = dict(view)
+        self.table_ids.update(table_ids)
         self.redraw()
 
     async def skills_changed(self, event: dict[str, Any]) -> None:
@@ -282,6 +286,8 @@ class TeacherPageSocket(PageSocket):
     async def disconnect(self, code: int) -> None:
         if self.dashboard is not None:
             self.dashboard.cancel()
+        if getattr(self, "session_id", None) is not None:
+            await table_hosts.teacher_page_close(self.session_id, self)
         await super().disconnect(code)
         teacher_page_forget(self.channel_name)
 

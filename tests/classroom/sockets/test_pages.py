@@ -710,7 +710,7 @@ async def test_a_tables_move_redraws_without_reading_the_lobby_again(
     await page.draw()
     await page.draw()
     assert len(reads) == 1
-    await page.table_changed({"type": "table.changed", "table_ids": []})
+    page.tables_moved([], {})
     await page.draw()
     assert len(reads) == 1
     await _join(guest_session, "Noor")
