@@ -61,7 +61,7 @@ def table_seat_group(table_id: int, seat: int | None) -> str:
     return f"tbl.{table_id}.{seat_key(seat)}"
 
 
-# A message to a process's router: tables moved, for its teacher pages of the session.
+# A message to a process's router: tables moved, for its teacher pages of their sessions.
 TABLES_MOVED = "teachers.tables_moved"
 
 
@@ -390,8 +390,9 @@ class TableRouter:
                 await remote.deliver(seat, message["frame"])
             return
         if kind == TABLES_MOVED:
-            views = {int(table_id): view for table_id, view in message["views"].items()}
-            teacher_pages.tell(int(message["session_id"]), message["table_ids"], views)
+            for change in message["sessions"]:
+                views = {int(table_id): view for table_id, view in change["views"].items()}
+                teacher_pages.tell(int(change["session_id"]), change["table_ids"], views)
             return
         if kind == "table.gone":
             remote = self._remotes.get(table_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -381,54 +382,56 @@ async def table_watch_handle(table_id: int) -> TableHandle | None:
     return router.remote_table(table_id, owner)
 
 
-# Table changes waiting to be announced, per session: one message per session and interval,
-# however many of its tables moved (a class of 30 flips several tables a second, and every
-# group_send costs the layer work that grows with its groups).
+# Table changes waiting to be announced, by session: every session's pages are told once per
+# interval however many of its tables moved (a class of 30 flips several tables a second),
+# and each other process showing some of the sessions gets one message for all of them.
 ANNOUNCE_INTERVAL_S = 0.2
 _pending_announcements: dict[int, dict[int, TableHost]] = {}
+
+View = Mapping[str, Any]
 
 
 def _announce_change(session_id: int, host: TableHost) -> None:
     """Tell the session's teacher pages that a table moved (they re-render its tile)."""
-    pending = _pending_announcements.get(session_id)
-    if pending is None:
-        pending = _pending_announcements[session_id] = {}
-        asyncio.get_running_loop().call_later(ANNOUNCE_INTERVAL_S, _announce_now, session_id)
-    pending[host.table_id] = host
+    if not _pending_announcements:
+        asyncio.get_running_loop().call_later(ANNOUNCE_INTERVAL_S, _announce_now)
+    _pending_announcements.setdefault(session_id, {})[host.table_id] = host
 
 
-def _announce_now(session_id: int) -> None:
-    hosts = _pending_announcements.pop(session_id, {})
-    views = {table_id: host.teacher_view() for table_id, host in hosts.items()}
-    _mark_finished(views)
-    if not hosts:
-        return
-    table_ids = sorted(hosts)
-    # The pages here read these hosts' views themselves.
-    teacher_pages.tell(session_id, table_ids, {})
-    if clustered():
-        task = asyncio.ensure_future(_announce_elsewhere(session_id, table_ids, views))
+def _announce_now() -> None:
+    pending = dict(_pending_announcements)
+    _pending_announcements.clear()
+    changes: dict[int, tuple[list[int], dict[int, View]]] = {}
+    for session_id, hosts in pending.items():
+        views: dict[int, View] = {table_id: host.teacher_view() for table_id, host in hosts.items()}
+        _mark_finished(views)
+        table_ids = sorted(hosts)
+        # The pages here read these hosts' views themselves.
+        teacher_pages.tell(session_id, table_ids, {})
+        changes[session_id] = (table_ids, views)
+    if changes and clustered():
+        task = asyncio.ensure_future(_announce_elsewhere(changes))
         task.add_done_callback(_log_failure)
 
 
-async def _announce_elsewhere(
-    session_id: int, table_ids: list[int], views: Mapping[int, Mapping[str, Any]]
-) -> None:
-    """The session's pages in other processes cannot ask these hosts: the views travel, to
-    each process that has such pages (``classroom.hosting.teacher_pages``)."""
+async def _announce_elsewhere(changes: Mapping[int, tuple[list[int], Mapping[int, View]]]) -> None:
+    """The sessions' pages in other processes cannot ask these hosts: the views travel, in
+    one message to each process that shows some of them (``classroom.hosting.teacher_pages``)."""
     router = await process_router(registry)
     try:
-        others = await pages_elsewhere().others(router.address, session_id)
-        if not others:
-            return
-        message = {
-            "type": TABLES_MOVED,
-            "session_id": session_id,
-            "table_ids": table_ids,
-            "views": {str(table_id): view for table_id, view in views.items()},
-        }
-        for address in others:
-            await router.layer.send(address, message)
+        showing = await pages_elsewhere().others(router.address, list(changes))
+        told: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+        for session_id, addresses in showing.items():
+            table_ids, views = changes[session_id]
+            change = {
+                "session_id": session_id,
+                "table_ids": table_ids,
+                "views": {str(table_id): view for table_id, view in views.items()},
+            }
+            for address in addresses:
+                told[address].append(change)
+        for address, sessions in told.items():
+            await router.layer.send(address, {"type": TABLES_MOVED, "sessions": sessions})
     except OUTAGE_ERRORS as error:
         outage_warning("could not tell other processes' teacher pages of a change", error)
 

@@ -2,13 +2,16 @@
 
 A page reads the views of the tables hosted in its own process from the hosts themselves, so
 a host tells the pages of its session in this process directly: a call, no message. Pages in
-another process read the views that travel with a message to that process's table router,
-which tells its pages the same way; and that message goes only to processes that have pages
-of the session. Each process says so in Redis (a sorted set per session: its router's
-address, scored with the wall time it last said it) when its first page of a session opens,
-again every ``PAGES_SAID_EVERY_S`` while it has one, and no more when the last one closes;
-an address not said again for ``PAGES_FORGOTTEN_AFTER_S`` belongs to a process gone. A host
-reads the set at most every ``PAGES_READ_EVERY_S`` per session.
+another process read the views that travel to that process's table router, which tells its
+pages the same way: one message per announcing interval for all the sessions it shows, and
+none to a process that shows none of them.
+
+Which processes show a session is kept in Redis, a sorted set per session: each process's
+router address, scored with the wall time it last said it has pages of the session. It says
+so when its first page of the session opens, again every ``PAGES_SAID_EVERY_S`` while it
+has one, and no more when the last one closes; an address not said again for
+``PAGES_FORGOTTEN_AFTER_S`` belongs to a process gone. The sets are read at most every
+``PAGES_READ_EVERY_S`` per session.
 
 One process (no Redis): every page is here.
 """
@@ -101,20 +104,28 @@ class PagesElsewhere:
     async def unsay(self, address: str, session_id: int) -> None:
         await cast("Awaitable[int]", self._redis.zrem(_key(session_id), address))
 
-    async def others(self, address: str, session_id: int) -> frozenset[str]:
-        """The other processes with pages of the session, as read within the last
-        ``PAGES_READ_EVERY_S``."""
+    async def others(self, address: str, session_ids: Iterable[int]) -> dict[int, frozenset[str]]:
+        """The other processes with pages of each session, as read within the last
+        ``PAGES_READ_EVERY_S`` (those not, in one round trip)."""
         now = self._clock()
-        read = self._read.get(session_id)
-        if read is not None and now - read[0] < PAGES_READ_EVERY_S:
-            return read[1]
-        found = await cast(
-            "Awaitable[list[bytes]]",
-            self._redis.zrangebyscore(_key(session_id), now - PAGES_FORGOTTEN_AFTER_S, "+inf"),
-        )
-        others = frozenset(member.decode() for member in found) - {address}
-        self._read[session_id] = (now, others)
-        return others
+        found: dict[int, frozenset[str]] = {}
+        unread = []
+        for session_id in session_ids:
+            read = self._read.get(session_id)
+            if read is not None and now - read[0] < PAGES_READ_EVERY_S:
+                found[session_id] = read[1]
+            else:
+                unread.append(session_id)
+        if unread:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for session_id in unread:
+                    pipe.zrangebyscore(_key(session_id), now - PAGES_FORGOTTEN_AFTER_S, "+inf")
+                answers = await pipe.execute()
+            for session_id, members in zip(unread, answers, strict=True):
+                others = frozenset(member.decode() for member in members) - {address}
+                self._read[session_id] = (now, others)
+                found[session_id] = others
+        return found
 
 
 _elsewhere: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, PagesElsewhere] = (

@@ -97,21 +97,26 @@ async def test_in_a_cluster_other_processes_with_pages_get_the_views(
     router = await process_router(table_hosts.registry)
     other_process = await layer.new_channel()
     without_pages = await layer.new_channel()
-    await elsewhere.say(other_process, [5])
-    await elsewhere.say(without_pages, [6])
+    await elsewhere.say(other_process, [5, 6])
+    await elsewhere.say(without_pages, [7])
     page = Page()
     await table_hosts.teacher_page_open(5, page)
     try:
         table_hosts._announce_change(5, FakeHost(4))  # type: ignore[arg-type]
+        table_hosts._announce_change(6, FakeHost(8))  # type: ignore[arg-type]
+        table_hosts._announce_change(7, FakeHost(9))  # type: ignore[arg-type]
         message = await asyncio.wait_for(layer.receive(other_process), timeout=2)
-        assert await elsewhere.others(router.address, 5) == {other_process}
+        shown = await elsewhere.others(router.address, [5, 7])
+        assert shown == {5: {other_process}, 7: {without_pages}}
     finally:
         await table_hosts.teacher_page_close(5, page)
+    # One message for both sessions it shows.
     assert message == {
         "type": TABLES_MOVED,
-        "session_id": 5,
-        "table_ids": [4],
-        "views": {"4": {"table": 4}},
+        "sessions": [
+            {"session_id": 5, "table_ids": [4], "views": {"4": {"table": 4}}},
+            {"session_id": 6, "table_ids": [8], "views": {"8": {"table": 8}}},
+        ],
     }
     assert page.told == [([4], {})]
     # The router of a process with pages tells them, views and all.
@@ -122,8 +127,9 @@ async def test_in_a_cluster_other_processes_with_pages_get_the_views(
     finally:
         teacher_pages.remove(5, other_page)
     assert other_page.told == [([4], {4: {"table": 4}})]
-    with pytest.raises(asyncio.TimeoutError):
-        await asyncio.wait_for(layer.receive(without_pages), timeout=0.3)
+    # The process showing only session 7 hears of session 7 alone.
+    alone = await asyncio.wait_for(layer.receive(without_pages), timeout=2)
+    assert [change["session_id"] for change in alone["sessions"]] == [7]
 
 
 async def test_a_process_that_stops_saying_it_has_pages_is_forgotten(
@@ -133,14 +139,14 @@ async def test_a_process_that_stops_saying_it_has_pages_is_forgotten(
     record = PagesElsewhere(elsewhere._redis, clock=lambda: now[0])
     await record.say("process-b", [11])
     await record.say("process-c", [11])
-    assert await record.others("process-a", 11) == {"process-b", "process-c"}
+    assert await record.others("process-a", [11]) == {11: {"process-b", "process-c"}}
     await record.unsay("process-c", 11)
     now[0] += 0.5  # read again only after PAGES_READ_EVERY_S
-    assert await record.others("process-a", 11) == {"process-b", "process-c"}
+    assert await record.others("process-a", [11]) == {11: {"process-b", "process-c"}}
     now[0] += 1
-    assert await record.others("process-a", 11) == {"process-b"}
+    assert await record.others("process-a", [11]) == {11: {"process-b"}}
     now[0] += 16  # process-b said nothing more: gone
-    assert await record.others("process-a", 11) == frozenset()
+    assert await record.others("process-a", [11, 12]) == {11: frozenset(), 12: frozenset()}
 
 
 @dataclass(frozen=True)
