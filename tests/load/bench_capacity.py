@@ -1236,15 +1236,22 @@ async def _ramp(
 
 
 async def fixed_windows(
-    server: Server, classes: list[dict[str, Any]], args: argparse.Namespace
+    server: Server,
+    classes: list[dict[str, Any]],
+    args: argparse.Namespace,
+    *,
+    measuring: Callable[[], object] | None = None,
 ) -> tuple[Load, list[Window]]:
-    """Every class connected (one class at a time), settled, then two windows measured."""
+    """Every class connected (one class at a time), settled, then two windows measured;
+    ``measuring()`` is called as the first begins."""
     clients = await _start_clients(args.clients, args.slap, heartbeat=args.heartbeat)
     load = Load(server, clients, teacher_pages=args.teacher_pages)
     try:
         for prepared in classes:
             await load.add([prepared], spread_s=args.flip_every)
         await asyncio.sleep(args.settle)
+        if measuring is not None:
+            measuring()
         windows = [await load.measure(args.window) for _ in range(2)]
     finally:
         for client in clients:

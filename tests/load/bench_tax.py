@@ -16,6 +16,11 @@ student-flips, split by where it was spent, and the ratio of two processes' to o
 of turns and over all of them. HAProxy's and PostgreSQL's own CPU are not counted (nor, on one
 process, SQLite's, which is inside the process's threads).
 
+With ``--profile``, py-spy (a dev dependency) samples every serving process from outside
+through both windows of each turn, and the turn reports its samples' shares by cause (Redis,
+the database, log writing, page drawing, socket dispatch, tablet sockets, tables:
+``tests/load/stack_profile.py``); the CPU it costs falls outside the processes measured.
+
 Progress goes to stderr; one JSON object to stdout. Exits 1 when a turn lost a flip or had a
 silent tablet (``bench_capacity``'s failures), since a cheap turn that dropped work is no
 figure.
@@ -26,12 +31,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+PY_SPY = Path(sys.executable).parent / "py-spy"
 ONE = "one_process"
 TWO = "two_processes"
 PARTS = ("loop", "other_threads", "drawing", "redis")
@@ -58,6 +66,7 @@ def _options(args: argparse.Namespace) -> argparse.Namespace:
 async def _turn(mode: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     from tests.cluster.processes import drop_database
     from tests.load import bench_capacity as capacity
+    from tests.load.stack_profile import causes_counted, causes_shares
     from tests.services import POSTGRES_URL
 
     options = _options(args)
@@ -67,15 +76,39 @@ async def _turn(mode: str, args: argparse.Namespace, workdir: Path) -> dict[str,
         server, classes = capacity._cluster(
             workdir, options, args.students // capacity.CLASS_SIZE, affinity=True
         )
+    samplers: list[subprocess.Popen[bytes]] = []
+
+    def sample() -> None:
+        # Through both windows, from outside the processes measured.
+        for pid in server.pids():
+            samplers.append(_sampler(pid, seconds=2 * args.window, out=workdir / f"{pid}.txt"))
+
     try:
-        load, windows = await capacity.fixed_windows(server, classes, options)
+        load, windows = await capacity.fixed_windows(
+            server, classes, options, measuring=sample if args.profile else None
+        )
     finally:
+        for sampler in samplers:
+            sampler.wait(timeout=args.window)
         server.site.stop_all()
         if server.site.postgres_db:
             drop_database(POSTGRES_URL, server.site.postgres_db)
-    return _cost(
+    cost = _cost(
         windows, students_per_table=load.students / load.tables, tables=load.tables, args=args
     )
+    if args.profile:
+        counted: Counter[str] = Counter()
+        for path in workdir.glob("*.txt"):
+            counted += causes_counted(path.read_text().splitlines())
+        cost["profile_pct_of_busy_samples"] = causes_shares(counted)
+    return cost
+
+
+def _sampler(pid: int, *, seconds: float, out: Path) -> subprocess.Popen[bytes]:
+    """py-spy sampling ``pid`` for ``seconds`` without pausing it (collapsed stacks)."""
+    command = [str(PY_SPY), "record", "--pid", str(pid), "--duration", str(round(seconds))]
+    command += ["--rate", "250", "--nonblocking", "--format", "raw", "--output", str(out)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def _cost(
@@ -111,6 +144,8 @@ async def main(args: argparse.Namespace) -> None:
 
     if missing := capacity._services_up():
         sys.exit(f"Two processes need PostgreSQL and Redis: {missing}")
+    if args.profile and not PY_SPY.exists():
+        sys.exit(f"--profile needs py-spy at {PY_SPY}: make setup installs it")
     turns: list[dict[str, Any]] = []
     for turn in range(args.turns):
         pair: dict[str, Any] = {}
@@ -156,6 +191,9 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--flip-every", type=float, default=2.5)
     parser.add_argument("--slap", type=float, default=0.3, help="chance a student slaps a flip")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument(
+        "--profile", action="store_true", help="sample the serving processes with py-spy"
+    )
     return parser.parse_args()
 
 
