@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from classroom.models import Trial
-from tests.classroom.trial_rows import played_session, riff_raff_played
+from tests.classroom.trial_rows import played_session, riff_raff_played, trial_add
 
 if TYPE_CHECKING:
     from django.test import Client
@@ -299,3 +299,20 @@ def test_the_riff_raff_console_tiles_show_catch_time_and_stayed_aboard(
     assert "Catch time (last 10)" in html
     assert '<dt>Stayed aboard</dt><dd>75 % <span class="interval">(30–95)</span></dd>' in html
     assert "RT (last 10)" not in html
+
+
+def test_a_speed_with_no_right_answer_to_time_says_so(
+    teacher_client: Client, class_session: GameSession, school_class: SchoolClass
+) -> None:
+    """A child whose every tap came before the card could be seen has no time to show: the
+    page says why, where a dash said nothing."""
+    ava = school_class.students.get(display_name="Ava")
+    seat = played_session(session=class_session, students=[ava])[ava.pk]
+    for flip in range(1, 21):
+        trial_add(seat=seat, target=True, responded=True, rt_ms=40, plausible=False, flip=flip)
+    page = teacher_client.get(
+        reverse("session_report_seat", args=[class_session.pk, seat.pk])
+    ).content.decode()
+    speed = re.search(r"Median RT</th>(.*?)</tr>", page, re.S)
+    assert speed is not None
+    assert "no right answer to time" in speed.group(1)
