@@ -23,6 +23,7 @@ from playwright.sync_api import (
     expect,
     sync_playwright,
 )
+from playwright.sync_api import Error as PlaywrightError
 
 from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
 from tests.e2e.page_modules import PAGE_MODULES_SCRIPT
@@ -229,7 +230,34 @@ def browser() -> Iterator[Browser]:
 def chromium_launch(playwright: Playwright) -> Browser:
     """The system Chromium, headless, whose every new context watches for what the CSP
     blocked and has the page-module and how-to-play scripts above."""
-    launched = playwright.chromium.launch(
+    launched = _chromium_start(playwright)
+    new_context = launched.new_context
+
+    def watched_context(**kwargs: Any) -> BrowserContext:
+        context = _watch_for_csp_violations(new_context(**kwargs))
+        context.add_init_script(PAGE_MODULES_SCRIPT)
+        context.add_init_script(HOW_TO_PLAY_OFF_SCRIPT)
+        return context
+
+    launched.new_context = watched_context  # type: ignore[method-assign]
+    return launched
+
+
+def _chromium_start(playwright: Playwright) -> Browser:
+    """The browser, started once more if it died while starting: a crash of Chromium itself
+    as it starts (a SIGSEGV before its first page, seen on a loaded CI machine) says nothing
+    about the site, and would otherwise fail every test of the module."""
+    try:
+        return _chromium_process(playwright)
+    except PlaywrightError as crash:
+        print(
+            f"Chromium died while starting, started again: {crash.message[:200]}", file=sys.stderr
+        )
+        return _chromium_process(playwright)
+
+
+def _chromium_process(playwright: Playwright) -> Browser:
+    return playwright.chromium.launch(
         executable_path=str(CHROMIUM),
         headless=True,
         args=[
@@ -246,16 +274,6 @@ def chromium_launch(playwright: Playwright) -> Browser:
             "--disable-features=" + ",".join(DISABLED_FEATURES),
         ],
     )
-    new_context = launched.new_context
-
-    def watched_context(**kwargs: Any) -> BrowserContext:
-        context = _watch_for_csp_violations(new_context(**kwargs))
-        context.add_init_script(PAGE_MODULES_SCRIPT)
-        context.add_init_script(HOW_TO_PLAY_OFF_SCRIPT)
-        return context
-
-    launched.new_context = watched_context  # type: ignore[method-assign]
-    return launched
 
 
 @pytest.fixture

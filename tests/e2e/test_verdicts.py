@@ -69,7 +69,10 @@ def test_the_teacher_sees_verdicts_with_intervals(
     teacher.goto(f"/classes/{seeded['class']}/")
     select = teacher.get_by_label(f"Year group of {names[0]}")
     expect(select).to_have_value("3")
-    select.select_option("4")
+    # The reload waits for the save's answer: one sent before it can show the old value.
+    with teacher.expect_response(lambda answer: answer.request.method == "POST") as saved:
+        select.select_option("4")
+    assert saved.value.ok
     expect(teacher.get_by_label(f"Year group of {names[0]}")).to_have_value("4")
     teacher.reload()
     expect(teacher.get_by_label(f"Year group of {names[0]}")).to_have_value("4")
