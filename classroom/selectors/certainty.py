@@ -50,6 +50,16 @@ class Certainty:
     interval: Interval | None
     reliability: SplitHalf | None
     enough: EnoughData
+    # Its trials called for an answer in time (a match to slap, a piece to catch); a trial that
+    # only records where a piece came to rest does not, and no time is no figure there.
+    called_for_speed: bool = True
+
+    @property
+    def no_right_answer(self) -> bool:
+        """A time with no right answer to take it from (every tap came before the card could
+        be seen, or was wrong): more play of the same kind would not give it a number, so the
+        page says why rather than how many more trials it wants."""
+        return self.value is None and self.measure.unit == "ms" and self.called_for_speed
 
 
 def _rows_by_seat(session: GameSession) -> dict[int, list[TrialFacts]]:
@@ -160,6 +170,7 @@ def session_certainty(*, session: GameSession) -> dict[int, list[Certainty]]:
                 ),
                 reliability=reliabilities[measure.key],
                 enough=EnoughData(n=len(rows), needed=needed[measure.key]),
+                called_for_speed=_called_for_speed(measures),
             )
             for measure in pair
         ]
@@ -233,7 +244,14 @@ def measures_certainty(
         interval=_scaled(interval, measure),
         reliability=reliability,
         enough=EnoughData(n=count, needed=needed),
+        called_for_speed=_called_for_speed(measures),
     )
+
+
+def _called_for_speed(measures: Measures) -> bool:
+    """Some trial had something to answer in time: a match, a chance to play, a falling piece
+    (``target`` true, whether it was hit or missed)."""
+    return measures.signal.hits + measures.signal.misses > 0
 
 
 @functools.lru_cache(maxsize=8192)

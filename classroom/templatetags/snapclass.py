@@ -89,9 +89,12 @@ def _measure_text(value: float | None, measure: Measure) -> str:
 @register.filter
 def sure_cell(certainty: Certainty | None) -> str:
     """``{{ c|sure_cell }}``: a figure with its 95 % interval, "412 ms (380-450)", or under
-    its measure's minimum "needs more play (4 of 12)"; "—" for no figure."""
+    its measure's minimum "needs more play (4 of 12)", a time with no right answer to take it
+    from "no right answer to time"; "—" for no figure."""
     if certainty is None:
         return "—"
+    if certainty.no_right_answer:
+        return format_html('<span class="needs-play">{}</span>', _("no right answer to time"))
     short = certainty.enough.message()
     if short is not None:
         message, params = short

@@ -111,6 +111,10 @@ def test_reliable_change_and_keeping_a_flagged_run(
     # Kept, it counts again: the overview no longer marks it, and the page remembers.
     teacher.goto(overview)
     expect(flagged_row.locator(".run-flag-mark")).to_have_count(0)
+    # Every tap before the card: the speed cell says why it has no number.
+    expect(flagged_row).to_contain_text("no right answer to time")
+    flagged_row.scroll_into_view_if_needed()
+    screenshot(teacher, "reliable-change-overview-no-right-answer")
     teacher.goto(f"/sessions/{seeded['session']}/report/seats/{seeded['seat']}/")
     teacher.locator("#run-flag").get_by_role("button", name="Leave this run out").click()
     expect(teacher.locator("#run-flag")).to_contain_text("Left out of trends")

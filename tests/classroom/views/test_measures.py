@@ -316,3 +316,15 @@ def test_a_speed_with_no_right_answer_to_time_says_so(
     speed = re.search(r"Median RT</th>(.*?)</tr>", page, re.S)
     assert speed is not None
     assert "no right answer to time" in speed.group(1)
+
+    # The class overview's row of Ava and her own table of sessions say the same.
+    overview = teacher_client.get(reverse("class_overview", args=[school_class.pk]))
+    row = re.search(r">Ava</a>(.*?)</tr>", overview.content.decode(), re.S)
+    assert row is not None
+    assert "no right answer to time" in row.group(1)
+    progress = teacher_client.get(
+        reverse("student_progress", args=[school_class.pk, ava.pk])
+    ).content.decode()
+    sessions = re.search(r"measures per session</caption>(.*?)</table>", progress, re.S)
+    assert sessions is not None
+    assert "no right answer to time" in sessions.group(1)
