@@ -27,6 +27,7 @@ from classroom.gamesite import game_site
 from classroom.gamesite.labels import game_name
 from classroom.selectors.certainty import RESAMPLES, kept_rts, share_interval
 from classroom.selectors.class_change import RATE, SPEED
+from classroom.selectors.run_flags import run_flag_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -203,6 +204,21 @@ LAST_TRIAL_COLUMNS: tuple[Column[TrialRow], ...] = (
             "longer than the stimulus had been shown): left out of every time measure"
         ),
         unit=_YES_NO,
+    ),
+    Column(
+        _("Run flag"),
+        lambda row: (
+            None
+            if row.run_flags is None
+            else run_flag_text(flags=row.run_flags, kept=bool(row.run_kept))
+        ),
+        30,
+        meaning=_(
+            "Why the run this trial is part of (the child's play in one session) did not look "
+            "like real play, then whether it is left out of trends, norms and the class "
+            "summary or the teacher kept it; blank for a valid run or a session not yet ended"
+        ),
+        unit=_("text"),
     ),
     Column(
         _("Screen"),
@@ -421,7 +437,9 @@ RUN_FLAGS_COLUMN: Column[SummaryRow] = Column(
     meaning=_(
         "Why a session's run may not show how the child plays (many taps before the card could "
         "be seen, answers at chance, too few taps, many missed in a row, a long time with no "
-        "taps), and that they may retake it; empty for a valid run"
+        "taps), that they may retake it, and whether it is left out or the teacher kept it; "
+        "empty for a valid run. In the class summary: how many of the child's flagged runs, "
+        "not kept, are left out of its figures"
     ),
     unit=_("text"),
 )

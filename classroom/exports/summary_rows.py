@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from classroom.analytics.measures import CorrectRts, Measures, Tally, measures_from
 from classroom.analytics.measures import with_balanced_integration as _with_bis
@@ -18,6 +18,13 @@ from classroom.exports.trial_rows import class_export_trials
 from classroom.selectors.analytics import measures_by, session_report
 from classroom.selectors.certainty import session_certainty
 from classroom.selectors.following import session_following
+from classroom.selectors.run_flags import (
+    FLAGGED_KEPT,
+    FLAGGED_LEFT_OUT,
+    class_runs_left_out,
+    run_left_out,
+    session_run_flags,
+)
 from classroom.selectors.run_validity import session_run_validity
 from classroom.selectors.verdicts import SkillVerdict, class_verdicts
 from classroom.selectors.warmups import (
@@ -28,7 +35,7 @@ from classroom.selectors.warmups import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
 
     from classroom.analytics.following import Following
     from classroom.models import GameSession, SchoolClass
@@ -124,8 +131,15 @@ def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
         for report in reports
         if (warmup := warmups.get(report.seat.pk)) is not None
     }
+    recorded = session_run_flags(session=session)
     flags = {
-        report.seat.name: "; ".join([*map(gettext, found.reasons()), gettext(MAY_RETAKE)])
+        report.seat.name: "; ".join(
+            [
+                *map(gettext, found.reasons()),
+                gettext(MAY_RETAKE),
+                *_run_state(recorded, report.seat.pk),
+            ]
+        )
         for report in reports
         if (found := validity.get(report.seat.pk)) is not None and not found.valid
     }
@@ -160,11 +174,20 @@ def session_summary_rows(*, session: GameSession) -> list[SummaryRow]:
     )
 
 
+def _run_state(recorded: Mapping[int, bool], seat_id: int) -> list[str]:
+    """Whether a recorded flagged run counts; nothing while its session has not ended."""
+    if seat_id not in recorded:
+        return []
+    return [gettext(FLAGGED_KEPT if recorded[seat_id] else FLAGGED_LEFT_OUT)]
+
+
 def class_summary_rows(*, school_class: SchoolClass) -> list[SummaryRow]:
     """One block per student on the class list and game they played, over all their sessions,
     in name order (a student who has not played yet gets an empty row per game of the class).
-    Games are never pooled: each has its own measures."""
-    trials = class_export_trials(school_class=school_class)
+    Games are never pooled: each has its own measures. Runs flagged and not kept are left out,
+    as trends leave them out; the level-"all" row says how many."""
+    trials = class_export_trials(school_class=school_class).exclude(run_left_out())
+    left_out = class_runs_left_out(school_class=school_class)
     overall: dict[tuple[int, str], Measures] = {}
     per_level: dict[tuple[int, str], dict[str, Measures]] = defaultdict(dict)
     for game in sorted(set(trials.values_list("game", flat=True))):
@@ -181,20 +204,45 @@ def class_summary_rows(*, school_class: SchoolClass) -> list[SummaryRow]:
     levels = _bis_per_level(per_level)
     games = sorted({game for _student, game in overall})
     blocks: list[tuple[str, str, Measures, Mapping[str, Measures]]] = []
+    left_out_of_block: list[int] = []
     for student in school_class.students.order_by("display_name", "pk"):
-        played = sorted(game for student_id, game in overall if student_id == student.pk)
+        # A game whose every run was left out is listed all the same, empty, with its count.
+        played = sorted(
+            {game for student_id, game in [*overall, *left_out] if student_id == student.pk}
+        )
         if not played:  # listed under each game of the class, with nothing yet
             blocks.extend((student.display_name, game, _no_trials(), {}) for game in games)
-        blocks.extend(
-            (
-                student.display_name,
-                game,
-                overall[student.pk, game],
-                levels.get((student.pk, game), {}),
+            left_out_of_block.extend(0 for _game in games)
+        for game in played:
+            blocks.append(
+                (
+                    student.display_name,
+                    game,
+                    overall.get((student.pk, game)) or _no_trials(),
+                    levels.get((student.pk, game), {}),
+                )
             )
-            for game in played
-        )
-    return _with_verdicts(_rows(blocks), school_class=school_class)
+            left_out_of_block.append(left_out[student.pk, game])
+    return _with_verdicts(
+        _with_runs_left_out(_rows(blocks), left_out_of_block), school_class=school_class
+    )
+
+
+def _with_runs_left_out(rows: list[SummaryRow], counts: Sequence[int]) -> list[SummaryRow]:
+    """Each block's row of all levels (one per count, in order) with how many flagged runs,
+    not kept, its figures leave out."""
+    blocks = iter(counts)
+    marked = []
+    for row in rows:
+        if row.level == ALL_LEVELS and (count := next(blocks)):
+            text = ngettext(
+                "%(count)s flagged run left out of these figures",
+                "%(count)s flagged runs left out of these figures",
+                count,
+            ) % {"count": count}
+            row = replace(row, flags=text)
+        marked.append(row)
+    return marked
 
 
 def _with_verdicts(rows: list[SummaryRow], *, school_class: SchoolClass) -> list[SummaryRow]:

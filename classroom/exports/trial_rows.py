@@ -49,6 +49,9 @@ class TrialRow(NamedTuple):
     device_screen_height: int | None
     device_frame_interval_ms: Decimal | None
     device_user_agent: str | None
+    # The run's flags (``RunFlag``) and whether the teacher kept it, both None for a valid run.
+    run_flags: str | None
+    run_kept: bool | None
 
 
 # The Trial lookups behind each TrialRow field, in the same order.
@@ -75,6 +78,8 @@ _FIELDS = (
     "device__screen_height",
     "device__frame_interval_ms",
     "device__user_agent",
+    "seat__run_flag__flags",
+    "seat__run_flag__kept",
 )
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.cache import cache
-from django.db.models import Count, Exists, Max, OuterRef, Q
+from django.db.models import Count, Max, Q
 
 from classroom.analytics.enough_data import minimum_trials
 from classroom.analytics.reliability import SplitHalf, estimate_key, split_half_reliability
@@ -34,6 +34,7 @@ from classroom.selectors.analytics import (
 )
 from classroom.selectors.certainty import kept_rts
 from classroom.selectors.class_figures import class_figure_kept
+from classroom.selectors.run_flags import run_left_out
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -153,12 +154,6 @@ def _split_half(
     return result
 
 
-def _left_out_runs() -> Exists:
-    return Exists(
-        RunFlag.objects.filter(student=OuterRef("student"), session=OuterRef("session"), kept=False)
-    )
-
-
 def _like_latest(series: Sequence[SessionFacts]) -> list[SessionFacts]:
     latest = series[-1]
     return [fact for fact in series if (fact.game, fact.level) == (latest.game, latest.level)]
@@ -230,7 +225,7 @@ def _class_change(*, school_class: SchoolClass, game: str | None) -> ClassChange
             "student_id", "session_id"
         )
     )
-    tallies = _tallies(school_class=school_class, game=game).exclude(_left_out_runs())
+    tallies = _tallies(school_class=school_class, game=game).exclude(run_left_out())
     series: dict[int, list[SessionFacts]] = defaultdict(list)
     for fact in _session_facts(tallies).values():
         series[fact.student_id].append(fact)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.core.cache import cache
-from django.db.models import Count, Exists, Max, Min, OuterRef, Q
+from django.db.models import Count, Max, Min, Q
 from django.utils.translation import gettext
 
 from classroom.analytics.intervals import (
@@ -63,6 +63,7 @@ from classroom.selectors.analytics import _tallies, measures_by, tallies_played
 from classroom.selectors.certainty import RESAMPLES, kept_rts
 from classroom.selectors.class_change import RATE, SPEED, rate_count
 from classroom.selectors.class_figures import class_figure_kept
+from classroom.selectors.run_flags import run_left_out
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -160,19 +161,13 @@ class _Run:
     started: datetime
 
 
-def _left_out() -> Exists:
-    return Exists(
-        RunFlag.objects.filter(student=OuterRef("student"), session=OuterRef("session"), kept=False)
-    )
-
-
 def _valid_tallies(game: str | None) -> QuerySet[TrialTally]:
     """The tallies of the school's class sessions, flagged runs not kept left out."""
     tallies = TrialTally.objects.filter(
         session__kind=GameSession.Kind.CLASS,
         session__deleted_at__isnull=True,
         student__school_class__deleted_at__isnull=True,
-    ).exclude(_left_out())
+    ).exclude(run_left_out())
     return tallies.filter(game=game) if game else tallies
 
 
@@ -371,7 +366,7 @@ def _earlier(
             session__kind=GameSession.Kind.CLASS,
             session__deleted_at__isnull=True,
         )
-        .exclude(_left_out())
+        .exclude(run_left_out())
         .order_by()
         .values("student", "session", "game")
         .annotate(started=Min("started"))

@@ -4,10 +4,12 @@ was flagged, and the teacher keeps it; in English and in Traditional Chinese."""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -118,6 +120,16 @@ def test_reliable_change_and_keeping_a_flagged_run(
     teacher.goto(f"/sessions/{seeded['session']}/report/seats/{seeded['seat']}/")
     teacher.locator("#run-flag").get_by_role("button", name="Leave this run out").click()
     expect(teacher.locator("#run-flag")).to_contain_text("Left out of trends")
+    # The class's files, as the overview's buttons download them: the run left out of the
+    # summary's figures, and said so; each of its trials marked.
+    teacher.goto(overview)
+    summary = _downloaded_csv(teacher, "Summary (CSV)")
+    name = str(seeded["anticipator_name"])
+    (row,) = [r for r in summary if r["Name"] == name and r["Level"] == "all"]
+    assert row["Run flags"] == "1 flagged run left out of these figures"
+    trials = _downloaded_csv(teacher, "Trials (CSV)")
+    flags = {r["Run flag"] for r in trials if r["Name"] == name}
+    assert flags == {"", "many taps before the card could be seen; flagged, left out"}
 
     # The same pages on a tablet, in Traditional Chinese.
     context = browser.new_context(
@@ -139,6 +151,13 @@ def test_reliable_change_and_keeping_a_flagged_run(
     expect(tablet.locator("#run-flag").get_by_role("status")).to_contain_text("保留")
     screenshot(tablet, "reliable-change-kept-run-zh-tablet")
     context.close()
+
+
+def _downloaded_csv(page: Page, link: str) -> list[dict[str, str]]:
+    with page.expect_download() as downloaded:
+        page.get_by_role("link", name=link).click()
+    text = Path(downloaded.value.path()).read_text(encoding="utf-8-sig")
+    return list(csv.DictReader(text.splitlines()))
 
 
 def _marker(details: Locator) -> str:

@@ -55,6 +55,7 @@ TRIAL_HEADER = [
     "Correct",
     "First",
     "Plausible",
+    "Run flag",
     "Screen",
     "Frame interval (ms)",
     "Browser",
