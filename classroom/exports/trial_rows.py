@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from classroom.models import RunFlag
 from classroom.selectors.analytics import human_trials, session_trials
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from classroom.models import GameSession, SchoolClass, Trial
 
 CHUNK_SIZE = 1000
+_VALID_RUN: tuple[str | None, bool | None] = (None, None)
 DAY = timedelta(days=1)
 
 
@@ -49,6 +51,7 @@ class TrialRow(NamedTuple):
     device_screen_height: int | None
     device_frame_interval_ms: Decimal | None
     device_user_agent: str | None
+    seat_id: int | None
     # The run's flags (``RunFlag``) and whether the teacher kept it, both None for a valid run.
     run_flags: str | None
     run_kept: bool | None
@@ -78,8 +81,7 @@ _FIELDS = (
     "device__screen_height",
     "device__frame_interval_ms",
     "device__user_agent",
-    "seat__run_flag__flags",
-    "seat__run_flag__kept",
+    "seat_id",
 )
 
 
@@ -126,9 +128,20 @@ def trial_rows(
     trials = trials.filter(pk__lte=newest)
     for ids in _ids_in_order(trials, days):
         for start in range(0, len(ids), chunk_size):
-            chunk = by_id.filter(pk__in=ids[start : start + chunk_size])
-            for values in chunk.values_list(*_FIELDS):
-                yield TrialRow._make(values)
+            chunk = list(by_id.filter(pk__in=ids[start : start + chunk_size]).values_list(*_FIELDS))
+            # A chunk's few seats' flags in one small read, not a join on every trial.
+            flagged = _run_flags({values[-1] for values in chunk})
+            for values in chunk:
+                yield TrialRow._make((*values, *flagged.get(values[-1], _VALID_RUN)))
+
+
+def _run_flags(seats: set[int | None]) -> dict[int | None, tuple[str | None, bool | None]]:
+    """The flagged runs among these seats, by seat: their flags and whether they are kept."""
+    known = {seat for seat in seats if seat is not None}
+    if not known:
+        return {}
+    found = RunFlag.objects.filter(seat_id__in=known).values_list("seat_id", "flags", "kept")
+    return {seat: (flags, kept) for seat, flags, kept in found}
 
 
 def _ids_in_order(trials: QuerySet[Trial], days: ReadInDays | None) -> Iterator[list[int]]:
