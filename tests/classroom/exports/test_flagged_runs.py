@@ -28,7 +28,8 @@ pytestmark = pytest.mark.django_db
 ANTICIPATED = "many taps before the card could be seen; flagged, left out"
 
 
-def _steady(seat: Seat, flips: int = 20) -> None:
+def _matches_slapped(seat: Seat, rt_ms: int, flips: int = 20) -> None:
+    """Every match slapped ``rt_ms`` after the card, every other card let go."""
     began = timezone.now()
     for flip in range(1, flips + 1):
         target = flip % 2 == 0
@@ -36,25 +37,19 @@ def _steady(seat: Seat, flips: int = 20) -> None:
             seat=seat,
             target=target,
             responded=target,
-            rt_ms=520 if target else None,
+            rt_ms=rt_ms if target else None,
             at=began + timedelta(seconds=3 * flip),
             flip=flip,
         )
 
 
-def _anticipated(seat: Seat, flips: int = 20) -> None:
-    """Every match slapped 40 ms after the card: far too early to have seen it."""
-    began = timezone.now()
-    for flip in range(1, flips + 1):
-        target = flip % 2 == 0
-        trial_add(
-            seat=seat,
-            target=target,
-            responded=target,
-            rt_ms=40 if target else None,
-            at=began + timedelta(seconds=3 * flip),
-            flip=flip,
-        )
+def _steady(seat: Seat) -> None:
+    _matches_slapped(seat, 520)
+
+
+def _anticipated(seat: Seat) -> None:
+    """40 ms after the card: far too early to have seen it."""
+    _matches_slapped(seat, 40)
 
 
 def _rows(client: Client, url: str) -> list[dict[str, str]]:
