@@ -138,7 +138,7 @@ def session_length(request: TeacherRequest) -> HttpResponse:
     spec = _chosen_spec(request)
     settings_form = _settings_form(spec, request.GET)
     length = _game_length(spec, settings_form, request.GET.get("players_per_table", ""))
-    return render(request, "classroom/session_form.html#length", {"game_length": length})
+    return render(request, "classroom/session_form.html#length-text", {"game_length": length})
 
 
 @login_required

@@ -4,7 +4,7 @@ the settings as they change, and Palm Strike's levels come with their pictures."
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.e2e.conftest import screenshot, teacher_sign_up
 
@@ -34,3 +34,36 @@ def test_the_length_of_a_game_follows_the_settings(teacher_page: Page) -> None:
     expect(teacher.get_by_label("Colour words in")).to_be_hidden()
     expect(teacher.locator("#game-length")).to_contain_text("minutes a game", timeout=30_000)
     screenshot(teacher, "session-form-riff-raff")
+
+
+def test_a_change_made_while_a_length_is_on_its_way_is_not_lost(teacher_page: Page) -> None:
+    """The answer to one change lands while the next change waits out its 250 ms: the page
+    asks about the later change too, and shows its length."""
+    teacher = teacher_page
+    teacher_sign_up(teacher, "ms-form-race")
+    teacher.goto("/sessions/new/")
+    teacher.get_by_label("Game").select_option(label="Palm Strike")
+    length = teacher.locator("#game-length")
+    expect(length).to_have_text("About 3 minutes a game", timeout=10_000)
+    teacher.wait_for_load_state("networkidle")
+
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    teacher.route("**/sessions/new/length/**", hold_the_first)
+    points = teacher.get_by_label("Points target")
+    points.fill("0")
+    points.dispatch_event("change")
+    while not held:
+        teacher.wait_for_timeout(20)
+    answer = held[0].fetch()  # "Under a minute a game", kept back for now
+    teacher.get_by_label("Players per table").fill("2")
+    points.fill("40")
+    points.dispatch_event("change")
+    held[0].fulfill(response=answer)  # lands inside the later change's 250 ms
+    expect(length).to_have_text("About 14 minutes a game")
