@@ -81,7 +81,13 @@ def _toward_centre(drawn: dict[str, Any], distance: float) -> tuple[float, float
     return x + dx / length * distance, y + dy / length * distance
 
 
-def _catch_at_the_edge(tablet: Page, piece: int) -> bool:
+# Pieces tapped near, still and catchable, without a near miss told, before that fails: a
+# busy machine's browser can draw a piece a frame on from where the test saw it, once; a
+# page that never tells a near miss fails every time.
+UNTOLD_NEAR_MISSES = 3
+
+
+def _catch_at_the_edge(tablet: Page, piece: int, untold: list[int]) -> bool:
     """A near miss first (told as such), then a tap at the rim of the catch target, further
     out than the old 40 px target reached: caught."""
     drawn = _still(tablet, piece)
@@ -104,6 +110,9 @@ def _catch_at_the_edge(tablet: Page, piece: int) -> bool:
         if not catchable or now is None:
             return False
         if math.dist(now["page"], drawn["page"]) > drawn["radius"] / 2:
+            return False
+        untold.append(piece)
+        if len(untold) < UNTOLD_NEAR_MISSES:
             return False
         raise
     expect(tablet.locator("[data-feedback]")).to_be_visible()
@@ -179,6 +188,7 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
     falls_seen: set[int] = set()
     tapped: set[int] = set()
     edge_catches: list[int] = []
+    untold: list[int] = []
     shots = {"falling": False}
     deadline = time.monotonic() + GAME_TIMEOUT_S
     while time.monotonic() < deadline:
@@ -201,7 +211,7 @@ def test_a_child_loads_each_numbered_area_and_catches_falling_cargo(
                 shots["falling"] = True
             if view["active"] == me and piece["id"] not in tapped:
                 tapped.add(piece["id"])
-                if not edge_catches and _catch_at_the_edge(ava, piece["id"]):
+                if not edge_catches and _catch_at_the_edge(ava, piece["id"], untold):
                     edge_catches.append(piece["id"])
                     screenshot(ava, "riff-raff-edge-catch")
                     continue

@@ -219,8 +219,10 @@ export function teacherHowToPlay(demo, timers) {
     channel.addEventListener("message", function (event) {
       var message = event.data || {};
       if (message.ask === "show" && parts.page.where === "projector") {
-        here();
+        // Answered before the demo starts: building it can take a slow laptop longer than
+        // the console waits, which would then play it on its own screen too.
         channel.postMessage({ shown: "projector" });
+        here();
       } else if (message.shown && waiting !== null) {
         clock.clear(waiting);
         waiting = null;
