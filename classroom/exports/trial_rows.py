@@ -83,6 +83,7 @@ _FIELDS = (
     "device__user_agent",
     "seat_id",
 )
+_SEAT = _FIELDS.index("seat_id")
 
 
 def session_export_trials(*, session: GameSession) -> QuerySet[Trial]:
@@ -130,9 +131,9 @@ def trial_rows(
         for start in range(0, len(ids), chunk_size):
             chunk = list(by_id.filter(pk__in=ids[start : start + chunk_size]).values_list(*_FIELDS))
             # A chunk's few seats' flags in one small read, not a join on every trial.
-            flagged = _run_flags({values[-1] for values in chunk})
+            flagged = _run_flags({values[_SEAT] for values in chunk})
             for values in chunk:
-                yield TrialRow._make((*values, *flagged.get(values[-1], _VALID_RUN)))
+                yield TrialRow._make((*values, *flagged.get(values[_SEAT], _VALID_RUN)))
 
 
 def _run_flags(seats: set[int | None]) -> dict[int | None, tuple[str | None, bool | None]]:

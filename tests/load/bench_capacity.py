@@ -881,11 +881,22 @@ def _cpu_split(pid: int) -> tuple[float, float, float]:
                 main += seconds
             else:
                 other += seconds
-            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as listed:
-                for child in listed.read().split():
-                    with contextlib.suppress(OSError):
-                        children += _cpu_s(f"/proc/{child}/stat")
+    for child in child_pids(pid):
+        with contextlib.suppress(OSError):
+            children += _cpu_s(f"/proc/{child}/stat")
     return main, other, children
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes ``pid``'s threads started (the teacher pages' drawing process)."""
+    found = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with (
+            contextlib.suppress(OSError),
+            open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as listed,
+        ):
+            found += [int(child) for child in listed.read().split()]
+    return found
 
 
 def _diagnostics(port: int) -> dict[str, Any]:

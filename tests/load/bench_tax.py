@@ -16,7 +16,8 @@ student-flips, split by where it was spent, and the ratio of two processes' to o
 of turns and over all of them. HAProxy's and PostgreSQL's own CPU are not counted (nor, on one
 process, SQLite's, which is inside the process's threads).
 
-With ``--profile``, py-spy (a dev dependency) samples every serving process from outside
+With ``--profile``, py-spy (a dev dependency) samples every serving process and its
+page-drawing child from outside
 through both windows of each turn, and the turn reports its samples' shares by cause (Redis,
 the database, log writing, page drawing, socket dispatch, tablet sockets, tables:
 ``tests/load/stack_profile.py``); the CPU it costs falls outside the processes measured.
@@ -79,9 +80,10 @@ async def _turn(mode: str, args: argparse.Namespace, workdir: Path) -> dict[str,
     samplers: list[subprocess.Popen[bytes]] = []
 
     def sample() -> None:
-        # Through both windows, from outside the processes measured.
-        for pid in server.pids():
-            samplers.append(_sampler(pid, seconds=2 * args.window, out=workdir / f"{pid}.txt"))
+        # Through both windows, from outside the processes measured, their drawing ones too.
+        for server_pid in server.pids():
+            for pid in [server_pid, *capacity.child_pids(server_pid)]:
+                samplers.append(_sampler(pid, seconds=2 * args.window, out=workdir / f"{pid}.txt"))
 
     try:
         load, windows = await capacity.fixed_windows(
