@@ -4,20 +4,26 @@ the settings as they change, and Palm Strike's levels come with their pictures."
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.e2e.conftest import screenshot, teacher_sign_up
 
 pytestmark = pytest.mark.e2e
 
 
-def test_the_length_of_a_game_follows_the_settings(teacher_page: Page) -> None:
-    teacher = teacher_page
-    teacher_sign_up(teacher, "ms-form-length")
+def _palm_strike_form(teacher: Page, username: str) -> Locator:
+    """A new teacher's new-session form with Palm Strike chosen: its length, once shown."""
+    teacher_sign_up(teacher, username)
     teacher.goto("/sessions/new/")
     teacher.get_by_label("Game").select_option(label="Palm Strike")
     length = teacher.locator("#game-length")
     expect(length).to_have_text("About 3 minutes a game", timeout=10_000)
+    return length
+
+
+def test_the_length_of_a_game_follows_the_settings(teacher_page: Page) -> None:
+    teacher = teacher_page
+    _palm_strike_form(teacher, "ms-form-length")
     expect(teacher.locator(".match-example[data-level]")).to_have_count(3)
     expect(teacher.get_by_label("Colour words in")).to_be_visible()
     teacher.get_by_label("Points target").fill("0")
@@ -40,11 +46,7 @@ def test_a_change_made_while_a_length_is_on_its_way_is_not_lost(teacher_page: Pa
     """The answer to one change lands while the next change waits out its 250 ms: the page
     asks about the later change too, and shows its length."""
     teacher = teacher_page
-    teacher_sign_up(teacher, "ms-form-race")
-    teacher.goto("/sessions/new/")
-    teacher.get_by_label("Game").select_option(label="Palm Strike")
-    length = teacher.locator("#game-length")
-    expect(length).to_have_text("About 3 minutes a game", timeout=10_000)
+    length = _palm_strike_form(teacher, "ms-form-race")
     teacher.wait_for_load_state("networkidle")
 
     held: list[Route] = []

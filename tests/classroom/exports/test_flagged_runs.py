@@ -77,11 +77,17 @@ def _played(
     return {student.display_name: seats[student.pk] for student in students}
 
 
-def test_every_trial_says_whether_its_run_was_flagged_and_counts(
-    teacher_client: Client, class_session: GameSession, school_class: SchoolClass
-) -> None:
+@pytest.fixture
+def ava_flagged(class_session: GameSession, school_class: SchoolClass) -> dict[str, Seat]:
+    """The session ended with Ava's run of guesses flagged and Ben's steady one not."""
     students = _students(school_class)
-    seats = _played(class_session, [students["Ava"], students["Ben"]], [_anticipated, _steady])
+    return _played(class_session, [students["Ava"], students["Ben"]], [_anticipated, _steady])
+
+
+def test_every_trial_says_whether_its_run_was_flagged_and_counts(
+    teacher_client: Client, class_session: GameSession, ava_flagged: dict[str, Seat]
+) -> None:
+    seats = ava_flagged
     url = reverse("session_export", args=[class_session.pk, "trials.csv"])
 
     rows = _rows(teacher_client, url)
@@ -96,10 +102,9 @@ def test_every_trial_says_whether_its_run_was_flagged_and_counts(
 
 
 def test_the_session_summary_says_whether_the_teacher_kept_a_flagged_run(
-    teacher_client: Client, class_session: GameSession, school_class: SchoolClass
+    teacher_client: Client, class_session: GameSession, ava_flagged: dict[str, Seat]
 ) -> None:
-    students = _students(school_class)
-    seats = _played(class_session, [students["Ava"], students["Ben"]], [_anticipated, _steady])
+    seats = ava_flagged
     url = reverse("session_export", args=[class_session.pk, "summary.csv"])
 
     def flags() -> dict[str, str]:
