@@ -11,11 +11,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy
 from django.core.cache import cache
 
+from classroom.analytics.counts import counts_of_row, counts_row
 from classroom.analytics.enough_data import EnoughData, minimum_trials
 from classroom.analytics.intervals import Interval, median_interval, wilson_interval
-from classroom.analytics.measures import CorrectRts, measures_from
+from classroom.analytics.measures import CorrectRts, Tally, measures_from
 from classroom.analytics.reliability import SplitHalf, estimate_key, split_half_reliability
 from classroom.analytics.row_measures import (
     TrialFacts,
@@ -76,30 +78,67 @@ def _rows_by_seat(session: GameSession) -> dict[int, list[TrialFacts]]:
     return by_seat
 
 
-def _score(measure: Measure, *, speed: bool) -> Callable[[Sequence[TrialFacts]], float | None]:
-    """The measure of a half of a child's trials, computed only as far as it needs: the speed
-    measure is the median of the kept correct RTs (every game's is, see ``GameSite.speed``),
-    a proportion that says what it is a share of reads the counts alone."""
+def _score(
+    measure: Measure, rows: Sequence[TrialFacts], *, speed: bool
+) -> Callable[[Sequence[int]], float | None]:
+    """The measure of a half of the session's trials, given as their places in ``rows``.
+    What a half's measure reads of each trial is worked out once per trial here, not once per
+    half (an estimate scores thousands of halves): the speed measure is the median of the
+    kept correct RTs (every game's is, see ``GameSite.speed``), and a proportion that says
+    what it is a share of reads the counts alone, which add up trial by trial."""
     if speed:
+        kept = numpy.array(
+            [next(iter(_kept_rts([row])), numpy.nan) for row in rows], dtype=numpy.float64
+        )
 
-        def median(rows: Sequence[TrialFacts]) -> float | None:
-            kept = _kept_rts(rows)
-            return float(statistics.median(kept)) if kept else None
+        def median(half: Sequence[int]) -> float | None:
+            rts = kept[half]
+            rts = rts[~numpy.isnan(rts)].tolist()
+            return float(statistics.median(rts)) if rts else None
 
         return median
 
-    def counted(rows: Sequence[TrialFacts]) -> float | None:
-        value = measure.value(
-            measures_from(tally_of(rows), CorrectRts()) if measure.of else measures_of_rows(rows)
+    if measure.of:
+        # A trial's counts never depend on its RT, so the trials fall into a few kinds (by
+        # target, response, congruence…), each counted once; a half's counts are its number
+        # of trials of each kind times that kind's.
+        kinds: dict[TrialFacts, int] = {}
+        codes = numpy.array(
+            [kinds.setdefault(row._replace(rt_ms=None), len(kinds)) for row in rows],
+            dtype=numpy.intp,
         )
+        by_kind = numpy.array(
+            [counts_row(tally_of([kind])) for kind in kinds], dtype=numpy.int64
+        ).reshape(len(kinds), len(counts_row(Tally())))
+
+        def counted(half: Sequence[int]) -> float | None:
+            sums = numpy.bincount(codes[half], minlength=len(kinds)) @ by_kind
+            value = measure.value(measures_from(counts_of_row(Tally, sums.tolist()), CorrectRts()))
+            return None if value is None else float(value)
+
+        return counted
+
+    def measured(half: Sequence[int]) -> float | None:
+        value = measure.value(measures_of_rows([rows[place] for place in half]))
         return None if value is None else float(value)
 
-    return counted
+    return measured
 
 
 def _kept_rts(rows: Sequence[TrialFacts]) -> list[int]:
     """The RTs a median RT is of: plausible correct ones at or above the anticipation floor."""
     return kept_rts(correct_rts_of(rows).all)
+
+
+def _places(by_seat: dict[int, list[TrialFacts]]) -> tuple[list[TrialFacts], dict[int, list[int]]]:
+    """The session's trials in one list, and each seat's trials as their places in it."""
+    rows = [row for seat_rows in by_seat.values() for row in seat_rows]
+    places: dict[int, list[int]] = {}
+    start = 0
+    for seat, seat_rows in by_seat.items():
+        places[seat] = list(range(start, start + len(seat_rows)))
+        start += len(seat_rows)
+    return rows, places
 
 
 def _reliability(
@@ -114,8 +153,9 @@ def _reliability(
     found = cache.get(key)
     if isinstance(found, SplitHalf) or found == "none":
         return found if isinstance(found, SplitHalf) else None
+    rows, places = _places(by_seat)
     result = split_half_reliability(
-        by_seat, _score(measure, speed=speed), permutations=PAGE_PERMUTATIONS
+        places, _score(measure, rows, speed=speed), permutations=PAGE_PERMUTATIONS
     )
     cache.set(key, result if result is not None else "none", _CACHE_SECONDS)
     return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import random
+import statistics
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -12,14 +13,18 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
 
 from classroom.analytics.row_measures import TrialFacts, measures_of_rows
 from classroom.analytics.validity import ANTICIPATIONS
+from classroom.gamesite import game_site
 from classroom.models import Trial
 from classroom.selectors import certainty
 from classroom.selectors.analytics import human_trials, measures_by
 from classroom.selectors.certainty import seat_certainty
 from classroom.selectors.run_validity import session_run_validity
+from tests.classroom.trial_facts import trial_facts
 from tests.classroom.trial_rows import played_session, trial_add
 
 if TYPE_CHECKING:
@@ -224,3 +229,27 @@ def test_a_session_in_play_measures_its_reliability_again_as_its_trials_grow_by_
     class_session.save(update_fields=["status"])
     seat_certainty(session=class_session, seat=seats["Ava"])
     assert len(estimates) == 6
+
+
+_rows = trial_facts(min_size=1, max_size=60)
+
+
+@pytest.mark.parametrize("game", ["palm_strike", "commotion", "riff_raff"])
+@given(rows=_rows, data=st.data())
+def test_a_halfs_score_from_its_places_is_the_measure_of_its_trials(
+    game: str, rows: list[TrialFacts], data: st.DataObject
+) -> None:
+    """The split-half estimate scores a half from what it worked out once per trial; that must
+    be the measure the pages compute from the half's trials themselves."""
+    site = game_site(game)
+    half = data.draw(st.lists(st.sampled_from(range(len(rows))), unique=True))
+    trials = [rows[place] for place in half]
+    for measure in (site.headline_measure, site.speed_measure):
+        speed = measure is site.speed_measure
+        scored = certainty._score(measure, rows, speed=speed)(half)
+        if speed:
+            kept = certainty.kept_rts(measures_of_rows(trials).correct_rts)
+            assert scored == (statistics.median(kept) if kept else None)
+        else:
+            value = measure.value(measures_of_rows(trials))
+            assert scored == (None if value is None else pytest.approx(float(value)))
