@@ -35,6 +35,9 @@ class DrawAsk:
     views: dict[int, dict[str, Any]]  # the tables' teacher views, by table id
     dashboard: bool = False  # the console's live skills too
     lobby_changed: bool = False  # a lobby change came since the socket's last ask
+    # The teachers' pages' stretch in force (``render_budget``): the lobby's unasked re-reads
+    # are spaced by it too.
+    stretch: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ def page_draw(ask: DrawAsk) -> Drawn:
     memory = page_memory(ask.socket)
     if ask.lobby_changed:
         memory.lobby_reads.stale()
+    memory.lobby_reads.stretch = ask.stretch
     with translation.override(ask.language):
         if ask.page == "console":
             html = fragments.console_fragment_render(

@@ -83,3 +83,13 @@ def test_the_lobby_is_read_again_only_when_the_ask_says_it_changed(
     seat_join_guest(session=started_session, nickname="Noor")
     assert "Noor" not in page_draw(draw_ask(started_session, "page")).html  # the kept lobby
     assert "Noor" in page_draw(draw_ask(started_session, "page", lobby_changed=True)).html
+
+
+def test_the_lobby_reads_follow_the_stretch_the_ask_brings(
+    started_session: GameSession, sockets: list[str]
+) -> None:
+    sockets.append("page")
+    page_draw(draw_ask(started_session, "page", stretch=4.0))
+    assert page_memory("page").lobby_reads.stretch == 4.0
+    page_draw(draw_ask(started_session, "page"))
+    assert page_memory("page").lobby_reads.stretch == 1.0
