@@ -39,6 +39,11 @@ class LobbyReads:
         """The lobby changed: the next redraw reads it again."""
         self._generation += 1
 
+    @property
+    def last(self) -> dict[str, Any] | None:
+        """The lobby the latest ``get`` gave (None before the first)."""
+        return self._kept[2] if self._kept is not None else None
+
     def get(self, read: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """The kept reads if no change came and they are fresh enough, else ``read()``."""
         generation, now = self._generation, self._clock()

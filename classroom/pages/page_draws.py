@@ -18,7 +18,7 @@ from typing import Any, Literal
 from django.utils import translation
 
 from classroom.pages import fragments
-from classroom.pages.lobby_reads import LobbyReads
+from classroom.pages.lobby_reads import LOBBY_TABLES, LobbyReads
 from classroom.pages.parts import PartCache
 from classroom.selectors.live_skills import LiveSkills
 from classroom.selectors.sessions import session_table_ids
@@ -43,7 +43,7 @@ class DrawAsk:
 @dataclass(frozen=True)
 class Drawn:
     html: str
-    table_ids: set[int]  # the session's current tables, as read after the draw
+    table_ids: set[int]  # the session's current tables, as its lobby read them
     cpu_s: float  # the draw's CPU time (the teacher pages' render budget)
 
 
@@ -97,5 +97,12 @@ def page_draw(ask: DrawAsk) -> Drawn:
                 parts=memory.parts,
                 lobby_reads=memory.lobby_reads,
             )
-    table_ids = session_table_ids(session_id=ask.session_id)
+    # The tables as the lobby read them: every new table (the start, a late joiner's, Play
+    # again) comes with a lobby change, which this draw or the next reads.
+    lobby = memory.lobby_reads.last
+    table_ids = (
+        {table.pk for table in lobby[LOBBY_TABLES]}
+        if lobby is not None
+        else session_table_ids(session_id=ask.session_id)
+    )
     return Drawn(html=html, table_ids=table_ids, cpu_s=time.thread_time() - began)
