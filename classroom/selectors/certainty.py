@@ -111,10 +111,16 @@ def _score(
             [counts_row(tally_of([kind])) for kind in kinds], dtype=numpy.int64
         ).reshape(len(kinds), len(counts_row(Tally())))
 
+        # Halves with the same counts score the same, and a young session's short halves
+        # share a few hundred counts among thousands of halves.
+        scored: dict[tuple[int, ...], float | None] = {}
+
         def counted(half: Sequence[int]) -> float | None:
-            sums = numpy.bincount(codes[half], minlength=len(kinds)) @ by_kind
-            value = measure.value(measures_from(counts_of_row(Tally, sums.tolist()), CorrectRts()))
-            return None if value is None else float(value)
+            sums = tuple((numpy.bincount(codes[half], minlength=len(kinds)) @ by_kind).tolist())
+            if sums not in scored:
+                value = measure.value(measures_from(counts_of_row(Tally, sums), CorrectRts()))
+                scored[sums] = None if value is None else float(value)
+            return scored[sums]
 
         return counted
 
