@@ -6,9 +6,7 @@ large part of what the draws cost, most of a projector's, and a table's move cha
 it. So the socket keeps
 its last reads and reads again after every lobby change it is told of, and at least every
 ``LOBBY_REREAD_S``: what no notice names (a process that died with tablets on it) still shows
-within that. While the teachers' budget stretches the gaps between their draws
-(``classroom.pages.render_budget``) it stretches this gap alike: at the most stretched pace a
-console is drawn every 4 s, and a read every 5 s would come with every other draw.
+within that.
 """
 
 from __future__ import annotations
@@ -32,24 +30,16 @@ class LobbyReads:
         self._clock = clock
         self._generation = 0
         self._kept: tuple[int, float, dict[str, Any]] | None = None
-        # The teachers' pages' stretch as the socket last asked to draw (≥ 1).
-        self.stretch = 1.0
 
     def stale(self) -> None:
         """The lobby changed: the next redraw reads it again."""
         self._generation += 1
 
-    @property
-    def last(self) -> dict[str, Any] | None:
-        """The lobby the latest ``get`` gave (None before the first)."""
-        return self._kept[2] if self._kept is not None else None
-
     def get(self, read: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """The kept reads if no change came and they are fresh enough, else ``read()``."""
         generation, now = self._generation, self._clock()
         kept = self._kept
-        fresh_s = LOBBY_REREAD_S * max(self.stretch, 1.0)
-        if kept is not None and kept[0] == generation and now - kept[1] < fresh_s:
+        if kept is not None and kept[0] == generation and now - kept[1] < LOBBY_REREAD_S:
             return kept[2]
         lobby = read()
         self._kept = (generation, now, lobby)

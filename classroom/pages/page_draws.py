@@ -18,7 +18,7 @@ from typing import Any, Literal
 from django.utils import translation
 
 from classroom.pages import fragments
-from classroom.pages.lobby_reads import LOBBY_TABLES, LobbyReads
+from classroom.pages.lobby_reads import LobbyReads
 from classroom.pages.parts import PartCache
 from classroom.selectors.live_skills import LiveSkills
 from classroom.selectors.sessions import session_table_ids
@@ -35,15 +35,12 @@ class DrawAsk:
     views: dict[int, dict[str, Any]]  # the tables' teacher views, by table id
     dashboard: bool = False  # the console's live skills too
     lobby_changed: bool = False  # a lobby change came since the socket's last ask
-    # The teachers' pages' stretch in force (``render_budget``): the lobby's unasked re-reads
-    # are spaced by it too.
-    stretch: float = 1.0
 
 
 @dataclass(frozen=True)
 class Drawn:
     html: str
-    table_ids: set[int]  # the session's current tables, as its lobby read them
+    table_ids: set[int]  # the session's current tables, as read after the draw
     cpu_s: float  # the draw's CPU time (the teacher pages' render budget)
 
 
@@ -78,7 +75,6 @@ def page_draw(ask: DrawAsk) -> Drawn:
     memory = page_memory(ask.socket)
     if ask.lobby_changed:
         memory.lobby_reads.stale()
-    memory.lobby_reads.stretch = ask.stretch
     with translation.override(ask.language):
         if ask.page == "console":
             html = fragments.console_fragment_render(
@@ -97,12 +93,5 @@ def page_draw(ask: DrawAsk) -> Drawn:
                 parts=memory.parts,
                 lobby_reads=memory.lobby_reads,
             )
-    # The tables as the lobby read them: every new table (the start, a late joiner's, Play
-    # again) comes with a lobby change, which this draw or the next reads.
-    lobby = memory.lobby_reads.last
-    table_ids = (
-        {table.pk for table in lobby[LOBBY_TABLES]}
-        if lobby is not None
-        else session_table_ids(session_id=ask.session_id)
-    )
+    table_ids = session_table_ids(session_id=ask.session_id)
     return Drawn(html=html, table_ids=table_ids, cpu_s=time.thread_time() - began)

@@ -53,19 +53,3 @@ def test_a_read_that_a_change_overtook_is_used_once_and_not_kept() -> None:
     assert reads.get(read_while_the_lobby_changes) == {"read": 1}
     assert reads.get(read_while_the_lobby_changes) == {"read": 2}
     assert reads.get(read_while_the_lobby_changes) == {"read": 2}
-
-
-def test_a_stretched_pace_spaces_the_unasked_reads_alike_but_never_a_change() -> None:
-    now = [0.0]
-    reads, read = LobbyReads(clock=lambda: now[0]), _Reader()
-    reads.stretch = 4.0
-    reads.get(read)
-    now[0] += 4 * LOBBY_REREAD_S - 0.1
-    assert reads.get(read) == {"read": 1}
-    reads.stale()
-    assert reads.get(read) == {"read": 2}
-    now[0] += 4 * LOBBY_REREAD_S
-    assert reads.get(read) == {"read": 3}
-    reads.stretch = 1.0
-    now[0] += LOBBY_REREAD_S
-    assert reads.get(read) == {"read": 4}

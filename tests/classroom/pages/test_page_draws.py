@@ -3,18 +3,14 @@ socket's earlier draws kept found by its name."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from classroom.models import Table
 from classroom.pages import fragments
 from classroom.pages.page_draws import page_draw, page_forget, page_memory
 from classroom.services.seats import seat_join_guest
-from classroom.services.tables import table_add
 from tests.classroom.draw_asks import draw_ask
 from tests.classroom.pages.test_fragments import CHART_ID
 
@@ -87,29 +83,3 @@ def test_the_lobby_is_read_again_only_when_the_ask_says_it_changed(
     seat_join_guest(session=started_session, nickname="Noor")
     assert "Noor" not in page_draw(draw_ask(started_session, "page")).html  # the kept lobby
     assert "Noor" in page_draw(draw_ask(started_session, "page", lobby_changed=True)).html
-
-
-def test_the_lobby_reads_follow_the_stretch_the_ask_brings(
-    started_session: GameSession, sockets: list[str]
-) -> None:
-    sockets.append("page")
-    page_draw(draw_ask(started_session, "page", stretch=4.0))
-    assert page_memory("page").lobby_reads.stretch == 4.0
-    page_draw(draw_ask(started_session, "page"))
-    assert page_memory("page").lobby_reads.stretch == 1.0
-
-
-def test_the_tables_come_from_the_lobby_read_and_a_new_one_with_its_change(
-    started_session: GameSession, sockets: list[str]
-) -> None:
-    sockets.append("page")
-    ask = draw_ask(started_session, "page", page="projector")
-    page_draw(ask)
-    with CaptureQueriesContext(connection) as queries:
-        drawn = page_draw(ask)
-    assert not any("classroom_table" in query["sql"] for query in queries.captured_queries)
-    assert drawn.table_ids == set(
-        Table.objects.filter(session=started_session).values_list("pk", flat=True)
-    )
-    added = table_add(session=started_session)
-    assert added.pk in page_draw(replace(ask, lobby_changed=True)).table_ids

@@ -24,7 +24,7 @@ from classroom.asgi import application
 from classroom.models import Seat, SeatConnection
 from classroom.pages import fragments, render_schedule
 from classroom.pages.code_sessions import code_session_hint, code_session_remember
-from classroom.pages.page_draws import page_forget, page_memory
+from classroom.pages.page_draws import page_forget
 from classroom.people.languages import language_from_scope
 from classroom.people.seat_cookies import seat_cookie_name
 from classroom.services.seats import (
@@ -718,24 +718,6 @@ async def test_a_tables_move_redraws_without_reading_the_lobby_again(
     html, _close, _cpu_s = await page.draw()
     assert len(reads) == 2
     assert "Noor" in html
-    page_forget(page.channel_name)
-
-
-async def test_a_page_asks_for_its_draw_at_the_stretch_in_force(
-    guest_session: GameSession, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Under the teachers' budget the unasked lobby re-reads are spaced as the draws are.
-    from classroom.pages.render_budget import teacher_render_budget
-    from classroom.sockets.pages import ProjectorConsumer
-
-    monkeypatch.setattr(teacher_render_budget, "_stretch", 4.0)
-    page = ProjectorConsumer()
-    monkeypatch.setattr(page, "redraw", lambda: None)
-    page.channel_name = "test-stretched"
-    page.session_id, page.language = guest_session.pk, "en"
-    page.table_ids, page.remote_views, page.views = set(), {}, {}
-    await page.draw()
-    assert page_memory(page.channel_name).lobby_reads.stretch == 4.0
     page_forget(page.channel_name)
 
 
