@@ -1,5 +1,5 @@
 """Channels' auth middleware, without a trip to the database thread for a socket that brings
-no session cookie.
+no session cookie, and its session middleware without a wrapper around every frame sent.
 
 Channels' ``AuthMiddleware`` resolves ``scope["user"]`` for every socket through
 ``database_sync_to_async``, on the one thread every socket's database calls share. A tablet
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from channels.auth import AuthMiddleware
-from channels.sessions import CookieMiddleware, SessionMiddleware
+from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
@@ -27,6 +27,22 @@ class CookieAuthMiddleware(AuthMiddleware):
         await super().resolve_scope(scope)
 
 
+class SocketSessionMiddleware(SessionMiddleware):
+    """Channels' ``SessionMiddleware``, handing the socket the server's own ``send``.
+
+    Channels' wraps ``send`` to save a changed session and set its cookie, which it does on an
+    HTTP response's start and nothing else. A socket's frames never carry a cookie, yet the
+    wrapper looks at the session for each of them: a tenth of what a frame costs the event
+    loop on its way out, and a table's tablets get several frames a second.
+    """
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        wrapper = InstanceSessionWrapper(scope, send)
+        await wrapper.resolve_session()
+        return await self.inner(wrapper.scope, receive, send)
+
+
 def auth_middleware_stack(inner: Any) -> Any:
-    """Channels' ``AuthMiddlewareStack``, with ``CookieAuthMiddleware``."""
-    return CookieMiddleware(SessionMiddleware(CookieAuthMiddleware(inner)))
+    """Channels' ``AuthMiddlewareStack``, with ``CookieAuthMiddleware`` and
+    ``SocketSessionMiddleware``."""
+    return CookieMiddleware(SocketSessionMiddleware(CookieAuthMiddleware(inner)))

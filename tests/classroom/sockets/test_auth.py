@@ -51,3 +51,20 @@ async def test_a_session_cookie_is_resolved_to_its_user(teacher: User) -> None:
     session = import_module(settings.SESSION_ENGINE).SessionStore(key)
     user = await _resolved({settings.SESSION_COOKIE_NAME: key}, session=session)
     assert user.pk == teacher.pk
+
+
+async def test_the_socket_sends_through_the_servers_own_send_with_its_session_resolved() -> None:
+    seen: dict[str, Any] = {}
+
+    async def inner(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        seen["send"] = send
+        seen["session_key"] = scope["session"].session_key
+
+    async def server_send(message: dict[str, Any]) -> None:
+        return None
+
+    scope = {"type": "websocket", "cookies": {settings.SESSION_COOKIE_NAME: "a-session-key"}}
+    await auth.SocketSessionMiddleware(inner)(scope, None, server_send)
+    # No wrapper looks at the session for every frame on its way out.
+    assert seen["send"] is server_send
+    assert seen["session_key"] == "a-session-key"
