@@ -39,7 +39,10 @@ gc_tune()
 gil_switch_interval_set()
 
 from classroom.server.daphne_limits import request_deadline_install  # noqa: E402
+from classroom.server.eager_writes import eager_writes_install  # noqa: E402
 
 # Under Daphne: --http-timeout then also bounds a request that arrives slowly.
 request_deadline_install()
+# Under Daphne, which imports this before it listens: frames leave without a reactor pass.
+eager_writes_install()
 access_log_redact_install()
