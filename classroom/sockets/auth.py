@@ -32,8 +32,8 @@ class SocketSessionMiddleware(SessionMiddleware):
 
     Channels' wraps ``send`` to save a changed session and set its cookie, which it does on an
     HTTP response's start and nothing else. A socket's frames never carry a cookie, yet the
-    wrapper looks at the session for each of them: a tenth of what a frame costs the event
-    loop on its way out, and a table's tablets get several frames a second.
+    wrapper looks at the session for each of them, on the event loop, and a table's tablets
+    get several frames a second.
     """
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
