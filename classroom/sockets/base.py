@@ -3,13 +3,16 @@ error and a ping with a pong."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -17,6 +20,7 @@ if TYPE_CHECKING:
 
 from classroom.server import metrics
 from classroom.sockets.close_codes import CloseCode
+from classroom.sockets.dispatch import dispatch_each
 from classroom.sockets.outage_calm import OutageCalmSocket
 from games.live.flood import Cooldown, TokenBucket
 from games.live.heartbeat import SilenceWatchdog
@@ -56,6 +60,20 @@ class Socket(OutageCalmSocket, AsyncWebsocketConsumer):
         # a CloseCode goes as its number.
         plain = int(code) if isinstance(code, CloseCode) else code
         await super().close(code=plain, reason=reason)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Channels' own, with its messages handed on by ``dispatch_each`` rather than by a
+        task and a wait per message."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.base_send = send
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            channel, layer = self.channel_name, self.channel_layer
+            sources.append(lambda: layer.receive(channel))
+        with contextlib.suppress(StopConsumer):
+            await dispatch_each(sources, self.dispatch)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' own, without the ``aclose_old_connections()`` it runs before every
