@@ -432,27 +432,36 @@ class TableHost:
     # -- the loop ----------------------------------------------------------------------------
 
     async def _run(self) -> None:
-        pending: asyncio.Task[_Item] | None = None
+        while not self.ended and not self.fenced:
+            self.alive_ms = self._wall()
+            deadline = None if self.paused else self.engine.next_deadline(self.state)
+            timeout = None if deadline is None else max(0, deadline - self.clock.now()) / 1000
+            # Wake at least every ALIVE_EVERY_MS to stamp the heartbeat, even when idle.
+            alive_s = ALIVE_EVERY_MS / 1000
+            due = timeout is not None and timeout <= alive_s
+            item = await self._next_item(alive_s if timeout is None else min(timeout, alive_s))
+            if item is not None:
+                await self._handle(item)
+            elif due:
+                await self._tick()
+
+    async def _next_item(self, wait_s: float) -> _Item | None:
+        """The inbox's next item, or None after ``wait_s`` without one.
+
+        An item waiting already is taken at once, and one that comes is awaited in the
+        loop's own task: a table's moves cost no task and no ``asyncio.wait`` each. A timeout
+        that fires as an item comes leaves the item in the inbox for the next turn.
+        """
+        if not self._inbox.empty():
+            return self._inbox.get_nowait()
+        if wait_s <= 0:
+            await asyncio.sleep(0)  # a table that is always due still lets the others run
+            return self._inbox.get_nowait() if not self._inbox.empty() else None
         try:
-            while not self.ended and not self.fenced:
-                self.alive_ms = self._wall()
-                if pending is None:
-                    pending = asyncio.ensure_future(self._inbox.get())
-                deadline = None if self.paused else self.engine.next_deadline(self.state)
-                timeout = None if deadline is None else max(0, deadline - self.clock.now()) / 1000
-                # Wake at least every ALIVE_EVERY_MS to stamp the heartbeat, even when idle.
-                due = timeout is not None and timeout <= ALIVE_EVERY_MS / 1000
-                wait = timeout if due else ALIVE_EVERY_MS / 1000
-                done, _ = await asyncio.wait({pending}, timeout=wait)
-                if done:
-                    item = pending.result()
-                    pending = None
-                    await self._handle(item)
-                elif due:
-                    await self._tick()
-        finally:
-            if pending is not None:
-                pending.cancel()
+            async with asyncio.timeout(wait_s):
+                return await self._inbox.get()
+        except TimeoutError:
+            return None
 
     async def _handle(self, item: _Item) -> None:
         if isinstance(item, _Sync):

@@ -14,6 +14,7 @@ from games.engine.contract import Event, Outcome, Trial
 from games.engine.replay import log_replay
 from games.live.host import GameClock, LogEntry, TableHost, TableSetup, next_motion_due
 from tests.games.live.virtual_time import loop_ms
+from tests.tasks_created import tasks_created
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -667,3 +668,18 @@ async def test_a_host_stopped_mid_broadcast_still_gives_every_socket_the_change(
         assert socket.of_type("state")[-1]["view"]["total"] == 2
         assert socket.told_stopped_after == len(socket.frames)
     assert alice.of_type("ack") == [{"type": "ack", "seq": 1, "version": 1, "epoch": 0}]
+
+
+async def test_a_tables_inputs_cost_no_task_to_wait_for_each() -> None:
+    alice = FakeSocket(0)
+    host = await _host()
+    await host.join(alice)
+    await _settle()
+    with tasks_created() as created:
+        for seq in range(1, 21):
+            host.submit(alice, seq, {"kind": "add", "n": 1})
+            await _settle()  # one at a time: each input finds the host waiting for it
+    assert len(alice.of_type("ack")) == 20
+    # Only each change's delivery, which the host's own cancellation must not cut short.
+    assert [task.get_coro().__qualname__ for task in created] == ["TableHost._deliver_all"] * 20
+    await host.stop()
