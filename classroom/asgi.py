@@ -40,9 +40,12 @@ gil_switch_interval_set()
 
 from classroom.server.daphne_limits import request_deadline_install  # noqa: E402
 from classroom.server.eager_writes import eager_writes_install  # noqa: E402
+from classroom.server.lean_frames import lean_frames_install  # noqa: E402
 
 # Under Daphne: --http-timeout then also bounds a request that arrives slowly.
 request_deadline_install()
-# Under Daphne, which imports this before it listens: frames leave without a reactor pass.
+# Under Daphne, which imports this before it listens: frames are framed in a few lines and
+# leave without a reactor pass.
 eager_writes_install()
+lean_frames_install()
 access_log_redact_install()
