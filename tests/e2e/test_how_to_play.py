@@ -29,6 +29,11 @@ GAMES = {"palm_strike": "Palm Strike", "commotion": "Commotion", "riff_raff": "R
 # these tablets are new ones that do.
 DEMO_ON = 'try { localStorage.removeItem("snapclass.how-to-play.auto"); } catch (error) {}'
 SHOWN = "pageModules.how_to_play?.shown"
+# True, with the demo held at its step, when one is showing; false when none is.
+HOLD_IF_SHOWING = (
+    "() => { if (document.querySelector('[data-how-to-play]').hidden) return false;"
+    f" {SHOWN}.seek({SHOWN}.step); return true; }}"
+)
 
 
 def _shot(page: Page, name: str) -> None:
@@ -231,8 +236,10 @@ def test_every_games_demo_in_both_orientations_and_languages(
     for name, page in tablets:
         _wait_for_game(page, game)
         # Each tablet started its demo by itself at its first view; one whose demo has ended
-        # while the others were photographed plays it again from its "?".
-        if page.locator("[data-how-to-play]").is_hidden():
+        # while the others were photographed plays it again from its "?". A demo still
+        # showing is held where it is in the same call, so it cannot end between the look and
+        # the hold.
+        if not page.evaluate(HOLD_IF_SHOWING):
             page.get_by_role(
                 "button", name="怎麼玩" if name.endswith("-zh") else "How to play"
             ).click()
