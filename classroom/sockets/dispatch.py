@@ -2,11 +2,11 @@
 at a time, without a task and a wait per message.
 
 Channels' own loop (``channels.utils.await_many_dispatch``) creates a task for the next
-message of each source and an ``asyncio.wait`` over them after every message. At a school's
-load those are most of what a frame costs Channels, and the young objects they leave feed the
-collector. Here each source has one task for the socket's life, which takes a message, waits
-its turn and hands it on, so a socket still handles one message at a time, and each source's
-in the order it sent them.
+message of each source and an ``asyncio.wait`` over them after every message: at a school's
+load, thousands of tasks and waits a second on the one event loop, and young objects that
+feed the collector. Here each source has one task for the socket's life, which takes a
+message, waits its turn and hands it on, so a socket still handles one message at a time,
+and each source's in the order it sent them.
 """
 
 from __future__ import annotations

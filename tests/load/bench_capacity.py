@@ -1473,7 +1473,7 @@ def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modes", default="embedded,cluster,cluster-spread,layers")
     parser.add_argument("--limit-ms", type=float, default=100.0)
-    parser.add_argument("--max-students", type=int, default=1500)
+    parser.add_argument("--max-students", type=int, default=3000)
     parser.add_argument(
         "--layer-students",
         default="90,300",

@@ -1,6 +1,6 @@
 """Benchmark: the cluster tax, what a student costs in CPU on two processes against one.
 
-    python tests/load/bench_tax.py [--students 600] [--turns 2] [--window 20]
+    python tests/load/bench_tax.py [--students 600] [--turns 2] [--window 20] [--layout L]
 
 The same classes as ``bench_capacity.py`` (classes of 30 simulated students on auto-flip Palm
 Strike at tables of four, each class's console and projector open, every socket keeping the
@@ -21,6 +21,9 @@ page-drawing child from outside
 through both windows of each turn, and the turn reports its samples' shares by cause (Redis,
 the database, log writing, page drawing, socket dispatch, tablet sockets, tables:
 ``tests/load/stack_profile.py``); the CPU it costs falls outside the processes measured.
+
+``--layout one_process`` (or ``two_processes``) measures that layout alone, each turn afresh:
+run from worktrees of two commits in turns, it compares what a student costs each.
 
 Progress goes to stderr; one JSON object to stdout. Exits 1 when a turn lost a flip or had a
 silent tablet (``bench_capacity``'s failures), since a cheap turn that dropped work is no
@@ -144,44 +147,54 @@ def _cost(
 async def main(args: argparse.Namespace) -> None:
     from tests.load import bench_capacity as capacity
 
-    if missing := capacity._services_up():
+    if args.layout != ONE and (missing := capacity._services_up()):
         sys.exit(f"Two processes need PostgreSQL and Redis: {missing}")
     if args.profile and not PY_SPY.exists():
         sys.exit(f"--profile needs py-spy at {PY_SPY}: make setup installs it")
+    layouts = (ONE, TWO) if args.layout is None else (args.layout,)
     turns: list[dict[str, Any]] = []
     for turn in range(args.turns):
         pair: dict[str, Any] = {}
-        for mode in (ONE, TWO):
+        for mode in layouts:
             capacity._log(f"turn {turn + 1}: {args.students} students on {mode.replace('_', ' ')}")
             with tempfile.TemporaryDirectory(prefix=f"snapclass-tax-{mode}-") as tmp:
                 pair[mode] = await _turn(mode, args, Path(tmp))
             capacity._log(f"  {pair[mode]['cpu_s_per_1000_student_flips']} CPU-s per 1,000")
-        pair["ratio"] = round(
-            pair[TWO]["cpu_s_per_1000_student_flips"] / pair[ONE]["cpu_s_per_1000_student_flips"],
-            2,
-        )
+        if len(layouts) == 2:
+            pair["ratio"] = _ratio(pair[TWO], pair[ONE])
         turns.append(pair)
     overall = {
-        mode: sum(t[mode]["cpu_s_per_1000_student_flips"] for t in turns) / len(turns)
-        for mode in (ONE, TWO)
+        mode: {
+            "cpu_s_per_1000_student_flips": sum(
+                t[mode]["cpu_s_per_1000_student_flips"] for t in turns
+            )
+            / len(turns)
+        }
+        for mode in layouts
     }
     result = {
         "students": args.students,
         "flip_every_s": args.flip_every,
         "window_s": args.window,
         "turns": turns,
-        "ratio": round(overall[TWO] / overall[ONE], 2),
+        "ratio": _ratio(overall[TWO], overall[ONE]) if len(layouts) == 2 else None,
         "failures": [
             f"turn {n + 1}, {mode}: {t[mode]['lost_flips']} lost flips, "
             f"{t[mode]['silent_tablets']} silent tablets"
             for n, t in enumerate(turns)
-            for mode in (ONE, TWO)
+            for mode in layouts
             if t[mode]["lost_flips"] or t[mode]["silent_tablets"]
         ],
     }
     print(json.dumps(result))
     if result["failures"]:
         sys.exit(1)
+
+
+def _ratio(two: dict[str, Any], one: dict[str, Any]) -> float:
+    cost_two: float = two["cpu_s_per_1000_student_flips"]
+    cost_one: float = one["cpu_s_per_1000_student_flips"]
+    return round(cost_two / cost_one, 2)
 
 
 def _arguments() -> argparse.Namespace:
@@ -195,6 +208,12 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument(
         "--profile", action="store_true", help="sample the serving processes with py-spy"
+    )
+    parser.add_argument(
+        "--layout",
+        choices=(ONE, TWO),
+        default=None,
+        help="measure this layout alone (no ratio): one process's cost, commit against commit",
     )
     return parser.parse_args()
 
