@@ -4,6 +4,7 @@ error and a ping with a pong."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
@@ -70,8 +71,7 @@ class Socket(OutageCalmSocket, AsyncWebsocketConsumer):
         sources = [receive]
         if self.channel_layer is not None:
             self.channel_name = await self.channel_layer.new_channel()
-            channel, layer = self.channel_name, self.channel_layer
-            sources.append(lambda: layer.receive(channel))
+            sources.append(functools.partial(self.channel_layer.receive, self.channel_name))
         with contextlib.suppress(StopConsumer):
             await dispatch_each(sources, self.dispatch)
 

@@ -161,15 +161,13 @@ async def main(args: argparse.Namespace) -> None:
                 pair[mode] = await _turn(mode, args, Path(tmp))
             capacity._log(f"  {pair[mode]['cpu_s_per_1000_student_flips']} CPU-s per 1,000")
         if len(layouts) == 2:
-            pair["ratio"] = _ratio(pair[TWO], pair[ONE])
+            pair["ratio"] = _ratio(
+                pair[TWO]["cpu_s_per_1000_student_flips"],
+                pair[ONE]["cpu_s_per_1000_student_flips"],
+            )
         turns.append(pair)
     overall = {
-        mode: {
-            "cpu_s_per_1000_student_flips": sum(
-                t[mode]["cpu_s_per_1000_student_flips"] for t in turns
-            )
-            / len(turns)
-        }
+        mode: sum(t[mode]["cpu_s_per_1000_student_flips"] for t in turns) / len(turns)
         for mode in layouts
     }
     result = {
@@ -191,10 +189,8 @@ async def main(args: argparse.Namespace) -> None:
         sys.exit(1)
 
 
-def _ratio(two: dict[str, Any], one: dict[str, Any]) -> float:
-    cost_two: float = two["cpu_s_per_1000_student_flips"]
-    cost_one: float = one["cpu_s_per_1000_student_flips"]
-    return round(cost_two / cost_one, 2)
+def _ratio(two: float, one: float) -> float:
+    return round(two / one, 2)
 
 
 def _arguments() -> argparse.Namespace:
