@@ -91,6 +91,9 @@ class _Echo(Socket):
         await self.send(text_data=event["text"])
 
 
+# A socket's disconnect closes the database connections a thread left open, as every Channels
+# consumer does, so the test may touch the database even though the socket never queries it.
+@pytest.mark.django_db(transaction=True)
 async def test_a_socket_handles_frames_and_group_messages_without_a_task_for_each() -> None:
     socket = WebsocketCommunicator(_Echo.as_asgi(), "/ws/echo/")
     connected, _ = await socket.connect(timeout=TIMEOUT)
