@@ -6,7 +6,10 @@ large part of what the draws cost, most of a projector's, and a table's move cha
 it. So the socket keeps
 its last reads and reads again after every lobby change it is told of, and at least every
 ``LOBBY_REREAD_S``: what no notice names (a process that died with tablets on it) still shows
-within that.
+within that. While the teachers' drawing budget stretches every page's gaps between draws
+(``classroom.pages.render_budget``), that floor stretches with them: at a stretch of 4 a
+console is drawn every 4 s, and a 5 s floor would read the lobby again at every other draw,
+which is most of what a school's projectors cost the drawing process.
 """
 
 from __future__ import annotations
@@ -30,6 +33,16 @@ class LobbyReads:
         self._clock = clock
         self._generation = 0
         self._kept: tuple[int, float, dict[str, Any]] | None = None
+        self._reread_s = LOBBY_REREAD_S
+
+    def pace(self, *, stretch: float) -> None:
+        """The teachers' budget stretches the pages' gaps by ``stretch`` (≥ 1) now."""
+        self._reread_s = LOBBY_REREAD_S * max(stretch, 1.0)
+
+    @property
+    def reread_s(self) -> float:
+        """The longest the reads are kept without a change."""
+        return self._reread_s
 
     def stale(self) -> None:
         """The lobby changed: the next redraw reads it again."""
@@ -39,7 +52,7 @@ class LobbyReads:
         """The kept reads if no change came and they are fresh enough, else ``read()``."""
         generation, now = self._generation, self._clock()
         kept = self._kept
-        if kept is not None and kept[0] == generation and now - kept[1] < LOBBY_REREAD_S:
+        if kept is not None and kept[0] == generation and now - kept[1] < self._reread_s:
             return kept[2]
         lobby = read()
         self._kept = (generation, now, lobby)

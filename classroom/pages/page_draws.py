@@ -35,6 +35,7 @@ class DrawAsk:
     views: dict[int, dict[str, Any]]  # the tables' teacher views, by table id
     dashboard: bool = False  # the console's live skills too
     lobby_changed: bool = False  # a lobby change came since the socket's last ask
+    stretch: float = 1.0  # the teachers' drawing budget's stretch as the socket asked
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ def page_draw(ask: DrawAsk) -> Drawn:
     memory = page_memory(ask.socket)
     if ask.lobby_changed:
         memory.lobby_reads.stale()
+    memory.lobby_reads.pace(stretch=ask.stretch)
     with translation.override(ask.language):
         if ask.page == "console":
             html = fragments.console_fragment_render(

@@ -25,6 +25,7 @@ from classroom.pages.code_sessions import code_session_hint, code_session_rememb
 from classroom.pages.notify import seat_lobby_group, session_group, teacher_group, teachers_group
 from classroom.pages.page_drawing import teacher_page_draw, teacher_page_forget
 from classroom.pages.page_draws import DrawAsk, Page
+from classroom.pages.render_budget import teacher_render_budget
 from classroom.pages.render_pool import render_pool_ensure
 from classroom.pages.render_schedule import (
     LOBBY_RENDER_GAP_S,
@@ -242,6 +243,7 @@ class TeacherPageSocket(PageSocket):
             views=self.views,
             dashboard=self.with_dashboard,
             lobby_changed=self._lobby_changed,
+            stretch=teacher_render_budget.current,
         )
         self._lobby_changed = False
         try:

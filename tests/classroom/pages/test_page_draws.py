@@ -9,6 +9,7 @@ import pytest
 
 from classroom.models import Table
 from classroom.pages import fragments
+from classroom.pages.lobby_reads import LOBBY_REREAD_S
 from classroom.pages.page_draws import page_draw, page_forget, page_memory
 from classroom.services.seats import seat_join_guest
 from tests.classroom.draw_asks import draw_ask
@@ -83,3 +84,14 @@ def test_the_lobby_is_read_again_only_when_the_ask_says_it_changed(
     seat_join_guest(session=started_session, nickname="Noor")
     assert "Noor" not in page_draw(draw_ask(started_session, "page")).html  # the kept lobby
     assert "Noor" in page_draw(draw_ask(started_session, "page", lobby_changed=True)).html
+
+
+def test_the_asks_stretch_paces_how_long_the_lobby_is_kept(
+    started_session: GameSession, sockets: list[str]
+) -> None:
+    sockets.append("page")
+    reads = page_memory("page").lobby_reads
+    page_draw(draw_ask(started_session, "page", stretch=3.0))
+    assert reads.reread_s == 3 * LOBBY_REREAD_S
+    page_draw(draw_ask(started_session, "page"))
+    assert reads.reread_s == LOBBY_REREAD_S

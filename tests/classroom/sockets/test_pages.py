@@ -1031,3 +1031,23 @@ async def test_a_page_pushed_to_a_socket_that_is_closing_is_dropped_quietly(
         await page.schedule.task
     assert "dropped a page for a closing socket" in caplog.text
     assert page.schedule.sent_html is None
+
+
+async def test_a_pages_ask_carries_the_teachers_budgets_stretch(
+    guest_session: GameSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # While the budget stretches every page's gaps, the lobby's re-read floor stretches too.
+    from classroom.pages.lobby_reads import LOBBY_REREAD_S
+    from classroom.pages.page_draws import page_memory
+    from classroom.pages.render_budget import teacher_render_budget
+    from classroom.sockets.pages import ConsoleConsumer
+
+    page = ConsoleConsumer()
+    monkeypatch.setattr(page, "redraw", lambda: None)
+    page.channel_name = "test-stretched-console"
+    page.session_id, page.language = guest_session.pk, "en"
+    page.table_ids, page.remote_views, page.views = set(), {}, {}
+    monkeypatch.setattr(teacher_render_budget, "_stretch", 3.0)
+    await page.draw()
+    assert page_memory(page.channel_name).lobby_reads.reread_s == 3 * LOBBY_REREAD_S
+    page_forget(page.channel_name)
