@@ -47,7 +47,7 @@ def _card(data: dict[str, Any]) -> PlayerCard | PublicCard:
     return PlayerCard(bg=data["bg"], pic=data["pic"], motif=data.get("motif", "cat"))
 
 
-def _has_match(view: dict[str, Any]) -> bool:
+def has_match(view: dict[str, Any]) -> bool:
     public = _card(view["public"])
     return any(
         matches(public, _card(card), view["level"])  # type: ignore[arg-type]
@@ -67,7 +67,7 @@ def slap_matches(tablet: Page, *, slaps: int, seconds: float, flips: int = 0) ->
         flip = int(view.get("flip") or 0)
         if view.get("window_closes_ms") and flip not in seen and view.get("public"):
             seen.add(flip)
-            if _has_match(view):
+            if has_match(view):
                 tablet.wait_for_timeout(300)
                 tablet.locator(f'[data-flip="{flip}"]').tap()
                 slapped.add(flip)
@@ -170,7 +170,7 @@ def test_three_tablets_play_a_whole_game_with_frame_accurate_reaction_times(
             time.sleep(0.02)
             continue
         handled_flip = flip
-        if not _has_match(view):
+        if not has_match(view):
             continue
         # Tap each tablet's slap target its scripted delay after that tablet's onset.
         plan = []

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot, teacher_sign_up
-from tests.e2e.test_palm_strike import Player, _card, _has_match, _page_offset, _sleep_until
+from tests.e2e.test_palm_strike import Player, _card, _page_offset, _sleep_until, has_match
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -174,7 +174,7 @@ def every_tap_kind(teacher: Page, players: list[Player]) -> dict[str, dict[str, 
             time.sleep(0.03)
             continue
         handled = flip
-        match = _has_match(view)
+        match = has_match(view)
         if match and "first" in seen:
             continue  # nobody slaps: the game lasts until a card with no match comes
         plan = []

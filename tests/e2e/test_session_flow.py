@@ -19,10 +19,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from games.palm_strike.cards import PlayerCard, PublicCard
-from games.palm_strike.rules import matches
 from tests.e2e.conftest import PROJECTOR, teacher_sign_up
-from tests.e2e.test_palm_strike import Player
+from tests.e2e.test_palm_strike import Player, has_match
 from tests.e2e.test_palm_strike_play import (
     PORTRAIT,
     _join,
@@ -47,21 +45,6 @@ SHOTS = Path("/tmp/shots/session-flow")  # noqa: S108  (where the team looks at 
 def _shot(page: Page, name: str, *, full: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-def _card(data: dict[str, Any]) -> PlayerCard | PublicCard:
-    if data["type"] == "public":
-        return PublicCard(bg=data["bg"], word=data["word"], ink=data["ink"])
-    return PlayerCard(bg=data["bg"], pic=data["pic"], motif=data.get("motif", "cat"))
-
-
-def _has_match(view: dict[str, Any]) -> bool:
-    public = _card(view["public"])
-    return any(
-        matches(public, _card(card), view["level"])  # type: ignore[arg-type]
-        for player in view["players"]
-        for card in player["cards"]
-    )
 
 
 class Tablet:
@@ -102,7 +85,7 @@ def _play_to_the_end(tablets: list[Tablet]) -> None:
             if flip in tablet.slapped or now - first_seen < tablet.delay_ms:
                 continue
             tablet.slapped.add(flip)
-            if _has_match(view):
+            if has_match(view):
                 target = tablet.page.locator(f'[data-flip="{flip}"]')
                 if target.count():
                     target.tap(force=True)

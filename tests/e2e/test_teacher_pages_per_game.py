@@ -22,7 +22,7 @@ from classroom.pages.render_schedule import DASHBOARD_GAP_S
 from tests.e2e.conftest import ARTIFACTS, PROJECTOR, teacher_sign_up
 from tests.e2e.test_commotion import _move
 from tests.e2e.test_lobby import _create_class, _join_by_roster
-from tests.e2e.test_palm_strike import _has_match
+from tests.e2e.test_palm_strike import has_match
 from tests.e2e.test_riff_raff import _turn
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def _play_palm_strike(tablets: dict[str, Page]) -> None:
         flip = int(view.get("flip") or 0)
         if view.get("window_closes_ms") and flip > handled and view.get("public"):
             handled = flip
-            if _has_match(view):
+            if has_match(view):
                 ava.wait_for_timeout(300)
                 with contextlib.suppress(PlaywrightTimeoutError):
                     ava.locator(f'[data-flip="{flip}"]').tap(timeout=TAP_MS)
