@@ -186,6 +186,19 @@ def _fits_the_laptop(page: Page, what: str, faults: list[str]) -> None:
         faults.append(f"{what} is {wide[0]} px wide in a {wide[1]} px window")
 
 
+def _tiles_hold_their_words(page: Page, faults: list[str]) -> None:
+    """No live-skills tile has words or figures past its edge (a tile is narrow: a figure
+    withheld for want of play must wrap inside it)."""
+    wide = page.evaluate(
+        """[...document.querySelectorAll('.student-tile')]
+            .filter((tile) => tile.scrollWidth > tile.clientWidth)
+            .map((tile) => [tile.dataset.name, tile.scrollWidth, tile.clientWidth])"""
+    )
+    faults.extend(
+        f"{name}'s live-skills tile holds {inner} px in {outer} px" for name, inner, outer in wide
+    )
+
+
 def _speaks_the_game(
     page: Page, slug: str, what: str, faults: list[str], *, measures: tuple[str, ...]
 ) -> str:
@@ -246,6 +259,7 @@ def test_every_teacher_page_speaks_the_games_own_measures(
     teacher.wait_for_timeout(DASHBOARD_GAP_S * 1000 + 800)
     _photo(teacher, slug, "console")
     _fits_the_laptop(teacher, "the console", faults)
+    _tiles_hold_their_words(teacher, faults)
     _speaks_the_game(teacher, slug, "the console", faults, measures=(headline, speed))
     winners = teacher.locator(".game-table tr.is-winner th").all_inner_texts()
 
