@@ -58,8 +58,8 @@ def _picture(part: Locator, name: str) -> None:
 def _play_carelessly(tablet: Page, *, until: Callable[[], bool], seconds: float) -> int:
     """Get every flip wrong until ``until()`` holds: slap a card that matches nothing, a moment
     after it shows, and let a match go by. Every trial is then a mistake, so the console's
-    chart climbs the same way whatever the deck deals; slapping every card instead gets the
-    matches right, and a deck heavy in matches kept the chart under its limit. The flips
+    chart climbs the same way whatever the deck deals (slapping every card would get the
+    matches right, and a deck heavy in matches can keep the chart under its limit). The flips
     played this way."""
     seen: set[int] = set()
     deadline = time.monotonic() + seconds
