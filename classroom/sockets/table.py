@@ -154,7 +154,10 @@ class TableSocket(Socket):
     def _heartbeat_keep(self) -> None:
         # A table page held to the heartbeat: the server probes it every 2 s and its answers
         # are its sign of life; a tablet's also time the round trip its reaction times are
-        # judged by.
+        # judged by. Called once the socket has joined its table: until then its frames wait
+        # unread (a socket handles one message at a time, and joining waits on the database,
+        # seconds when a class joins a busy school), so silence counted from the handshake
+        # closed tablets that were answering.
         self.watchdog = heartbeat_for(self.scope, self._silent, beat=self._probe)
         if self.watchdog is not None:
             self.round_trip = RoundTrip()
@@ -209,7 +212,6 @@ class TableConsumer(TableSocket):
             return
         found = await database_sync_to_async(seat_playing_find)(code=code, token=token)
         await self.accept()
-        self._heartbeat_keep()
         if found is None:
             await self._refuse("no_seat", NO_SEAT, CloseCode.NO_SEAT)
             return
@@ -241,6 +243,7 @@ class TableConsumer(TableSocket):
         await self.channel_layer.group_send(seat_group(self.seat_id), opened)
         host.on_stop(self._host_stopped)
         await host.join(self.listener)
+        self._heartbeat_keep()
 
     async def disconnect(self, code: int) -> None:
         await super().disconnect(code)
@@ -313,7 +316,6 @@ class TableWatchConsumer(TableSocket):
         self.watched = (session_id, table_id)
         may_watch = await database_sync_to_async(self._may_watch)()
         await self.accept()
-        self._heartbeat_keep()
         if not may_watch:
             await self._refuse("forbidden", NOT_YOUR_TABLE, CloseCode.FORBIDDEN)
             return
@@ -327,6 +329,7 @@ class TableWatchConsumer(TableSocket):
         self.listener = _SocketListener(None, self)
         host.on_stop(self._host_stopped)
         await host.join(self.listener)
+        self._heartbeat_keep()
 
     def _may_watch(self) -> bool:
         session_id, table_id = self.watched

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -545,3 +546,43 @@ async def test_a_frame_to_a_tablet_that_is_closing_is_dropped_quietly(
         await (tablet._probe() if frame == "probe" else tablet.pinged(7))
     assert f"dropped a {frame} for a closing socket" in caplog.text
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+
+
+async def test_a_tablet_whose_joining_waits_on_the_database_is_not_closed_as_silent(
+    playing: tuple[GameSession, list[Seat]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A class joining while a school plays: the tablet's answers wait unread until its
+    socket has joined (a socket handles one message at a time), so the silence is counted
+    from then, not from the handshake."""
+    from functools import partial
+
+    from classroom.sockets import base
+    from classroom.sockets import table as table_sockets
+    from games.live.heartbeat import SilenceWatchdog
+
+    limit_s = 1.0
+    monkeypatch.setattr(base, "SilenceWatchdog", partial(SilenceWatchdog, limit_s=limit_s))
+    opened, release = threading.Event(), threading.Event()
+    seat_connection_open = table_sockets.seat_connection_open
+
+    def slow_open(**kwargs: Any) -> int:
+        # Its number among the seat's sockets waits on a busy database (the shared thread).
+        opened.set()
+        release.wait(TURN_TIMEOUT_S)
+        return seat_connection_open(**kwargs)
+
+    monkeypatch.setattr(table_sockets, "seat_connection_open", slow_open)
+    session, (ava, _ben) = playing
+    socket = _socket(session.code, ava.token, query="?heartbeat=1")
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    assert await sync_to_async(opened.wait, thread_sensitive=False)(TIMEOUT)
+    # The tablet pings, as table_socket.js does when it hears nothing; the ping waits unread.
+    await socket.send_to(text_data=json.dumps({"type": "ping", "seq": 1}))
+    await asyncio.sleep(limit_s * 3)
+    release.set()
+    # Its view, its ping answered, probed; and not closed, as silence counts from its joining.
+    frames = [json.loads(await socket.receive_from(timeout=TIMEOUT)) for _ in range(3)]
+    assert sorted(frame["type"] for frame in frames) == ["pong", "probe", "state"]
+    assert next(frame for frame in frames if frame["type"] == "state")["view"]["you"] == 0
+    assert await socket.receive_nothing(timeout=limit_s / 4)
+    await socket.disconnect()
