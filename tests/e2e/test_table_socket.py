@@ -82,11 +82,18 @@ class Server:
         self.on_act: Callable[[int, WebSocketRoute, dict[str, Any]], None] = lambda *_: None
         # A link that takes frames and answers none (a Wi-Fi that has gone quiet).
         self.deaf = False
+        # The first view goes as the socket opens, or only when the test sends it (a join
+        # that waits on a busy database).
+        self.view_at_once = True
 
     def accept(self, ws: WebSocketRoute) -> None:
         number = len(self.connections)
         self.connections.append(ws)
         ws.on_message(lambda message: self._message(number, ws, message))
+        if self.view_at_once:
+            self.first_view(ws)
+
+    def first_view(self, ws: WebSocketRoute) -> None:
         ws.send(json.dumps({"type": "state", "version": 1, "view": {"n": 1}, "events": []}))
 
     def _message(self, number: int, ws: WebSocketRoute, message: str | bytes) -> None:
@@ -104,9 +111,10 @@ class Server:
 
 
 def _tablet_open(
-    browser: Browser, live_url: str, *, virtual_clock: bool = False
+    browser: Browser, live_url: str, *, virtual_clock: bool = False, joined: bool = True
 ) -> tuple[Page, Server]:
-    """A tablet page with the harness connected to a scripted server (its first view in)."""
+    """A tablet page with the harness connected to a scripted server (its first view in,
+    unless not ``joined``: then the server holds it until the test sends it)."""
     context = browser.new_context(
         base_url=live_url, viewport=TABLET, has_touch=True, device_scale_factor=1
     )
@@ -114,13 +122,23 @@ def _tablet_open(
     if virtual_clock:
         page.clock.install()
     server = Server()
+    server.view_at_once = joined
     page.route_web_socket("**/ws/test/**", server.accept)
     page.goto("/join/")
     # Polled by interval: a virtual clock holds back animation frames.
     page.wait_for_function("pageModules.live !== undefined", polling=50)
     page.evaluate(HARNESS, page.evaluate(SCRIPT_URL))
-    page.wait_for_function("window.views.length === 1", polling=50)
+    if joined:
+        page.wait_for_function("window.views.length === 1", polling=50)
+    else:
+        page.wait_for_function("window.tableSocket.links[0].opens === 1", polling=50)
     return page, server
+
+
+def _pause(page: Page) -> None:
+    """From here on the page's time moves only when the test moves it (a second on from now:
+    Playwright's Python takes the time in seconds)."""
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
 
 
 @pytest.fixture
@@ -241,8 +259,7 @@ def test_a_tap_the_server_does_not_answer_is_answered_within_300_ms(
     page, server = _tablet_open(browser, live_url, virtual_clock=True)
     answer = page.locator("[data-offline-answer]")
     overlay = page.locator("[data-reconnecting]")
-    # From here on the page's time moves only when the test moves it.
-    page.clock.pause_at(int(page.evaluate("Date.now()")) + 1000)
+    _pause(page)
     server.deaf = True
     page.evaluate("window.table.act({kind: 'slap', flip: 1, rt_ms: 400})")
     page.clock.run_for(ANSWER_WITHIN_MS - 1)
@@ -328,4 +345,34 @@ def test_a_probed_page_answers_each_probe_and_pings_only_when_it_hears_nothing(
     assert 6 <= own <= 8, own
     assert len(server.connections) == 1
     assert not page.evaluate("window.tableSocket.links[0].log.some(e => e.what === 'lost')")
+    page.context.close()
+
+
+def test_a_join_that_waits_on_the_database_is_waited_for_then_held_to_the_heartbeat(
+    browser: Browser, live_url: str
+) -> None:
+    """A class joining a busy school: the socket opens at once, but its first view comes
+    seconds later, and until then the server reads nothing (it answers no ping). The page
+    waits for the view instead of taking the quiet link for lost and reconnecting (each
+    reconnect would cost the busy server another join); from the view on, the heartbeat
+    holds the link as ever."""
+    page, server = _tablet_open(browser, live_url, virtual_clock=True, joined=False)
+    _pause(page)
+    server.deaf = True
+    for _ in range(32):  # 8 s of joining
+        page.clock.run_for(250)
+        page.wait_for_timeout(10)
+    log = page.evaluate("window.tableSocket.links[0].log")
+    assert not [entry for entry in log if entry["what"] == "lost"], log
+    assert len(server.connections) == 1
+    expect(page.locator("[data-reconnecting]")).to_be_hidden()
+
+    server.deaf = False
+    server.first_view(server.connections[0])
+    page.wait_for_function("window.views.length === 1", polling=50)
+    # Joined: a link that then goes quiet is lost within the heartbeat's 3.5 s.
+    server.deaf = True
+    page.clock.run_for(3500)
+    log = page.evaluate("window.tableSocket.links[0].log")
+    assert [entry["detail"] for entry in log if entry["what"] == "lost"] == ["silent"], log
     page.context.close()

@@ -31,6 +31,11 @@ var WATCHING_STOP = ["POLICY", "FORBIDDEN"];
 var RECONNECT = { firstMs: 500, maxMs: 8000 };
 // A handshake that has not finished by then is stuck (a link that takes packets and answers none).
 var CONNECT_WITHIN_MS = 4000;
+// The first frame (the table's view) comes once the server has joined the socket to its
+// table, which waits on its database: seconds when a class joins a busy school, and until
+// then the server reads nothing the page sends, so it answers no ping. The heartbeat starts
+// with that first frame; a link that brings none by then is stuck.
+var JOINED_WITHIN_MS = 15000;
 // The server's liveness address: no database, no session, never cached.
 var PROBE_URL = "/healthz";
 var PROBE_EVERY_MS = 500;
@@ -253,21 +258,28 @@ export function connectTable(root, handlers) {
     connectTimer = setTimeout(function () { connectTimer = null; lost("connect-timeout"); }, CONNECT_WITHIN_MS);
     current.onopen = function () {
       clearTimeout(connectTimer);
-      connectTimer = null;
+      connectTimer = setTimeout(function () { connectTimer = null; lost("join-timeout"); }, JOINED_WITHIN_MS);
       again.opened();
       link.opens += 1;
       note(link, "open");
       showLost(false);
-      // Probed by the server every 2 s (?heartbeat=1): pings only when it hears nothing.
-      beat = startHeartbeat(ping, function () { lost("silent"); }, { probed: true });
       resendUnanswered();
     };
     current.onmessage = function (message) {
       if (!root.isConnected) { stopped = true; current.close(); return; }
-      if (beat) beat.heard();
+      if (beat) {
+        beat.heard();
+      } else {
+        clearTimeout(connectTimer);
+        connectTimer = null;
+        // Joined: probed by the server every 2 s (?heartbeat=1), it pings only when it hears
+        // nothing.
+        beat = startHeartbeat(ping, function () { lost("silent"); }, { probed: true });
+      }
       receive(JSON.parse(message.data));
     };
     current.onclose = function (event) {
+      if (connectTimer !== null) { clearTimeout(connectTimer); connectTimer = null; }
       // The teacher pressed Play again: the seat's table deals a new game, so the tablet
       // loads its page (same address, same seat cookie: no code to type).
       if (seated && event.code === codes.NEXT_GAME) {
