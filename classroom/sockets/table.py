@@ -156,8 +156,8 @@ class TableSocket(Socket):
         # are its sign of life; a tablet's also time the round trip its reaction times are
         # judged by. Called once the socket has joined its table: until then its frames wait
         # unread (a socket handles one message at a time, and joining waits on the database,
-        # seconds when a class joins a busy school), so silence counted from the handshake
-        # closed tablets that were answering.
+        # seconds when a class joins a busy school), and silence counted from the handshake
+        # would close tablets that are answering.
         self.watchdog = heartbeat_for(self.scope, self._silent, beat=self._probe)
         if self.watchdog is not None:
             self.round_trip = RoundTrip()
