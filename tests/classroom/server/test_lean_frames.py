@@ -3,27 +3,26 @@ framing path; any other message goes autobahn's way."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from autobahn.exception import Disconnected
 from autobahn.websocket.protocol import WebSocketProtocol as AutobahnProtocol
 from daphne import ws_protocol
-from twisted.internet.testing import StringTransport
+from hypothesis import given
+from hypothesis import strategies as st
 
-from classroom.server.lean_frames import LeanWebSocketProtocol, lean_frames_install
+from classroom.server.lean_frames import LeanWebSocketProtocol, lean_frames_install, unmask
+from tests.daphne_protocols import protocol_opened
+
+if TYPE_CHECKING:
+    from twisted.internet.testing import StringTransport
 
 PAYLOADS = [b"", b"x", b"a" * 125, b"b" * 126, b"c" * 0xFFFF, b"d" * 0x10000, "é✓".encode()]
 
 
 def _open(protocol_class: type[Any], **options: Any) -> tuple[Any, StringTransport]:
-    factory = ws_protocol.WebSocketFactory(None)
-    factory.protocol = protocol_class
-    factory.setProtocolOptions(**options)
-    protocol = factory.buildProtocol(("127.0.0.1", 1))
-    transport = StringTransport()
-    protocol.makeConnection(transport)
-    protocol.state = AutobahnProtocol.STATE_OPEN
+    protocol, transport, _queue = protocol_opened(protocol_class, **options)
     return protocol, transport
 
 
@@ -92,3 +91,103 @@ def test_install_gives_daphnes_sockets_the_lean_protocol(monkeypatch: pytest.Mon
     lean_frames_install()
     lean_frames_install()
     assert ws_protocol.WebSocketFactory.protocol is LeanWebSocketProtocol
+
+
+def _client_frame(payload: bytes, *, opcode: int = 1, mask: bytes = b"\x0f\xa5\x3c\x81") -> bytes:
+    """A browser's frame: FIN set, masked, the shortest length form."""
+    length = len(payload)
+    if length <= 125:
+        header = bytes((0x80 | opcode, 0x80 | length))
+    elif length <= 0xFFFF:
+        header = bytes((0x80 | opcode, 0x80 | 126)) + length.to_bytes(2, "big")
+    else:
+        header = bytes((0x80 | opcode, 0x80 | 127)) + length.to_bytes(8, "big")
+    return header + mask + bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+
+
+def _read_both(stream: bytes, cuts: list[int], **options: Any) -> tuple[Any, ...]:
+    """The same bytes, read in the same pieces, by the lean protocol and by Daphne's."""
+    read = []
+    for protocol_class in (LeanWebSocketProtocol, ws_protocol.WebSocketProtocol):
+        protocol, transport, queue = protocol_opened(protocol_class, **options)
+        start = 0
+        for cut in [*sorted(cuts), len(stream)]:
+            protocol.dataReceived(stream[start:cut])
+            start = cut
+        read.append((list(queue), transport.value(), protocol.state))
+    return tuple(read)
+
+
+_message = st.one_of(
+    st.text(max_size=200).map(lambda text: (text.encode(), 1)),
+    st.binary(max_size=300).map(lambda data: (data, 2)),
+    st.binary(max_size=125).map(lambda data: (data, 9)),  # a ping: answered with a pong
+)
+
+
+@given(
+    messages=st.lists(_message, max_size=8),
+    masks=st.lists(st.binary(min_size=4, max_size=4), min_size=8, max_size=8),
+    cuts=st.lists(st.integers(min_value=0, max_value=4000), max_size=6),
+)
+def test_any_stream_of_client_frames_reads_as_daphne_reads_it(
+    messages: list[tuple[bytes, int]], masks: list[bytes], cuts: list[int]
+) -> None:
+    stream = b"".join(
+        _client_frame(payload, opcode=opcode, mask=mask)
+        for (payload, opcode), mask in zip(messages, masks, strict=False)
+    )
+    lean, daphne = _read_both(stream, [cut for cut in cuts if cut <= len(stream)])
+    assert lean == daphne
+
+
+def test_a_whole_plain_frame_skips_autobahns_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    lean, _wire, queue = protocol_opened(LeanWebSocketProtocol)
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("autobahn read a plain frame")
+
+    monkeypatch.setattr(AutobahnProtocol, "processData", refuse)
+    lean.dataReceived(_client_frame(b'{"type":"ping","seq":7}') + _client_frame(b"\x01", opcode=2))
+    assert queue == [
+        {"type": "websocket.receive", "text": '{"type":"ping","seq":7}'},
+        {"type": "websocket.receive", "bytes": b"\x01"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("stream", "options"),
+    [
+        (_client_frame(b"ok") + _client_frame(b"\xff\xfe"), {}),
+        (_client_frame(b"ok") + _client_frame(b"caf\xc3"), {}),
+        (_client_frame(b"ok") + b"\x81\x02no", {}),
+        (_client_frame(b"ok") + _client_frame(b"nine bytes"), {"maxMessagePayloadSize": 8}),
+        (_client_frame(b"ok") + _client_frame(b"nine bytes"), {"maxFramePayloadSize": 8}),
+        (_client_frame(b"ok") + b"\x81\xfe\x00\x0a" + _client_frame(b"x" * 10)[2:], {}),
+        (_client_frame(b"ok") + _client_frame(b"bye", opcode=0), {}),
+    ],
+    ids=[
+        "invalid-utf8",
+        "cut-code-point",
+        "unmasked",
+        "message-too-long",
+        "frame-too-long",
+        "long-form-for-a-short-length",
+        "stray-continuation",
+    ],
+)
+def test_a_bad_frame_is_refused_as_daphne_refuses_it(
+    stream: bytes, options: dict[str, Any]
+) -> None:
+    lean, daphne = _read_both(stream, [], **options)
+    assert lean == daphne
+    queue, _wire, state = lean
+    assert queue == [{"type": "websocket.receive", "text": "ok"}]
+    assert state == AutobahnProtocol.STATE_CLOSED  # autobahn drops a peer that breaks the rules
+
+
+def test_unmask_undoes_a_browsers_mask() -> None:
+    payload = bytes(range(256)) * 3
+    masked = _client_frame(payload, mask=b"\x01\x02\x03\x04")[8:]
+    assert unmask(masked, b"\x01\x02\x03\x04") == payload
+    assert unmask(b"", b"\x01\x02\x03\x04") == b""
