@@ -76,6 +76,19 @@ async def test_a_page_drawn_apart_is_the_page_drawn_here(
     assert drawer.pid() not in (None, os.getpid())
 
 
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
+async def test_the_drawing_process_draws_in_the_idle_scheduling_class(
+    drawer: PageDrawer,
+    started_session: GameSession,
+) -> None:
+    ask = await sync_to_async(draw_ask)(started_session, "apart", page="console")
+    await _draw_when_up(drawer, ask)
+    pid = drawer.pid()
+    assert pid is not None
+    assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+    assert os.sched_getscheduler(os.getpid()) == os.SCHED_OTHER  # the serving side is not
+
+
 async def test_the_tablets_this_process_holds_are_connected_on_the_pages_drawn_apart(
     drawer: PageDrawer,
     started_session: GameSession,
