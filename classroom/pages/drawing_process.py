@@ -51,7 +51,8 @@ def drawing_priority_lower() -> None:
     A nice value only weighs the two's shares: the kernel lets the running draw finish its
     time slice first, and at 2,400 students the loop waited for a core 28 % of its time with
     the draws at nice 10 (nice 19 alike) against 14 % in the idle class (the loop thread's
-    ``/proc`` schedstat, ``bench_tax.py --students 2400``). The draws still get every core
+    ``/proc`` schedstat, ``bench_tax.py --students 2400``, the serving process at nice -5 so
+    that the simulated tablets' share stays apart). The draws still get every core
     the site leaves free, which is most of the machine's time: the loop uses at most one.
     Threads started after this inherit it.
     """

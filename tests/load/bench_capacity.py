@@ -496,7 +496,8 @@ class ClientLoad:
 
 
 def _connect(url: str, cookie: str, port: int, **options: Any) -> Any:
-    """A WebSocket as the browser opens it (its cookie, the site's Origin)."""
+    """A WebSocket as the browser opens it (its cookie, the site's Origin, and no pings of
+    the protocol's own: a browser answers the server's, it never sends any)."""
     from websockets.asyncio.client import connect
 
     return connect(
@@ -505,6 +506,7 @@ def _connect(url: str, cookie: str, port: int, **options: Any) -> Any:
         origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
         open_timeout=60,
         max_queue=None,
+        ping_interval=None,
         **options,
     )
 
