@@ -1,5 +1,6 @@
 """Daphne's WebSocket protocol opened in memory, as after the handshake: frames written go to
-a ``StringTransport`` and messages read go to a list (the lean frames' tests and benchmark)."""
+a ``StringTransport`` and messages read go to a list; and a browser's frames to feed it (the
+lean frames' tests and benchmark)."""
 
 from __future__ import annotations
 
@@ -39,3 +40,15 @@ def protocol_opened(
     protocol.application_queue = queue = ApplicationQueue()
     transport.registerProducer(protocol, True)
     return protocol, transport, queue
+
+
+def client_frame(payload: bytes, *, opcode: int = 1, mask: bytes = b"\x0f\xa5\x3c\x81") -> bytes:
+    """A browser's frame: FIN set, masked, the shortest length form."""
+    length = len(payload)
+    if length <= 125:
+        header = bytes((0x80 | opcode, 0x80 | length))
+    elif length <= 0xFFFF:
+        header = bytes((0x80 | opcode, 0x80 | 126)) + length.to_bytes(2, "big")
+    else:
+        header = bytes((0x80 | opcode, 0x80 | 127)) + length.to_bytes(8, "big")
+    return header + mask + bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))

@@ -47,14 +47,11 @@ def drawing_process_start(databases: dict[str, Any], parent_pid: int, parent_id:
 def drawing_priority_lower() -> None:
     """Put this process's draws behind the serving process's event loop.
 
-    Under Linux's idle scheduling class a draw gives up its core the moment the loop wakes.
-    A nice value only weighs the two's shares: the kernel lets the running draw finish its
-    time slice first, and at 2,400 students the loop waited for a core 28 % of its time with
-    the draws at nice 10 (nice 19 alike) against 14 % in the idle class (the loop thread's
-    ``/proc`` schedstat, ``bench_tax.py --students 2400``, the serving process at nice -5 so
-    that the simulated tablets' share stays apart). The draws still get every core
-    the site leaves free, which is most of the machine's time: the loop uses at most one.
-    Threads started after this inherit it.
+    Under Linux's idle scheduling class a draw gives up its core the moment the loop wakes. A
+    nice value only weighs the two's shares: the kernel lets the running draw finish its time
+    slice first, and the loop waits for it (docs/benchmarks.md, *The loop's own ceiling*).
+    The draws still get every core the site leaves free, which is most of the machine's time:
+    the loop uses at most one. Threads started after this inherit it.
     """
     os.nice(DRAWING_NICENESS)
     if hasattr(os, "SCHED_IDLE"):

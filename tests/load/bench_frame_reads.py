@@ -28,12 +28,6 @@ FRAMES = (
 )
 
 
-def _masked(payload: bytes) -> bytes:
-    mask = os.urandom(4)
-    body = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
-    return bytes((0x81, 0x80 | len(payload))) + mask + body
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=20_000, help="frames read each way")
@@ -41,11 +35,11 @@ def main() -> None:
     from daphne import ws_protocol
 
     from classroom.server.lean_frames import LeanWebSocketProtocol
-    from tests.daphne_protocols import protocol_opened
+    from tests.daphne_protocols import client_frame, protocol_opened
 
     ways = {"autobahn": ws_protocol.WebSocketProtocol, "lean": LeanWebSocketProtocol}
     protocols = {name: protocol_opened(protocol_class)[0] for name, protocol_class in ways.items()}
-    frames = [_masked(FRAMES[n % len(FRAMES)]) for n in range(BLOCK)]
+    frames = [client_frame(FRAMES[n % len(FRAMES)], mask=os.urandom(4)) for n in range(BLOCK)]
     per_frame: dict[str, list[float]] = {name: [] for name in ways}
     for _block in range(max(1, args.frames // BLOCK)):
         for name, protocol in protocols.items():

@@ -1,5 +1,6 @@
 """A plain message leaves framed as autobahn frames it, in one write and without autobahn's
-framing path; any other message goes autobahn's way."""
+framing path, and a browser's frames are read as Daphne reads them, the plain ones without
+autobahn's reading path; any other message goes autobahn's way."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from classroom.server.lean_frames import LeanWebSocketProtocol, lean_frames_install, unmask
-from tests.daphne_protocols import protocol_opened
+from tests.daphne_protocols import client_frame, protocol_opened
 
 if TYPE_CHECKING:
     from twisted.internet.testing import StringTransport
@@ -93,18 +94,6 @@ def test_install_gives_daphnes_sockets_the_lean_protocol(monkeypatch: pytest.Mon
     assert ws_protocol.WebSocketFactory.protocol is LeanWebSocketProtocol
 
 
-def _client_frame(payload: bytes, *, opcode: int = 1, mask: bytes = b"\x0f\xa5\x3c\x81") -> bytes:
-    """A browser's frame: FIN set, masked, the shortest length form."""
-    length = len(payload)
-    if length <= 125:
-        header = bytes((0x80 | opcode, 0x80 | length))
-    elif length <= 0xFFFF:
-        header = bytes((0x80 | opcode, 0x80 | 126)) + length.to_bytes(2, "big")
-    else:
-        header = bytes((0x80 | opcode, 0x80 | 127)) + length.to_bytes(8, "big")
-    return header + mask + bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
-
-
 def _read_both(stream: bytes, cuts: list[int], **options: Any) -> tuple[Any, ...]:
     """The same bytes, read in the same pieces, by the lean protocol and by Daphne's."""
     read = []
@@ -134,7 +123,7 @@ def test_any_stream_of_client_frames_reads_as_daphne_reads_it(
     messages: list[tuple[bytes, int]], masks: list[bytes], cuts: list[int]
 ) -> None:
     stream = b"".join(
-        _client_frame(payload, opcode=opcode, mask=mask)
+        client_frame(payload, opcode=opcode, mask=mask)
         for (payload, opcode), mask in zip(messages, masks, strict=False)
     )
     lean, daphne = _read_both(stream, [cut for cut in cuts if cut <= len(stream)])
@@ -148,7 +137,7 @@ def test_a_whole_plain_frame_skips_autobahns_reading(monkeypatch: pytest.MonkeyP
         raise AssertionError("autobahn read a plain frame")
 
     monkeypatch.setattr(AutobahnProtocol, "processData", refuse)
-    lean.dataReceived(_client_frame(b'{"type":"ping","seq":7}') + _client_frame(b"\x01", opcode=2))
+    lean.dataReceived(client_frame(b'{"type":"ping","seq":7}') + client_frame(b"\x01", opcode=2))
     assert queue == [
         {"type": "websocket.receive", "text": '{"type":"ping","seq":7}'},
         {"type": "websocket.receive", "bytes": b"\x01"},
@@ -158,13 +147,13 @@ def test_a_whole_plain_frame_skips_autobahns_reading(monkeypatch: pytest.MonkeyP
 @pytest.mark.parametrize(
     ("stream", "options"),
     [
-        (_client_frame(b"ok") + _client_frame(b"\xff\xfe"), {}),
-        (_client_frame(b"ok") + _client_frame(b"caf\xc3"), {}),
-        (_client_frame(b"ok") + b"\x81\x02no", {}),
-        (_client_frame(b"ok") + _client_frame(b"nine bytes"), {"maxMessagePayloadSize": 8}),
-        (_client_frame(b"ok") + _client_frame(b"nine bytes"), {"maxFramePayloadSize": 8}),
-        (_client_frame(b"ok") + b"\x81\xfe\x00\x0a" + _client_frame(b"x" * 10)[2:], {}),
-        (_client_frame(b"ok") + _client_frame(b"bye", opcode=0), {}),
+        (client_frame(b"ok") + client_frame(b"\xff\xfe"), {}),
+        (client_frame(b"ok") + client_frame(b"caf\xc3"), {}),
+        (client_frame(b"ok") + b"\x81\x02no", {}),
+        (client_frame(b"ok") + client_frame(b"nine bytes"), {"maxMessagePayloadSize": 8}),
+        (client_frame(b"ok") + client_frame(b"nine bytes"), {"maxFramePayloadSize": 8}),
+        (client_frame(b"ok") + b"\x81\xfe\x00\x0a" + client_frame(b"x" * 10)[2:], {}),
+        (client_frame(b"ok") + client_frame(b"bye", opcode=0), {}),
     ],
     ids=[
         "invalid-utf8",
@@ -188,6 +177,6 @@ def test_a_bad_frame_is_refused_as_daphne_refuses_it(
 
 def test_unmask_undoes_a_browsers_mask() -> None:
     payload = bytes(range(256)) * 3
-    masked = _client_frame(payload, mask=b"\x01\x02\x03\x04")[8:]
+    masked = client_frame(payload, mask=b"\x01\x02\x03\x04")[8:]
     assert unmask(masked, b"\x01\x02\x03\x04") == payload
     assert unmask(b"", b"\x01\x02\x03\x04") == b""
