@@ -104,7 +104,7 @@ run: $(VENV)/.installed-run
 	@# it stops with Daphne, however Daphne stops.
 	$(BIN)/python manage.py tasks_worker -v0 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/daphne -e tcp:port=$(PORT):interface=$(HOST):backlog=$(LISTEN_BACKLOG) \
+	$(BIN)/python -m classroom.server.serve -e tcp:port=$(PORT):interface=$(HOST):backlog=$(LISTEN_BACKLOG) \
 		--websocket-max-message-size $(WS_MAX_BYTES) --websocket-max-frame-size $(WS_MAX_BYTES) \
 		$(DAPHNE_TIMEOUTS) classroom.asgi:application
 

@@ -88,6 +88,8 @@ async def diagnostics(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
         {
             "pid": os.getpid(),
+            # uvloop or asyncio (classroom/server/serve.py): which loop this process runs on.
+            "event_loop": type(asyncio.get_running_loop()).__module__.partition(".")[0],
             "rss_bytes": _rss_bytes(),
             "open_fds": open_fds,
             "socket_fds": socket_fds,

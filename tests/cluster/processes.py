@@ -81,7 +81,7 @@ class Site:
         port = port or free_port()
         log = (self.workdir / f"daphne-{port}.log").open("ab")
         self.processes[port] = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            [sys.executable, "-m", "classroom.server.serve", "-b", "127.0.0.1", "-p", str(port),
              *DAPHNE_TIMEOUT_ARGS, "classroom.asgi:application"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip

@@ -105,7 +105,7 @@ def _trusted_proxies(parent: int) -> list[str]:
             if ppid != parent:
                 continue
             with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
-                if b"daphne" not in cmdline.read():
+                if b"classroom.server.serve" not in cmdline.read():
                     continue
             with open(f"/proc/{entry}/environ", "rb") as environ:
                 variables = dict(

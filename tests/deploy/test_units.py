@@ -69,14 +69,15 @@ def test_systemd_analyze_refuses_a_unit_whose_program_is_missing(tmp_path: Path)
     done = _verify(tmp_path)
 
     assert done.returncode != 0
-    assert f"{nowhere}/.venv/bin/daphne is not executable" in done.stderr
+    assert f"{nowhere}/.venv/bin/python is not executable" in done.stderr
 
 
 def test_the_web_processes_run_with_the_makefiles_daphne_flags() -> None:
     (command,) = exec_starts("snapclass-web@.service", instance="8001")
-    assert Path(command[0]).name == "daphne"
-    assert command[1:3] == ["-v", "0"]  # HAProxy logs every request
-    assert command[3:-1] == daphne_serve_args("127.0.0.1", 8001)
+    assert Path(command[0]).name == "python"
+    assert command[1:3] == ["-m", "classroom.server.serve"]  # Daphne on uvloop
+    assert command[3:5] == ["-v", "0"]  # HAProxy logs every request
+    assert command[5:-1] == daphne_serve_args("127.0.0.1", 8001)
     assert command[-1] == "classroom.asgi:application"
 
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")

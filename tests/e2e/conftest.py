@@ -176,7 +176,7 @@ def served(env: dict[str, str], log: Path) -> Iterator[str]:
     with log.open("wb") as log_file:
         process = subprocess.Popen(
             [
-                sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                sys.executable, "-m", "classroom.server.serve", "-b", "127.0.0.1", "-p", str(port),
                 "--websocket-max-message-size", "65536", *DAPHNE_TIMEOUT_ARGS,
                 "classroom.asgi:application",
             ],

@@ -770,6 +770,9 @@ def _serve(daphne_args: list[str]) -> None:
     import gc
     import threading
 
+    from classroom.server.serve import event_loop_install
+
+    event_loop_install()  # the serving process's loop, before Daphne's import makes one
     from daphne.cli import CommandLineInterface
 
     out = Path(os.environ["SNAPCLASS_BENCH_OUT"])

@@ -147,7 +147,7 @@ async def _bench(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     port = _free_port()
     log = (workdir / "server.log").open("wb")
     server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+        [sys.executable, "-m", "classroom.server.serve", "-b", "127.0.0.1", "-p", str(port),
          *DAPHNE_TIMEOUT_ARGS, "classroom.asgi:application"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log,
     )  # fmt: skip

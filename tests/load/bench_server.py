@@ -56,7 +56,7 @@ async def bench_server(prepare: str) -> AsyncIterator[BenchServer]:
         port = _free_port()
         log = Path(workdir) / "daphne.log"
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", *daphne_listen_args("127.0.0.1", port),
+            [sys.executable, "-m", "classroom.server.serve", *daphne_listen_args("127.0.0.1", port),
              *DAPHNE_TIMEOUT_ARGS, "classroom.asgi:application"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"),
         )  # fmt: skip

@@ -314,8 +314,8 @@ async def _one_run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     ours_port, raw_port = _free_port(), _free_port()
     servers = [
         subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(ours_port),
-             "classroom.asgi:application"],
+            [sys.executable, "-m", "classroom.server.serve", "-b", "127.0.0.1",
+             "-p", str(ours_port), "classroom.asgi:application"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         ),
         subprocess.Popen(

@@ -105,8 +105,8 @@ class Command(BaseCommand):
         return subprocess.Popen(  # noqa: S603 - this interpreter, fixed arguments
             # -v 0: no access log of its own (HAProxy's has every request, and not the
             # health checks that would fill this one every second).
-            [sys.executable, "-m", "daphne", "-v", "0", *daphne_serve_args("127.0.0.1", port),
-             "classroom.asgi:application"],
+            [sys.executable, "-m", "classroom.server.serve", "-v", "0",
+             *daphne_serve_args("127.0.0.1", port), "classroom.asgi:application"],
             env=env,
         )  # fmt: skip
 

@@ -7,22 +7,18 @@ is whole). The test sets ``--http-timeout 1`` so a trickle is cut within seconds
 
 from __future__ import annotations
 
-import contextlib
 import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from classroom.server.daphne_limits import DAPHNE_TIMEOUT_ARGS
+from tests.served_site import served
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-ROOT = Path(__file__).resolve().parents[3]
 DEADLINE_S = 1
 # A trickle of one byte every 0.2 s: far more than the deadline's worth of bytes, so an open
 # connection after all of them means nothing cut it off.
@@ -30,46 +26,11 @@ STEP_S = 0.2
 TRICKLE_BYTES = 150
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def daphne(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     workdir = tmp_path_factory.mktemp("daphne-limits")
-    port = _free_port()
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
-        "SECRET_KEY": "limits-" + "x" * 60,
-        "DJANGO_SETTINGS_MODULE": "classroom.settings",
-    }
-    log = (workdir / "daphne.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         *DAPHNE_TIMEOUT_ARGS, "--http-timeout", str(DEADLINE_S),
-         "classroom.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        _wait_until_listening(port, process, workdir / "daphne.log")
+    with served(workdir, *DAPHNE_TIMEOUT_ARGS, "--http-timeout", str(DEADLINE_S)) as port:
         yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        log.close()
-
-
-def _wait_until_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    for _attempt in range(200):
-        if process.poll() is not None:
-            raise RuntimeError(f"Daphne exited early:\n{log.read_text()}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-            return
-        time.sleep(0.2)
-    raise RuntimeError(f"Daphne did not listen:\n{log.read_text()}")
 
 
 def _trickle(port: int, start: bytes, drip: bytes) -> bytes:
