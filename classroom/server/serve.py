@@ -9,9 +9,9 @@ waiting for sockets) in C, and the loop spends less CPU per student on it than o
 loop (docs/benchmarks.md, *The event loop*).
 
 Daphne makes its loop when ``daphne.server`` is first imported, so the choice is made here,
-before that import; a process that imported it already keeps the loop it has.
+before that import; once it is imported the choice is refused, as it could change nothing.
 ``SNAPCLASS_EVENT_LOOP=asyncio`` keeps Python's own loop (a machine where uvloop misbehaves,
-or a comparison); Windows, which uvloop does not run on, always has it.
+or a comparison); on Windows, which uvloop does not run on, that is the default.
 """
 
 from __future__ import annotations
@@ -40,6 +40,10 @@ def event_loop_install(*, choice: str | None = None) -> str:
     if name not in EVENT_LOOPS:
         raise EventLoopChoiceError(
             f"SNAPCLASS_EVENT_LOOP is {name!r}: it must be one of {', '.join(EVENT_LOOPS)}"
+        )
+    if name == "uvloop" and sys.platform == "win32":
+        raise EventLoopChoiceError(
+            "uvloop does not run on Windows: use SNAPCLASS_EVENT_LOOP=asyncio"
         )
     if "daphne.server" in sys.modules:
         raise EventLoopChoiceError(

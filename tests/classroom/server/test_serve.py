@@ -66,3 +66,13 @@ def test_an_unknown_choice_is_refused_and_changes_nothing() -> None:
         event_loop_install(choice="trio")
 
     assert asyncio.get_event_loop_policy() is policy
+
+
+def test_uvloop_on_windows_is_refused_with_the_way_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "win32")
+    policy = asyncio.get_event_loop_policy()
+
+    with pytest.raises(EventLoopChoiceError, match="SNAPCLASS_EVENT_LOOP=asyncio"):
+        event_loop_install(choice="uvloop")
+
+    assert asyncio.get_event_loop_policy() is policy
