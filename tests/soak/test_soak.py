@@ -141,7 +141,8 @@ def _diagnostics(ports: list[int]) -> dict[str, Any]:
                 kinds = total.setdefault(name, {})
                 for kind, count in value.items():
                     kinds[kind] = kinds.get(kind, 0) + count
-            elif name != "pid":
+            elif name != "pid" and isinstance(value, int | float):
+                # Counts add up; a process id or a name (its event loop) does not.
                 total[name] = total.get(name, 0) + value
     return total
 
