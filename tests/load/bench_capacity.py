@@ -6,7 +6,9 @@ Ramps classes of 30 simulated students (auto-flip Palm Strike, tables of four; t
 pick cards like children) onto Daphne, measuring after each step, over a window, the time from
 the server beginning a flip to the *last* tablet of the table receiving it. The ramp stops when
 p99 passes the limit twice in a row (one noisy window on a shared machine is not a verdict) or
-at ``--max-students``. Modes:
+at ``--max-students``. A game lasts about 11 minutes and a ramp to 3,000 students about 19: a
+class whose games are all over leaves before the next step and a fresh class takes its place,
+so the load stays that of children playing (``classes_replaced`` per step). Modes:
 
 * ``embedded``: one process, SQLite, the in-memory channel layer (the default install);
 * ``cluster``: two processes on PostgreSQL and Redis behind HAProxy
@@ -49,6 +51,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import math
 import os
 import random
 import signal
@@ -74,6 +77,9 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[2]
 CLASS_SIZE = 30
 TABLE_SIZE = 4
+# Spare classes prepared for a ramp, as a share of those it may connect: a game lasts about
+# 11 minutes and a ramp to 3,000 about 19, so over half of the classes finish a game.
+SPARE_CLASSES = 0.7
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # A flip still missing a tablet this long after it began is counted as lost.
 LOST_AFTER_S = 10.0
@@ -192,6 +198,11 @@ class ClientLoad:
     # Tablets whose game is over (first to 100 points, after 10-15 min): quiet, not silent.
     games_over: set[str] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    # Per class (its join code): its tablets' seat tokens, its tables, and the tasks of its
+    # sockets (tablets and teacher pages), so a class whose games are over can leave.
+    class_tokens: dict[str, list[str]] = field(default_factory=dict)
+    class_tables: dict[str, set[str]] = field(default_factory=dict)
+    class_tasks: dict[str, list[asyncio.Task[None]]] = field(default_factory=dict)
 
     async def add(self, command: dict[str, Any]) -> dict[str, Any]:
         code = command["code"]
@@ -201,23 +212,61 @@ class ClientLoad:
         self.sizes.update(by_table)
         for seat in command["seats"]:
             self.members.setdefault(str(seat["table"]), []).append(seat["token"])
+        self.class_tokens[code] = [seat["token"] for seat in command["seats"]]
+        self.class_tables[code] = set(by_table)
+        self.class_tasks[code] = tasks = []
         placed: Counter[str] = Counter()
         if command.get("teacher_cookie"):
             for page in ("console", "projector"):
-                task = asyncio.create_task(self._teacher_page(page, command, ports[0]))
-                self.tasks.add(task)
-                task.add_done_callback(self.tasks.discard)
+                tasks.append(asyncio.create_task(self._teacher_page(page, command, ports[0])))
         for seat in command["seats"]:
             table = str(seat["table"])
             port = ports[placed[table] % len(ports)]
             placed[table] += 1
             future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
             ready.append(future)
-            task = asyncio.create_task(self._tablet(code, seat["token"], table, port, future))
+            tasks.append(
+                asyncio.create_task(self._tablet(code, seat["token"], table, port, future))
+            )
+        for task in tasks:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         done = await asyncio.wait_for(asyncio.gather(*ready), timeout=90)
         return {"op": "added", "ok": sum(done), "connected": self.connected}
+
+    def finished(self) -> dict[str, Any]:
+        """The classes whose every tablet has seen its game end."""
+        codes = [
+            code
+            for code, tokens in self.class_tokens.items()
+            if all(token in self.games_over for token in tokens)
+        ]
+        return {"op": "finished", "codes": codes}
+
+    async def retire(self, codes: list[str]) -> dict[str, Any]:
+        """Close every socket of these classes (tablets and teacher pages; their games are
+        over) and forget them, so a finished class counts neither as quiet nor as load."""
+        tasks = [task for code in codes for task in self.class_tasks.pop(code, [])]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        students = tables = 0
+        for code in codes:
+            tokens = self.class_tokens.pop(code, [])
+            students += len(tokens)
+            tables += len(self.class_tables.get(code, ()))
+            for table in self.class_tables.pop(code, set()):
+                self.sizes.pop(table, None)
+                self.members.pop(table, None)
+                for key in [key for key in self.pending if key[0] == table]:
+                    del self.pending[key]
+            for token in tokens:
+                self.games_over.discard(token)
+                self.last_view.pop(token, None)
+                self.first_flip.pop(token, None)
+                self.tablet_flip.pop(token, None)
+                self.tablet_frame.pop(token, None)
+        return {"op": "retired", "students": students, "tables": tables}
 
     def _owed(self, table: str, flip: int, entry: _Pending) -> list[str]:
         """The tablets of the table that should have had this flip and have not."""
@@ -530,6 +579,10 @@ async def _client_main(slap_probability: float, *, heartbeat: bool) -> None:
             reply = await load.add(command)
         elif op == "report":
             reply = load.report()
+        elif op == "finished":
+            reply = load.finished()
+        elif op == "retire":
+            reply = await load.retire(command["codes"])
         else:
             reply = await load.stop()
         sys.stdout.write(json.dumps(reply) + "\n")
@@ -846,13 +899,16 @@ print(json.dumps(classes))
 """
 
 
-def _prepare(site: Site, classes: int, flip_every: float) -> list[dict[str, Any]]:
+def _prepare(
+    site: Site, classes: int, flip_every: float, points_target: int = 100
+) -> list[dict[str, Any]]:
     settings = {
         "flip_pacing": "auto",
         "auto_flip_s": flip_every,
         "response_window_s": min(2.0, flip_every - 0.5),
-        # The longest game there is: tables must still be flipping at the end of the ramp.
-        "points_target": 100,
+        # 100, the longest game there is (about 11 minutes): a ramp replaces the classes
+        # whose games end (``Load.replace_finished``).
+        "points_target": points_target,
     }
     code = PREPARE.format(
         classes=classes, table_size=TABLE_SIZE, size=CLASS_SIZE, settings=repr(settings)
@@ -1088,6 +1144,24 @@ class Load:
         if failed:
             _log(f"  {failed} tablets did not get their table")
 
+    async def replace_finished(self, classes: list[dict[str, Any]], *, spread_s: float) -> int:
+        """Classes whose games are all over leave, and as many fresh classes of ``classes``
+        join (as many as are left): the load stays that of children playing. Games last
+        about 11 minutes, a ramp to 3,000 students about 19. How many classes left."""
+        left = 0
+        for client in self.clients:
+            codes = (await client.call({"op": "finished"}))["codes"]
+            codes = codes[: len(classes) - self._next - left]
+            if not codes:
+                continue
+            reply = await client.call({"op": "retire", "codes": codes})
+            self.students -= reply["students"]
+            self.tables -= reply["tables"]
+            left += len(codes)
+        if left:
+            await self.add(classes[self._next : self._next + left], spread_s=spread_s)
+        return left
+
     async def _reports(self) -> list[dict[str, Any]]:
         return list(await asyncio.gather(*(c.call({"op": "report"}) for c in self.clients)))
 
@@ -1164,7 +1238,11 @@ async def _ramp(
             elif over_once:
                 count = 0  # measure the same load again before calling it
             room = (args.max_students - load.students) // CLASS_SIZE
+            # Before any new class: classes whose games are all over leave for fresh ones.
+            replaced = await load.replace_finished(classes, spread_s=args.flip_every)
             count = min(count, room, len(classes) - load._next)
+            if replaced and not count:
+                await asyncio.sleep(args.settle)
             if count:
                 adding = classes[load._next : load._next + count]
                 try:
@@ -1187,6 +1265,7 @@ async def _ramp(
                     os.kill(pid, signal.SIGUSR1)
             window = await load.measure(args.window)
             step = window.summary(load.tables, args.flip_every)
+            step["classes_replaced"] = replaced
             # The sockets HAProxy has open to each process (tablets; teachers' pages too).
             step["students_per_process"] = server.sockets_per_process() or [load.students]
             # How many times less often each process drew its teacher pages than one class
@@ -1218,7 +1297,7 @@ async def _ramp(
                 f", per process {step['students_per_process']}"
                 f", teacher pages {step['teacher_frames_per_s']} frames/s"
                 f" (stretch {step['teacher_page_stretch']}), pongs/s {step['pongs_per_s']}"
-                f", probes/s {step['probes_per_s']}"
+                f", probes/s {step['probes_per_s']}, classes replaced {replaced}"
             )
             if profiling:
                 break  # the profile was the point; the sampler's own cost would skew the rest
@@ -1288,12 +1367,16 @@ async def _fixed(
     return result
 
 
-def _embedded(workdir: Path, args: argparse.Namespace) -> tuple[Server, list[dict[str, Any]]]:
+def _embedded(
+    workdir: Path, args: argparse.Namespace, *, classes_wanted: int | None = None
+) -> tuple[Server, list[dict[str, Any]]]:
     from tests.cluster.processes import embedded_site
 
     site = embedded_site(workdir)
     site.env |= {"SNAPCLASS_DIAGNOSTICS": "1", "LOG_LEVEL": "WARNING"}
-    classes = _prepare(site, args.max_students // CLASS_SIZE, args.flip_every)
+    if classes_wanted is None:
+        classes_wanted = args.max_students // CLASS_SIZE
+    classes = _prepare(site, classes_wanted, args.flip_every, args.points_target)
     if args.timings or args.profile_at or args.switch_interval or args.gc_young:
         site.env["SNAPCLASS_BENCH_OUT"] = str(workdir)
         if args.switch_interval:
@@ -1321,7 +1404,7 @@ def _cluster(
         "LOG_LEVEL": "WARNING",
         "SNAPCLASS_CHANNEL_LAYER": layer,
     }
-    prepared = _prepare(site, classes, args.flip_every)
+    prepared = _prepare(site, classes, args.flip_every, args.points_target)
     ports = [site.start(), site.start()]
     return Server(site, ports, proxy_port=site.proxy_start(affinity=affinity)), prepared
 
@@ -1338,6 +1421,12 @@ def _services_up() -> str | None:
     return None
 
 
+def _ramp_classes(args: argparse.Namespace) -> int:
+    """Classes to prepare for a ramp: those it may connect, and spares to replace the ones
+    whose games end meanwhile (``Load.replace_finished``)."""
+    return math.ceil(args.max_students / CLASS_SIZE * (1 + SPARE_CLASSES))
+
+
 async def _run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
     from tests.cluster.processes import drop_database
     from tests.services import POSTGRES_URL
@@ -1345,9 +1434,9 @@ async def _run_mode(mode: str, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix=f"snapclass-capacity-{mode}-") as tmp:
         workdir = Path(tmp)
         if mode == "embedded":
-            server, classes = _embedded(workdir, args)
+            server, classes = _embedded(workdir, args, classes_wanted=_ramp_classes(args))
         elif mode in ("cluster", "cluster-spread"):
-            classes_wanted = args.max_students // CLASS_SIZE
+            classes_wanted = _ramp_classes(args)
             server, classes = _cluster(
                 workdir,
                 args,
@@ -1494,6 +1583,13 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--settle", type=float, default=5.0, help="seconds after connecting")
     parser.add_argument("--flip-every", type=float, default=2.5)
     parser.add_argument("--slap", type=float, default=0.3, help="chance a student slaps a flip")
+    parser.add_argument(
+        "--points-target",
+        type=int,
+        default=100,
+        help="the games' points target (a small one ends games within minutes: a quick look "
+        "at the ramp's replacing of finished classes)",
+    )
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument(
         "--profile-at",

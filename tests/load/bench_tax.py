@@ -64,6 +64,7 @@ def _options(args: argparse.Namespace) -> argparse.Namespace:
         profile_at=0,
         switch_interval=0.0,
         gc_young=0,
+        points_target=100,
     )
 
 
