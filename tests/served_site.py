@@ -11,16 +11,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tests.cluster.processes import free_port
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextlib.contextmanager

@@ -254,8 +254,9 @@ class ClientLoad:
         for code in codes:
             tokens = self.class_tokens.pop(code, [])
             students += len(tokens)
-            tables += len(self.class_tables.get(code, ()))
-            for table in self.class_tables.pop(code, set()):
+            class_tables = self.class_tables.pop(code, set())
+            tables += len(class_tables)
+            for table in class_tables:
                 self.sizes.pop(table, None)
                 self.members.pop(table, None)
                 for key in [key for key in self.pending if key[0] == table]:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from classroom.server.serve import EventLoopChoiceError, event_loop_install
-from tests.served_site import ROOT, free_port, served
+from tests.cluster.processes import free_port
+from tests.served_site import ROOT, served
 
 if TYPE_CHECKING:
     from pathlib import Path
