@@ -14,14 +14,24 @@ A tablet's socket also beats from this side: the watchdog calls ``beat`` every `
 life, so a tablet pings only when it hears nothing (static/js/lib/heartbeat.js). One probe and its
 answer stand in for a ping, its pong, a probe and its answer: half the frames a school's
 tablets cost the server.
+
+Every watchdog of an event loop is kept by one ``Heartbeats``: one task and one timer for all
+of them, waking when the earliest is due and handling every watchdog due by then. A task of
+its own for each socket would wake the loop once per socket every 2 s, each time with a timer,
+a future and a coroutine made for it: thousands a second in a school, and the objects a young
+collection walks while every tablet waits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
-import time
+import weakref
 from typing import TYPE_CHECKING
+
+from games.live.supervision import supervised
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -32,67 +42,182 @@ logger = logging.getLogger(__name__)
 # a busy tablet or a Wi-Fi hiccup, short enough that the console shows the truth within about
 # five seconds.
 SILENCE_LIMIT_S = 4.0
-# A loop's timer may fire a hair early: a beat that is this close to due goes now, not after
-# one more wake-up.
+# A loop's timer may fire a hair early: what is this close to due is done now, not after one
+# more wake-up.
 TIMER_SLACK_S = 0.001
+# The shortest wait between two rounds of the watchdogs: what falls due meanwhile waits for
+# the next round (a probe or a close this much late), so a school's sockets wake the loop
+# about 50 times a second rather than once per socket.
+ROUND_EVERY_S = 0.02
 
 
 class SilenceWatchdog:
-    """Calls ``on_silent`` once when nothing was heard for ``limit_s`` after ``arm``."""
+    """Calls ``on_silent`` once when nothing was heard for ``limit_s`` after ``arm``, and
+    ``beat`` (if given) at once and then every ``beat_every_s`` until then.
+
+    ``beat`` sends a frame and returns: it is awaited in the round that every watchdog of the
+    loop shares. Made on the event loop that keeps it.
+    """
 
     def __init__(
         self,
         on_silent: Callable[[], Awaitable[None]],
         *,
         limit_s: float = SILENCE_LIMIT_S,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         beat: Callable[[], Awaitable[None]] | None = None,
         beat_every_s: float = 2.0,
     ) -> None:
         self._on_silent = on_silent
         self._limit_s = limit_s
-        self._clock = clock
-        self._sleep = sleep
         self._beat = beat
         self._beat_every_s = beat_every_s
-        self._last = clock()
-        self._task: asyncio.Task[None] | None = None
+        self._clock = asyncio.get_running_loop().time
+        self._last = self._clock()
+        self._next_beat = self._last
+        self._armed = False
+        self._stopped = False
 
     def heard(self) -> None:
         """A frame came in (any frame)."""
         self._last = self._clock()
 
     def arm(self) -> None:
-        """From now on, silence closes the socket."""
-        if self._task is None:
-            self._task = asyncio.ensure_future(self._watch())
+        """From now on, silence closes the socket (and beats go out)."""
+        if self._armed:
+            return
+        self._armed = True
+        self._next_beat = self._clock()
+        heartbeats().keep(self)
 
     def stop(self) -> None:
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self._stopped = True
 
     @property
     def armed(self) -> bool:
-        return self._task is not None
+        return self._armed
 
-    async def _watch(self) -> None:
-        # Sleep until the silence would reach the limit (or the next beat is due), then look
-        # again: one wake-up per limit (or beat) while frames keep coming, none per frame.
-        next_beat = self._clock()
-        while (left := self._last + self._limit_s - (now := self._clock())) > 0:
-            if self._beat is None:
-                await self._sleep(left)
-                continue
-            if now >= next_beat - TIMER_SLACK_S:
-                next_beat = now + self._beat_every_s
-                try:
-                    await self._beat()
-                except Exception:
-                    logger.exception("a heartbeat beat failed")
-                continue
-            await self._sleep(min(left, next_beat - now))
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
+    def due(self) -> float:
+        """When this watchdog next has something to do (the loop's clock)."""
+        silent_at = self._last + self._limit_s
+        return silent_at if self._beat is None else min(silent_at, self._next_beat)
+
+    def silent(self, now: float) -> bool:
+        return now - self._last >= self._limit_s - TIMER_SLACK_S
+
+    def beat_due(self, now: float) -> bool:
+        if self._beat is None or now < self._next_beat - TIMER_SLACK_S:
+            return False
+        self._next_beat = now + self._beat_every_s
+        return True
+
+    async def beat(self) -> None:
+        if self._beat is None or self._stopped:
+            return
+        try:
+            await self._beat()
+        except Exception:
+            logger.exception("a heartbeat beat failed")
+
+    async def close_silent(self) -> None:
         try:
             await self._on_silent()
         except Exception:
             logger.exception("closing a silent socket failed")
+
+
+class Heartbeats:
+    """Every armed watchdog of one event loop, in the order they fall due, and the one task
+    that wakes for them (while there are any)."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._due: list[tuple[float, int, SilenceWatchdog]] = []
+        self._order = itertools.count()
+        self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Future[None] | None = None
+        self._wake_at = float("inf")
+        # Silent sockets being closed (a close may wait on the database): kept until done.
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def __len__(self) -> int:
+        return len(self._due)
+
+    def keep(self, watchdog: SilenceWatchdog) -> None:
+        due = watchdog.due()
+        heapq.heappush(self._due, (due, next(self._order), watchdog))
+        if self._task is None or self._task.done():
+            self._task = self._loop.create_task(
+                supervised("socket heartbeats", self._run), name="socket-heartbeats"
+            )
+        elif due < self._wake_at and self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)  # due before the task's next round (a first beat)
+
+    async def _run(self) -> None:
+        while self._due:
+            now = self._loop.time()
+            if self._due[0][0] <= now + TIMER_SLACK_S:
+                await self._round(now)
+                if not self._due:
+                    return
+            # Whatever falls due in the next moments waits for one round with the rest.
+            await self._sleep_until(max(self._due[0][0], now + ROUND_EVERY_S))
+
+    async def _round(self, now: float) -> None:
+        beats, silent = self._take_due(now)
+        for watchdog in beats:
+            await watchdog.beat()
+        for watchdog in silent:
+            closing = self._loop.create_task(watchdog.close_silent())
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+
+    def _take_due(self, now: float) -> tuple[list[SilenceWatchdog], list[SilenceWatchdog]]:
+        """Every watchdog due by ``now``: those to beat, and those silent (no longer kept).
+        A watchdog heard since it was queued goes back in at its new time."""
+        beats: list[SilenceWatchdog] = []
+        silent: list[SilenceWatchdog] = []
+        while self._due and self._due[0][0] <= now + TIMER_SLACK_S:
+            _due, _order, watchdog = heapq.heappop(self._due)
+            if watchdog.stopped:
+                continue
+            if watchdog.silent(now):
+                watchdog.stop()
+                silent.append(watchdog)
+                continue
+            if watchdog.beat_due(now):
+                beats.append(watchdog)
+            heapq.heappush(self._due, (watchdog.due(), next(self._order), watchdog))
+        return beats, silent
+
+    async def _sleep_until(self, when: float) -> None:
+        self._wake = self._loop.create_future()
+        self._wake_at = when
+        timer = self._loop.call_at(when, _resolve, self._wake)
+        try:
+            await self._wake
+        finally:
+            timer.cancel()
+            self._wake, self._wake_at = None, float("inf")
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeats] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def heartbeats() -> Heartbeats:
+    """The running loop's watchdogs."""
+    loop = asyncio.get_running_loop()
+    kept = _by_loop.get(loop)
+    if kept is None:
+        kept = _by_loop[loop] = Heartbeats()
+    return kept
