@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -209,12 +210,39 @@ class RedisLeases:
         return _owner(current) if current is not None else None
 
 
-async def renew_tick_wait(*, every_ms: float = RENEW_EVERY_MS) -> None:
-    """Sleep until the process's next renewal tick: the loop's clock at a whole multiple of
-    ``every_ms``, the same instant for every keeper, so their renewals go out together."""
-    now = asyncio.get_running_loop().time()
+def renew_tick_wait(*, every_ms: float = RENEW_EVERY_MS) -> asyncio.Future[None]:
+    """Done at the process's next renewal tick: the loop's clock at a whole multiple of
+    ``every_ms``, the same instant for every keeper, so their renewals go out together.
+
+    One timer wakes every keeper waiting for a tick: a sleep of its own for each would be a
+    timer, a future and a coroutine made for every table twice a second. Each keeper waits on
+    a future of its own, so cancelling one leaves the others' waits alone.
+    """
+    loop = asyncio.get_running_loop()
     every = every_ms / 1000
-    await asyncio.sleep(every - now % every)
+    at = (loop.time() // every + 1) * every
+    ticks = _ticks.get(loop)
+    if ticks is None:
+        ticks = _ticks[loop] = {}
+    waiting = ticks.get(at)
+    if waiting is None:
+        waiting = ticks[at] = []
+        loop.call_at(at, _tick, ticks, at)
+    woken: asyncio.Future[None] = loop.create_future()
+    waiting.append(woken)
+    return woken
+
+
+# The keepers waiting for each tick to come, by tick, per event loop.
+_ticks: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[float, list[asyncio.Future[None]]]
+] = weakref.WeakKeyDictionary()
+
+
+def _tick(ticks: dict[float, list[asyncio.Future[None]]], at: float) -> None:
+    for woken in ticks.pop(at, ()):
+        if not woken.done():  # a keeper cancelled meanwhile
+            woken.set_result(None)
 
 
 def _owner(value: bytes | str) -> str:

@@ -194,3 +194,30 @@ async def test_keepers_that_began_apart_renew_on_the_same_tick() -> None:
     await asyncio.gather(*(keeper(begins) for begins in (0.05, 0.21, 0.33, 0.49)))
     tick = (began // 0.5 + 1) * 0.5
     assert woken == pytest.approx([tick] * 4)
+
+
+@pytest.mark.virtual_time
+async def test_the_keepers_of_a_tick_share_one_timer_and_a_cancelled_one_stops_no_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    loop = asyncio.get_running_loop()
+    timers: list[float] = []
+    call_at = loop.call_at
+
+    def counted(when: float, *args: Any, **kwargs: Any) -> asyncio.TimerHandle:
+        timers.append(when)
+        return call_at(when, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "call_at", counted)
+    woken: list[int] = []
+
+    async def keeper(number: int) -> None:
+        await renew_tick_wait(every_ms=500)
+        woken.append(number)
+
+    keepers = [asyncio.ensure_future(keeper(number)) for number in range(100)]
+    await asyncio.sleep(0)
+    keepers[0].cancel()
+    await asyncio.gather(*keepers, return_exceptions=True)
+    assert len(timers) == 1
+    assert sorted(woken) == list(range(1, 100))
