@@ -644,8 +644,11 @@ class ClientProcess:
 class _Timings:
     """Where a measured window's time went, seen from inside the server (``--timings``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, young_census: bool = False) -> None:
         self.active = False
+        # Counting the young generation's kinds holds the event loop about as long as the
+        # collection itself, once a window: only asked for by --young-census.
+        self.young_census = young_census
         self.gc: dict[int, list[float]] = {}
         self.gc_census: list[tuple[str, int]] = []
         self.gc_sizes: dict[int, list[int]] = {}
@@ -673,7 +676,7 @@ class _Timings:
                 # How many objects the collection will look at (counted before its clock starts).
                 young_objects = gc.get_objects(0)
                 young = len(young_objects)
-                if not self.gc_young_census:
+                if self.young_census and not self.gc_young_census:
                     kinds = Counter(_garbage_kind(thing) for thing in young_objects)
                     self.gc_young_census = kinds.most_common(30)
                 del young_objects
@@ -830,7 +833,7 @@ def _serve(daphne_args: list[str]) -> None:
     from daphne.cli import CommandLineInterface
 
     out = Path(os.environ["SNAPCLASS_BENCH_OUT"])
-    timings = _Timings()
+    timings = _Timings(young_census=os.environ.get("SNAPCLASS_BENCH_YOUNG_CENSUS") == "1")
     gc.callbacks.append(timings.on_gc)
     sampler = _Sampler(threading.main_thread().ident or 0)
 
@@ -1384,6 +1387,8 @@ def _embedded(
             site.env["SNAPCLASS_SWITCH_INTERVAL_S"] = str(args.switch_interval)
         if args.gc_young:
             site.env["SNAPCLASS_GC_YOUNG_THRESHOLD"] = str(args.gc_young)
+        if args.young_census:
+            site.env["SNAPCLASS_BENCH_YOUNG_CENSUS"] = "1"
         return Server(site, [_start_instrumented(site)], instrumented=True), classes
     return Server(site, [site.start()]), classes
 
@@ -1606,6 +1611,13 @@ def _arguments() -> argparse.Namespace:
         "times and event-loop lag",
     )
     parser.add_argument(
+        "--young-census",
+        action="store_true",
+        help="with --timings: count the kinds of objects in the young generation at each "
+        "window's first collection (the count stops the server as long as the collection "
+        "does, so a ramp with it holds fewer students)",
+    )
+    parser.add_argument(
         "--switch-interval",
         type=float,
         default=0.0,
@@ -1636,7 +1648,10 @@ def _arguments() -> argparse.Namespace:
         help="sockets send no ping and ignore probes (how the ramp ran before they did)",
     )
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.young_census and not args.timings:
+        parser.error("--young-census counts within what --timings measures: give both")
+    return args
 
 
 if __name__ == "__main__":
