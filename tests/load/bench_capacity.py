@@ -7,8 +7,8 @@ pick cards like children) onto Daphne, measuring after each step, over a window,
 the server beginning a flip to the *last* tablet of the table receiving it. The ramp stops when
 p99 passes the limit twice in a row (one noisy window on a shared machine is not a verdict) or
 at ``--max-students``. A game lasts about 11 minutes and a ramp to 3,000 students about 19: a
-class whose games are all over leaves before the next step and a fresh class takes its place,
-so the load stays that of children playing (``classes_replaced`` per step). Modes:
+class with a game over leaves before the next step and a fresh class takes its place, so the
+load stays that of children playing (``classes_replaced`` per step). Modes:
 
 * ``embedded``: one process, SQLite, the in-memory channel layer (the default install);
 * ``cluster``: two processes on PostgreSQL and Redis behind HAProxy
@@ -78,8 +78,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CLASS_SIZE = 30
 TABLE_SIZE = 4
 # Spare classes prepared for a ramp, as a share of those it may connect: a game lasts about
-# 11 minutes and a ramp to 3,000 about 19, so over half of the classes finish a game.
-SPARE_CLASSES = 0.7
+# 11 minutes (the first of a class's tables ends it sooner) and a ramp to 3,000 about 19, so
+# most classes of the ramp's first half are replaced.
+SPARE_CLASSES = 1.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # A flip still missing a tablet this long after it began is counted as lost.
 LOST_AFTER_S = 10.0
@@ -235,17 +236,22 @@ class ClientLoad:
         return {"op": "added", "ok": sum(done), "connected": self.connected}
 
     def finished(self) -> dict[str, Any]:
-        """The classes whose every tablet has seen its game end."""
+        """The classes with a tablet that has seen its game end.
+
+        A class's tables end their games minutes apart: waiting for the last one left up to
+        an eighth of a ramp's top step at finished games, connected but without flips. The
+        class's tables still playing go on without their tablets until the server stops
+        them (``games.live.registry``'s grace period), work that counts for no student."""
         codes = [
             code
             for code, tokens in self.class_tokens.items()
-            if all(token in self.games_over for token in tokens)
+            if any(token in self.games_over for token in tokens)
         ]
         return {"op": "finished", "codes": codes}
 
     async def retire(self, codes: list[str]) -> dict[str, Any]:
-        """Close every socket of these classes (tablets and teacher pages; their games are
-        over) and forget them, so a finished class counts neither as quiet nor as load."""
+        """Close every socket of these classes (tablets and teacher pages) and forget them,
+        so a class leaving counts neither as quiet nor as load."""
         tasks = [task for code in codes for task in self.class_tasks.pop(code, [])]
         for task in tasks:
             task.cancel()
@@ -1149,9 +1155,9 @@ class Load:
             _log(f"  {failed} tablets did not get their table")
 
     async def replace_finished(self, classes: list[dict[str, Any]], *, spread_s: float) -> int:
-        """Classes whose games are all over leave, and as many fresh classes of ``classes``
-        join (as many as are left): the load stays that of children playing. Games last
-        about 11 minutes, a ramp to 3,000 students about 19. How many classes left."""
+        """Classes with a game over leave, and as many fresh classes of ``classes`` join (as
+        many as are left): the load stays that of children playing. Games last about 11
+        minutes, a ramp to 3,000 students about 19. How many classes left."""
         left = 0
         for client in self.clients:
             codes = (await client.call({"op": "finished"}))["codes"]
