@@ -71,22 +71,21 @@ class SilenceWatchdog:
         self._limit_s = limit_s
         self._beat = beat
         self._beat_every_s = beat_every_s
-        self._clock = asyncio.get_running_loop().time
-        self._last = self._clock()
+        self._last = _now()
         self._next_beat = self._last
         self._armed = False
         self._stopped = False
 
     def heard(self) -> None:
         """A frame came in (any frame)."""
-        self._last = self._clock()
+        self._last = _now()
 
     def arm(self) -> None:
         """From now on, silence closes the socket (and beats go out)."""
         if self._armed:
             return
         self._armed = True
-        self._next_beat = self._clock()
+        self._next_beat = _now()
         heartbeats().keep(self)
 
     def stop(self) -> None:
@@ -108,7 +107,8 @@ class SilenceWatchdog:
     def silent(self, now: float) -> bool:
         return now - self._last >= self._limit_s - TIMER_SLACK_S
 
-    def beat_due(self, now: float) -> bool:
+    def beat_take(self, now: float) -> bool:
+        """True when a beat is due by ``now``; the next one is then counted from ``now``."""
         if self._beat is None or now < self._next_beat - TIMER_SLACK_S:
             return False
         self._next_beat = now + self._beat_every_s
@@ -131,14 +131,18 @@ class SilenceWatchdog:
 
 class Heartbeats:
     """Every armed watchdog of one event loop, in the order they fall due, and the one task
-    that wakes for them (while there are any)."""
+    that wakes for them (while there are any).
+
+    Kept per loop in a map that holds the loop weakly, so it holds the loop, its task and
+    that task's wake-up only weakly too: a loop that ends (a test's) is not kept alive by
+    them.
+    """
 
     def __init__(self) -> None:
-        self._loop = asyncio.get_running_loop()
         self._due: list[tuple[float, int, SilenceWatchdog]] = []
         self._order = itertools.count()
-        self._task: asyncio.Task[None] | None = None
-        self._wake: asyncio.Future[None] | None = None
+        self._task: weakref.ref[asyncio.Task[None]] | None = None
+        self._wake: weakref.ref[asyncio.Future[None]] | None = None
         self._wake_at = float("inf")
         # Silent sockets being closed (a close may wait on the database): kept until done.
         self._closing: set[asyncio.Task[None]] = set()
@@ -149,16 +153,21 @@ class Heartbeats:
     def keep(self, watchdog: SilenceWatchdog) -> None:
         due = watchdog.due()
         heapq.heappush(self._due, (due, next(self._order), watchdog))
-        if self._task is None or self._task.done():
-            self._task = self._loop.create_task(
+        task = self._task() if self._task is not None else None
+        if task is None or task.done():
+            # The loop holds the task while it waits for its timer.
+            task = asyncio.get_running_loop().create_task(
                 supervised("socket heartbeats", self._run), name="socket-heartbeats"
             )
-        elif due < self._wake_at and self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)  # due before the task's next round (a first beat)
+            self._task = weakref.ref(task)
+            return
+        wake = self._wake() if self._wake is not None else None
+        if due < self._wake_at and wake is not None and not wake.done():
+            wake.set_result(None)  # due before the task's next round (a first beat)
 
     async def _run(self) -> None:
         while self._due:
-            now = self._loop.time()
+            now = _now()
             if self._due[0][0] <= now + TIMER_SLACK_S:
                 await self._round(now)
                 if not self._due:
@@ -171,7 +180,7 @@ class Heartbeats:
         for watchdog in beats:
             await watchdog.beat()
         for watchdog in silent:
-            closing = self._loop.create_task(watchdog.close_silent())
+            closing = asyncio.get_running_loop().create_task(watchdog.close_silent())
             self._closing.add(closing)
             closing.add_done_callback(self._closing.discard)
 
@@ -188,20 +197,25 @@ class Heartbeats:
                 watchdog.stop()
                 silent.append(watchdog)
                 continue
-            if watchdog.beat_due(now):
+            if watchdog.beat_take(now):
                 beats.append(watchdog)
             heapq.heappush(self._due, (watchdog.due(), next(self._order), watchdog))
         return beats, silent
 
     async def _sleep_until(self, when: float) -> None:
-        self._wake = self._loop.create_future()
-        self._wake_at = when
-        timer = self._loop.call_at(when, _resolve, self._wake)
+        loop = asyncio.get_running_loop()
+        wake: asyncio.Future[None] = loop.create_future()
+        self._wake, self._wake_at = weakref.ref(wake), when
+        timer = loop.call_at(when, _resolve, wake)
         try:
-            await self._wake
+            await wake
         finally:
             timer.cancel()
             self._wake, self._wake_at = None, float("inf")
+
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()
 
 
 def _resolve(future: asyncio.Future[None]) -> None:

@@ -223,26 +223,35 @@ def renew_tick_wait(*, every_ms: float = RENEW_EVERY_MS) -> asyncio.Future[None]
     at = (loop.time() // every + 1) * every
     ticks = _ticks.get(loop)
     if ticks is None:
-        ticks = _ticks[loop] = {}
-    waiting = ticks.get(at)
-    if waiting is None:
-        waiting = ticks[at] = []
-        loop.call_at(at, _tick, ticks, at)
+        ticks = _ticks[loop] = weakref.WeakValueDictionary()
+    tick = ticks.get(at)
+    if tick is None:
+        tick = ticks[at] = _Tick()
+        loop.call_at(at, tick.come)
     woken: asyncio.Future[None] = loop.create_future()
-    waiting.append(woken)
+    tick.waiting.append(woken)
     return woken
 
 
-# The keepers waiting for each tick to come, by tick, per event loop.
+class _Tick:
+    """The keepers waiting for one tick. Its timer holds it; the map below only finds it, so
+    a loop that ends with keepers waiting is not kept alive by their futures."""
+
+    __slots__ = ("__weakref__", "waiting")
+
+    def __init__(self) -> None:
+        self.waiting: list[asyncio.Future[None]] = []
+
+    def come(self) -> None:
+        for woken in self.waiting:
+            if not woken.done():  # a keeper cancelled meanwhile
+                woken.set_result(None)
+
+
+# The ticks to come, by time, per event loop.
 _ticks: weakref.WeakKeyDictionary[
-    asyncio.AbstractEventLoop, dict[float, list[asyncio.Future[None]]]
+    asyncio.AbstractEventLoop, weakref.WeakValueDictionary[float, _Tick]
 ] = weakref.WeakKeyDictionary()
-
-
-def _tick(ticks: dict[float, list[asyncio.Future[None]]], at: float) -> None:
-    for woken in ticks.pop(at, ()):
-        if not woken.done():  # a keeper cancelled meanwhile
-            woken.set_result(None)
 
 
 def _owner(value: bytes | str) -> str:

@@ -4,12 +4,15 @@ beats go out on time, and every watchdog of a loop shares one task."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import logging
+import weakref
 
 import pytest
 
 from games.live.heartbeat import ROUND_EVERY_S, TIMER_SLACK_S, SilenceWatchdog, heartbeats
+from tests.games.live.virtual_time import VirtualTimeLoop
 
 pytestmark = pytest.mark.virtual_time
 
@@ -222,6 +225,30 @@ async def test_a_silent_socket_is_closed_while_the_others_beat_on(
         await asyncio.sleep(13.0)
     busy.stop()
     await _until_idle()
-    assert closed == [("quiet", pytest.approx(6.0))]  # its last answer was at 2 s
+    assert [name for name, _ in closed] == ["quiet"]
+    assert closed[0][1] == pytest.approx(6.0)  # its last answer was at 2 s
     assert beats.count("busy") == 7  # 0, 2, ... 12 s
     assert not caplog.records
+
+
+def test_a_loop_that_ended_is_not_kept_alive_by_its_watchdogs() -> None:
+    """The loop's watchdogs are kept in a map that holds the loop weakly: nothing of theirs
+    may hold it strongly, or every test's loop would live on."""
+
+    async def silent() -> None:
+        pass
+
+    async def play() -> None:
+        watchdog = SilenceWatchdog(silent, beat=silent)
+        watchdog.arm()
+        await asyncio.sleep(1.0)
+        watchdog.stop()
+        await _until_idle()
+
+    loop = VirtualTimeLoop()
+    loop.run_until_complete(play())
+    loop.close()
+    ended = weakref.ref(loop)
+    del loop
+    gc.collect()
+    assert ended() is None

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import uuid
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -18,6 +20,7 @@ from games.live.leases import (
     RedisLeases,
     renew_tick_wait,
 )
+from tests.games.live.virtual_time import VirtualTimeLoop
 from tests.services import REDIS_URL, require
 
 if TYPE_CHECKING:
@@ -221,3 +224,23 @@ async def test_the_keepers_of_a_tick_share_one_timer_and_a_cancelled_one_stops_n
     await asyncio.gather(*keepers, return_exceptions=True)
     assert len(timers) == 1
     assert sorted(woken) == list(range(1, 100))
+
+
+def test_a_loop_that_ended_with_keepers_waiting_is_not_kept_alive() -> None:
+    async def keeper() -> None:
+        await renew_tick_wait(every_ms=500)
+
+    async def keepers_cancelled() -> None:
+        waiting = [asyncio.ensure_future(keeper()) for _ in range(3)]
+        await asyncio.sleep(0)
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+
+    loop = VirtualTimeLoop()
+    loop.run_until_complete(keepers_cancelled())
+    loop.close()
+    ended = weakref.ref(loop)
+    del loop
+    gc.collect()
+    assert ended() is None
