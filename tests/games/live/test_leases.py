@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import uuid
-import weakref
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -20,7 +18,7 @@ from games.live.leases import (
     RedisLeases,
     renew_tick_wait,
 )
-from tests.games.live.virtual_time import VirtualTimeLoop
+from tests.games.live.virtual_time import loop_outlives
 from tests.services import REDIS_URL, require
 
 if TYPE_CHECKING:
@@ -237,10 +235,4 @@ def test_a_loop_that_ended_with_keepers_waiting_is_not_kept_alive() -> None:
             task.cancel()
         await asyncio.gather(*waiting, return_exceptions=True)
 
-    loop = VirtualTimeLoop()
-    loop.run_until_complete(keepers_cancelled())
-    loop.close()
-    ended = weakref.ref(loop)
-    del loop
-    gc.collect()
-    assert ended() is None
+    assert not loop_outlives(keepers_cancelled)

@@ -8,7 +8,9 @@ no sockets): nothing outside the loop could wake it.
 from __future__ import annotations
 
 import asyncio
+import gc
 import selectors
+import weakref
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -54,6 +56,18 @@ def run_virtual(main: Callable[[VirtualTimeLoop], Coroutine[Any, Any, T]]) -> T:
         return loop.run_until_complete(main(loop))
     finally:
         loop.close()
+
+
+def loop_outlives(main: Callable[[], Coroutine[Any, Any, Any]]) -> bool:
+    """Whether a virtual-time loop that ran ``main`` and was closed is still alive after a
+    full collection (something kept it)."""
+    loop = VirtualTimeLoop()
+    loop.run_until_complete(main())
+    loop.close()
+    ended = weakref.ref(loop)
+    del loop
+    gc.collect()
+    return ended() is not None
 
 
 def loop_ms() -> int:
